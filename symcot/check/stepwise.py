@@ -1,0 +1,164 @@
+"""Step-by-step comparison of a construction's CoT with a reference algorithm, on one input.
+
+Every generated token ``y_t`` is compared, block by block and exactly, with the encoding of the
+reference state after ``t`` steps, and the stop rule must fire at the reference's last step and not
+before. When they differ, the step is replayed with intermediate vectors recorded and the proof's own
+invariants (:meth:`Construction.invariants`) locate the first layer, head or block that departs from
+the text.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from symcot.constructions.base import Construction, Expectation, Prompt
+from symcot.ir.layout import ConcreteLayout
+from symcot.model.semantics import LayerRecord, generate
+
+
+@dataclass
+class StepwiseSpec:
+    """What to compare.
+
+    Attributes:
+        reference: the reference algorithm; returns the states ``s_0 … s_T``.
+        expected: ``expected(inp, s_t, t)`` → ``{block: exact values}`` that ``y_t`` must carry.
+        terminal: the construction's stop rule on ``y_t`` (``None``: run exactly ``T`` steps).
+        state_text: short human description of a reference state (for counterexamples and traces).
+        final: an extra whole-run check ``final(inp, states, outputs, layout)`` (e.g. a step count the
+            theorem states); returns a message when it fails, ``None`` when it holds.
+    """
+
+    reference: Callable[[Any], Sequence[Any]]
+    expected: Callable[[Any, Any, int], dict[str, list[Any]]]
+    terminal: Callable[[ConcreteLayout, list[Any]], bool] | None = None
+    state_text: Callable[[Any], str] = str
+    final: Callable[[Any, Sequence[Any], list[list[Any]], ConcreteLayout], str | None] | None = None
+
+
+@dataclass
+class Mismatch:
+    """Where a construction departs from the reference (the core of a counterexample)."""
+
+    step: int
+    layer: int | None
+    kind: str  # "block" | "head" | "termination"
+    name: str
+    expected: Any
+    got: Any
+    explanation: str
+    proof_says: str = ""
+    reference_state: str = ""
+    also: list[str] = field(default_factory=list)
+
+    def as_dict(self) -> dict[str, Any]:
+        """JSON-friendly form."""
+        return {
+            "step": self.step, "layer": self.layer, "kind": self.kind, "block" if self.kind == "block" else
+            "head" if self.kind == "head" else "what": self.name, "expected": self.expected, "got": self.got,
+            "explanation": self.explanation, "proof_says": self.proof_says,
+            "reference_state": self.reference_state, "other_differences": self.also,
+        }
+
+
+def token_labels(prompt: Prompt, generated: int) -> list[str]:
+    """Labels of every position: the prompt's, then ``y_1 … y_generated``."""
+    return list(prompt.labels) + [f"y_{k}" for k in range(1, generated + 1)]
+
+
+def _compare_blocks(layout: ConcreteLayout, y: list[Any], want: dict[str, list[Any]]) -> list[tuple[str, Any, Any]]:
+    bad = []
+    for name, vals in want.items():
+        got = layout.pi(name, y)
+        if list(got) != list(vals):
+            bad.append((name, list(vals), got))
+    return bad
+
+
+def check_input(cons: Construction, spec: StepwiseSpec, inp: Any) -> Mismatch | None:
+    """Replay ``inp`` exactly and compare every step; ``None`` when all steps agree."""
+    states = spec.reference(inp)
+    total = len(states) - 1
+    dec = cons.concrete(inp)
+    prompt = cons.prompt(inp)
+    layout = dec.layout
+    found: list[Mismatch] = []
+
+    y0_bad = _compare_blocks(layout, prompt.tokens[-1], spec.expected(inp, states[0], 0))
+    if y0_bad:
+        name, want, got = y0_bad[0]
+        return Mismatch(0, None, "block", name, want, got, "y_0 does not encode the initial state",
+                        reference_state=spec.state_text(states[0]))
+
+    def on_step(t: int, y: list[Any], _recs: list[LayerRecord]) -> bool:
+        bad = _compare_blocks(layout, y, spec.expected(inp, states[t], t))
+        if bad:
+            name, want, got = bad[0]
+            found.append(Mismatch(t, len(dec.layers), "block", name, want, got,
+                                  f"π_{name}(y_{t}) differs from the reference state after step {t}",
+                                  reference_state=spec.state_text(states[t]),
+                                  also=[b[0] for b in bad[1:]]))
+            return False
+        if spec.terminal is not None:
+            stops = spec.terminal(layout, y)
+            if stops and t < total:
+                found.append(Mismatch(t, len(dec.layers), "termination", "stop rule", f"continue to step {total}",
+                                      f"stops at step {t}", "the stop rule fires before the reference ends",
+                                      reference_state=spec.state_text(states[t])))
+                return False
+            if not stops and t == total:
+                found.append(Mismatch(t, len(dec.layers), "termination", "stop rule", f"stop at step {total}",
+                                      "does not stop", "the reference has ended but the stop rule does not fire",
+                                      reference_state=spec.state_text(states[t])))
+                return False
+        return True
+
+    gen = generate(dec, prompt.tokens, total, on_step=on_step)
+    if not found and spec.final is not None:
+        msg = spec.final(inp, states, gen.outputs, layout)
+        if msg:
+            return Mismatch(len(gen.outputs), None, "steps", "step count", "as stated", msg, msg)
+    if not found:
+        return None
+    return diagnose(cons, inp, states, found[0])
+
+
+def diagnose(cons: Construction, inp: Any, states: Sequence[Any], mm: Mismatch) -> Mismatch:
+    """Replay up to the failing step with records and report the first violated proof invariant."""
+    t = mm.step
+    if t < 1:
+        return mm
+    dec = cons.concrete(inp)
+    prompt = cons.prompt(inp)
+    gen = generate(dec, prompt.tokens, t, record=True)
+    recs = gen.records[t - 1]
+    labels = token_labels(prompt, t)
+    layout = dec.layout
+
+    def order(e: Expectation) -> tuple[int, int]:
+        return (e.layer, 0 if e.kind == "head" else 1)
+
+    for exp in sorted(cons.invariants(inp, states, t), key=order):
+        rec = recs[exp.layer - 1]
+        if exp.kind == "head":
+            choice = next((h for h in rec.heads if h.head == exp.name), None)
+            if choice is None:
+                continue
+            got = labels[choice.index]
+            if got != exp.expected:
+                return Mismatch(t, exp.layer, "head", exp.name, exp.expected, got,
+                                f"head {exp.name} of layer {exp.layer} selects {got} "
+                                f"(score {choice.score}, margin {choice.margin}) instead of {exp.expected}",
+                                proof_says=exp.source, reference_state=mm.reference_state,
+                                also=[f"final block {mm.name}"])
+        else:
+            assert rec.out is not None
+            got_v = layout.pi(exp.name, rec.out)
+            if list(got_v) != list(exp.expected):
+                return Mismatch(t, exp.layer, "block", exp.name, exp.expected, got_v,
+                                f"after layer {exp.layer}, π_{exp.name} differs from what the proof states",
+                                proof_says=exp.source, reference_state=mm.reference_state,
+                                also=[f"final block {mm.name}"])
+    return mm

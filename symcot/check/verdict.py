@@ -1,0 +1,82 @@
+"""Verdicts: what a check computed, in the shape of the JSON report (see docs/report-schema.md)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+import sympy as sp
+
+VERDICTS = ("proved", "verified", "refuted", "unknown", "error")
+
+
+def jsonable(v: Any) -> Any:
+    """Exact values for JSON: ``Fraction`` → ``"p/q"``, SymPy → string; containers recursively."""
+    if isinstance(v, bool) or v is None or isinstance(v, (int, str)):
+        return v
+    if isinstance(v, Fraction):
+        return v.numerator if v.denominator == 1 else f"{v.numerator}/{v.denominator}"
+    if isinstance(v, sp.Basic):
+        return str(v)
+    if isinstance(v, dict):
+        return {str(k): jsonable(x) for k, x in v.items()}
+    if isinstance(v, (list, tuple, set, frozenset)):
+        items = sorted(v) if isinstance(v, (set, frozenset)) else v
+        return [jsonable(x) for x in items]
+    if isinstance(v, float):
+        return v
+    return str(v)
+
+
+@dataclass
+class Verdict:
+    """One row of the report: a claim variant and what was computed about it.
+
+    ``verdict`` is ``proved`` (for all inputs, by a solver), ``verified`` (every input up to
+    ``max_size`` checked), ``refuted`` (``counterexample`` holds the smallest one found), ``unknown``
+    (not decided: timeout, unsupported) or ``error`` (the check itself failed; see ``notes``).
+    ``max_size`` is the largest size checked completely (``None`` if none).
+    """
+
+    id: str
+    variant: str
+    verdict: str
+    method: str
+    max_size: int | None
+    inputs_checked: int
+    seconds: float
+    counterexample: dict[str, Any] | None = None
+    notes: list[str] = field(default_factory=list)
+    sizes: dict[str, Any] | None = None
+    families: list[dict[str, Any]] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        if self.verdict not in VERDICTS:
+            raise ValueError(f"verdict must be one of {VERDICTS}, got {self.verdict!r}")
+
+    def as_dict(self) -> dict[str, Any]:
+        """The JSON object of this row."""
+        return {
+            "id": self.id,
+            "variant": self.variant,
+            "verdict": self.verdict,
+            "method": self.method,
+            "max_size": self.max_size,
+            "inputs_checked": self.inputs_checked,
+            "seconds": round(self.seconds, 3),
+            "counterexample": jsonable(self.counterexample),
+            "notes": list(self.notes),
+            "sizes": jsonable(self.sizes),
+            "families": jsonable(self.families),
+        }
+
+
+def exit_status(verdicts: list[Verdict]) -> int:
+    """0 when every variant is proved/verified, 1 when one is refuted (and none unknown/error), else 2."""
+    kinds = {v.verdict for v in verdicts}
+    if kinds & {"unknown", "error"}:
+        return 2
+    if "refuted" in kinds:
+        return 1
+    return 0

@@ -1,0 +1,83 @@
+"""Claims of a paper and the checks that decide them; ``proofs/`` modules declare them.
+
+A proofs module defines ``CLAIM`` (or ``CLAIMS``), a :class:`Claim` keyed by the paper's LaTeX label,
+with one :class:`Check` per variant (``as-written`` first, repairs after). ``symcot verify`` runs them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from symcot.check.exhaustive import Family, Progress, run_construction_check
+from symcot.check.stepwise import StepwiseSpec
+from symcot.check.verdict import Verdict
+from symcot.constructions.base import Construction
+
+
+class Check(Protocol):
+    """Decides one variant of a claim."""
+
+    variant: str
+    method: str
+
+    def run(self, claim_id: str, max_size: int, progress: Progress) -> Verdict:
+        """Compute the verdict row for this variant."""
+        ...
+
+
+@dataclass
+class ConstructionCheck:
+    """Exact replay of a construction against a reference algorithm on input families."""
+
+    construction: Callable[[], Construction]
+    spec: StepwiseSpec
+    families: list[Family]
+    paper_sizes: dict[str, Any] = field(default_factory=dict)
+    method: str = "exhaustive exact replay, every CoT step"
+
+    @property
+    def variant(self) -> str:
+        """The construction's variant name."""
+        return self.construction().variant
+
+    def run(self, claim_id: str, max_size: int, progress: Progress) -> Verdict:
+        """Check every family up to ``max_size``."""
+        cons = self.construction()
+        return run_construction_check(claim_id, cons, self.spec, self.families, max_size,
+                                      self.paper_sizes, progress=progress, method=self.method)
+
+
+@dataclass
+class Claim:
+    """A statement of the paper, keyed by its label, with the checks that decide it.
+
+    Attributes:
+        id: the paper's LaTeX label (``thm:cotdfs``), or an id of ours for an unlabelled statement
+            (documented in docs/claims.md).
+        kind: theorem, lemma, proposition, observation, equation, sentence.
+        statement: one line.
+        where: where the paper states and proves it.
+        checks: one per variant; the paper's transcription is the variant ``as-written``.
+        default_max_size: the size ``symcot verify`` checks when ``--max-size`` is not given.
+    """
+
+    id: str
+    kind: str
+    statement: str
+    where: str
+    checks: list[Any]
+    default_max_size: int
+    notes: list[str] = field(default_factory=list)
+
+    def run(self, max_size: int | None = None, progress: Progress | None = None,
+            variants: list[str] | None = None) -> list[Verdict]:
+        """Run every check (or the named variants) and return their verdict rows."""
+        size = self.default_max_size if max_size is None else max_size
+        out = []
+        for chk in self.checks:
+            if variants and chk.variant not in variants:
+                continue
+            out.append(chk.run(self.id, size, progress or Progress(False)))
+        return out

@@ -1,0 +1,74 @@
+"""Deliberately broken constructions: one exact coefficient changed, addressed by block names.
+
+Every checker must refute a mutant; tests use these to show a check can fail.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from symcot.constructions.base import Construction, Expectation, Prompt
+from symcot.ir.layout import ConcreteLayout
+from symcot.ir.symbols import Scalar
+from symcot.model.decoder import ConcreteDecoder
+
+Coord = tuple[str, int]  # (block, index within the block)
+
+
+def _index(layout: ConcreteLayout, c: Coord) -> int:
+    block, i = c
+    sl = layout.slice(block)
+    if not 0 <= i < layout.sizes[block]:
+        raise IndexError(f"{block}[{i}] outside block of size {layout.sizes[block]}")
+    return sl.start + i
+
+
+class Mutant(Construction):
+    """``base`` with the coefficient of monomial ``ins`` in output ``out`` of one map set to ``value``.
+
+    Args:
+        base: the construction to break.
+        layer: 1-based layer index.
+        label: ``W_1``, ``W_2``, ``W_O``, ``Q_T``, ``K_B``, ``V_T``, …
+        out: output coordinate ``(block, index)`` of the map.
+        ins: the monomial: ``()`` for the constant, ``((block, i),)`` linear, two coordinates quadratic.
+        value: the new exact coefficient.
+    """
+
+    def __init__(self, base: Construction, layer: int, label: str, out: Coord, ins: Sequence[Coord],
+                 value: Scalar, variant: str = "mutant"):
+        super().__init__(base.claim, variant, base.decoder, [
+            f"deliberately broken: layer {layer} {label}, coefficient of "
+            f"{' * '.join(f'{b}[{i}]' for b, i in ins) or '1'} in {out[0]}[{out[1]}] set to {value}"])
+        self.base, self.layer, self.map_label = base, layer, label
+        self.out, self.ins, self.value = out, tuple(ins), value
+
+    def env(self, inp: Any) -> dict:
+        """As the base."""
+        return self.base.env(inp)
+
+    def subs(self, inp: Any) -> dict:
+        """As the base."""
+        return self.base.subs(inp)
+
+    def prompt(self, inp: Any) -> Prompt:
+        """As the base."""
+        return self.base.prompt(inp)
+
+    def invariants(self, inp: Any, states: Sequence[Any], t: int) -> list[Expectation]:
+        """As the base."""
+        return self.base.invariants(inp, states, t)
+
+    def concrete(self, inp: Any) -> ConcreteDecoder:
+        """The base's weights with the one coefficient replaced (cached per size)."""
+        dec = self.base.concrete(inp)
+        key = id(dec)
+        if key in self._cache:
+            return self._cache[key]
+        mp = dec.get_map(self.layer, self.map_label)
+        o = _index(mp.dst, self.out)
+        ins = tuple(_index(mp.src, c) for c in self.ins)
+        mutated = dec.with_map(self.layer, self.map_label, mp.with_coefficient(o, ins, self.value))
+        self._cache[key] = mutated
+        return mutated

@@ -1,0 +1,65 @@
+"""Input spaces: graphs, trees and Dyck words, with enumerators of known counts and clear validation."""
+
+from symcot.inputs.digraphs import (
+    digraph_count,
+    digraphs_with_sources,
+    random_digraph,
+    reachable_from,
+    simple_digraphs,
+    validate_connected_from,
+)
+from symcot.inputs.dyck import (
+    Word,
+    catalan,
+    dyck_rank,
+    dyck_unrank,
+    dyck_words,
+    dyck_words_range,
+    heights,
+    validate_dyck,
+)
+from symcot.inputs.graphs import Digraph
+from symcot.inputs.trees import (
+    OrderedTree,
+    labeled_tree_count,
+    labeled_trees,
+    labeled_trees_range,
+    ordered_trees,
+    prufer_decode,
+    prufer_rank,
+    prufer_sequence,
+    prufer_unrank,
+    random_labeled_tree,
+    rooted_labeled_trees,
+    validate_tree,
+)
+
+__all__ = [
+    "Digraph",
+    "OrderedTree",
+    "Word",
+    "catalan",
+    "digraph_count",
+    "digraphs_with_sources",
+    "dyck_rank",
+    "dyck_unrank",
+    "dyck_words",
+    "dyck_words_range",
+    "heights",
+    "labeled_tree_count",
+    "labeled_trees",
+    "labeled_trees_range",
+    "ordered_trees",
+    "prufer_decode",
+    "prufer_rank",
+    "prufer_sequence",
+    "prufer_unrank",
+    "random_digraph",
+    "random_labeled_tree",
+    "reachable_from",
+    "rooted_labeled_trees",
+    "simple_digraphs",
+    "validate_connected_from",
+    "validate_dyck",
+    "validate_tree",
+]

@@ -1,0 +1,167 @@
+"""Graph inputs: a small immutable digraph type with validation that names the problem.
+
+Vertices are ``0 .. n-1`` (the paper's ``v_0 .. v_{n-1}``). Arcs are ordered pairs ``(u, v)``; an
+undirected graph (a tree, say) is stored with both arcs. Weights, when present, are exact positive
+rationals (``int`` or :class:`fractions.Fraction`), aligned with ``arcs``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+
+import networkx as nx
+
+from symcot.errors import InvalidInputError
+
+Weight = int | Fraction
+
+
+def _exact_weight(w: object, arc: tuple[int, int]) -> Weight:
+    if isinstance(w, bool):
+        raise InvalidInputError(f"weight of arc {arc} is a boolean ({w!r}); give a positive number")
+    if isinstance(w, int):
+        return w
+    if isinstance(w, Fraction):
+        return w.numerator if w.denominator == 1 else w
+    if isinstance(w, float):
+        raise InvalidInputError(
+            f"weight of arc {arc} is the float {w!r}; symcot is exact: give an int or a Fraction"
+        )
+    if isinstance(w, str):
+        try:
+            f = Fraction(w)
+        except ValueError:
+            raise InvalidInputError(f"weight of arc {arc} is not a number: {w!r}") from None
+        return f.numerator if f.denominator == 1 else f
+    raise InvalidInputError(f"weight of arc {arc} has unsupported type {type(w).__name__}")
+
+
+@dataclass(frozen=True)
+class Digraph:
+    """A simple directed graph on vertices ``0..n-1`` with optional exact positive weights.
+
+    Construction validates: ``n >= 1``, endpoints in range, no self-loop, no repeated arc, weights
+    (if any) exact and ``> 0``. Arcs are kept sorted so equal graphs compare equal.
+    """
+
+    n: int
+    arcs: tuple[tuple[int, int], ...]
+    weights: tuple[Weight, ...] | None = None
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.n, int) or isinstance(self.n, bool):
+            raise InvalidInputError(f"number of vertices must be an integer, got {self.n!r}")
+        if self.n < 1:
+            raise InvalidInputError(f"a graph needs at least one vertex (n >= 1), got n = {self.n}")
+        arcs = [tuple(a) for a in self.arcs]
+        seen: set[tuple[int, int]] = set()
+        for a in arcs:
+            if len(a) != 2:
+                raise InvalidInputError(f"an arc is a pair (u, v), got {a!r}")
+            u, v = a
+            for x in (u, v):
+                if not isinstance(x, int) or isinstance(x, bool) or not 0 <= x < self.n:
+                    raise InvalidInputError(f"arc {a!r} names vertex {x!r}, outside 0..{self.n - 1}")
+            if u == v:
+                raise InvalidInputError(f"self-loop at vertex {u}: the constructions need a simple graph")
+            if a in seen:
+                raise InvalidInputError(f"arc {a!r} appears twice: the constructions need a simple graph")
+            seen.add(a)  # type: ignore[arg-type]
+        if self.weights is not None:
+            if len(self.weights) != len(arcs):
+                raise InvalidInputError(f"{len(self.weights)} weights given for {len(arcs)} arcs")
+            ws = [_exact_weight(w, a) for w, a in zip(self.weights, arcs)]  # type: ignore[arg-type]
+            for w, a in zip(ws, arcs):
+                if w <= 0:
+                    raise InvalidInputError(f"weight of arc {a} is {w}; weights must be positive (> 0)")
+            order = sorted(range(len(arcs)), key=lambda i: arcs[i])
+            object.__setattr__(self, "arcs", tuple(arcs[i] for i in order))
+            object.__setattr__(self, "weights", tuple(ws[i] for i in order))
+        else:
+            object.__setattr__(self, "arcs", tuple(sorted(arcs)))  # type: ignore[arg-type]
+
+    # -- constructors -------------------------------------------------------------------------
+    @classmethod
+    def from_arcs(cls, n: int, arcs: Iterable[tuple[int, int]]) -> Digraph:
+        """Unweighted digraph from ordered pairs."""
+        return cls(n, tuple(tuple(a) for a in arcs))  # type: ignore[arg-type]
+
+    @classmethod
+    def from_weighted_arcs(cls, n: int, arcs: Mapping[tuple[int, int], object]) -> Digraph:
+        """Weighted digraph from ``{(u, v): weight}``."""
+        items = list(arcs.items())
+        return cls(n, tuple(a for a, _ in items), tuple(w for _, w in items))  # type: ignore[arg-type]
+
+    @classmethod
+    def undirected(cls, n: int, edges: Iterable[tuple[int, int]]) -> Digraph:
+        """Symmetric digraph (both arcs per edge), as trees are given to the constructions."""
+        arcs: list[tuple[int, int]] = []
+        for e in edges:
+            u, v = e
+            arcs += [(u, v), (v, u)]
+        return cls(n, tuple(arcs))
+
+    @classmethod
+    def from_networkx(cls, g: nx.Graph, weight: str | None = None) -> Digraph:
+        """From a networkx graph whose nodes are ``0..n-1`` (undirected graphs become symmetric)."""
+        nodes = sorted(g.nodes)
+        if nodes != list(range(len(nodes))):
+            raise InvalidInputError(f"graph nodes must be 0..n-1, got {nodes[:10]}")
+        pairs = list(g.edges(data=True))
+        arcs: dict[tuple[int, int], object] = {}
+        for u, v, data in pairs:
+            w = data.get(weight, 1) if weight else 1
+            arcs[(u, v)] = w
+            if not g.is_directed():
+                arcs[(v, u)] = w
+        if weight:
+            return cls.from_weighted_arcs(len(nodes), arcs)
+        return cls.from_arcs(len(nodes), arcs)
+
+    # -- queries ------------------------------------------------------------------------------
+    @property
+    def weighted(self) -> bool:
+        """Whether the graph carries weights."""
+        return self.weights is not None
+
+    def adjacency(self) -> list[list[Weight]]:
+        """The ``n x n`` matrix ``A`` with ``A[u][v]`` = weight (1 if unweighted) or 0 without an arc."""
+        a: list[list[Weight]] = [[0] * self.n for _ in range(self.n)]
+        ws = self.weights if self.weights is not None else (1,) * len(self.arcs)
+        for (u, v), w in zip(self.arcs, ws):
+            a[u][v] = w
+        return a
+
+    def out_neighbors(self, u: int) -> list[int]:
+        """Out-neighbours of ``u`` in increasing index order."""
+        return sorted(v for (x, v) in self.arcs if x == u)
+
+    def weight(self, u: int, v: int) -> Weight | None:
+        """Weight of arc ``(u, v)`` (1 if unweighted), or ``None`` without such an arc."""
+        for i, a in enumerate(self.arcs):
+            if a == (u, v):
+                return 1 if self.weights is None else self.weights[i]
+        return None
+
+    def is_symmetric(self) -> bool:
+        """Whether every arc has its reverse (an undirected graph)."""
+        s = set(self.arcs)
+        return all((v, u) in s for (u, v) in s)
+
+    def to_networkx(self) -> nx.DiGraph:
+        """A networkx ``DiGraph``; arcs inserted in increasing order, ``weight`` attribute set."""
+        g = nx.DiGraph()
+        g.add_nodes_from(range(self.n))
+        ws = self.weights if self.weights is not None else (1,) * len(self.arcs)
+        for (u, v), w in zip(self.arcs, ws):
+            g.add_edge(u, v, weight=w)
+        return g
+
+    def __str__(self) -> str:
+        if self.weights is None:
+            body = ", ".join(f"{u}->{v}" for u, v in self.arcs)
+        else:
+            body = ", ".join(f"{u}->{v}:{w}" for (u, v), w in zip(self.arcs, self.weights))
+        return f"Digraph(n={self.n}; {body})"

@@ -1,0 +1,180 @@
+"""Layouts: embeddings as a concatenation of named blocks with symbolic sizes (the paper's ``π_name``)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import sympy as sp
+
+from symcot.errors import DimensionError
+from symcot.ir.symbols import Env, size_value
+
+
+@dataclass(frozen=True)
+class Block:
+    """One named block of an embedding: ``name`` and its size, a SymPy expression in the size symbols."""
+
+    name: str
+    size: sp.Expr
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "size", sp.sympify(self.size))
+        if not self.name or not isinstance(self.name, str):
+            raise DimensionError(f"block name must be a non-empty string, got {self.name!r}")
+
+
+class Layout:
+    """An ordered list of named blocks; the embedding is their concatenation.
+
+    Example:
+        >>> from symcot.ir import Layout, n
+        >>> L = Layout("dfs", [("cur", n), ("flg1", 1)])
+        >>> L.dim
+        n + 1
+    """
+
+    def __init__(self, name: str, blocks: Iterable[tuple[str, Any] | Block]):
+        self.name = name
+        bl: list[Block] = []
+        for b in blocks:
+            bl.append(b if isinstance(b, Block) else Block(b[0], b[1]))
+        names = [b.name for b in bl]
+        dup = {x for x in names if names.count(x) > 1}
+        if dup:
+            raise DimensionError(f"layout {name!r} repeats block name(s) {sorted(dup)}")
+        self.blocks: tuple[Block, ...] = tuple(bl)
+        self._by_name = {b.name: b for b in bl}
+
+    # -- symbolic -----------------------------------------------------------------------------
+    @property
+    def dim(self) -> sp.Expr:
+        """Total dimension as an expression in the size symbols."""
+        return sp.expand(sp.Add(*[b.size for b in self.blocks]))
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """Block names in order."""
+        return tuple(b.name for b in self.blocks)
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._by_name
+
+    def block(self, name: str) -> Block:
+        """The block called ``name`` (a clear error if there is none)."""
+        try:
+            return self._by_name[name]
+        except KeyError:
+            raise DimensionError(
+                f"layout {self.name!r} has no block {name!r}; blocks are {', '.join(self.names)}"
+            ) from None
+
+    def size(self, name: str) -> sp.Expr:
+        """Size of block ``name``."""
+        return self.block(name).size
+
+    def offset(self, name: str) -> sp.Expr:
+        """Symbolic start index of block ``name``."""
+        off = sp.Integer(0)
+        for b in self.blocks:
+            if b.name == name:
+                return sp.expand(off)
+            off += b.size
+        raise DimensionError(f"layout {self.name!r} has no block {name!r}")
+
+    def vars(self) -> BlockVars:
+        """Block variables for stating maps: ``x = L.vars(); x.cur``, ``x["flg1"]``."""
+        return BlockVars(self)
+
+    def concat(self, name: str, parts: Sequence[tuple[str, Layout]]) -> Layout:
+        """Concatenate ``(prefix, layout)`` parts into a layout whose blocks are ``prefix.block``."""
+        return Layout(name, [(f"{p}.{b.name}", b.size) for p, lay in parts for b in lay.blocks])
+
+    def instantiate(self, env: Env) -> ConcreteLayout:
+        """Concrete offsets and sizes at the given sizes (e.g. ``{n: 4}``)."""
+        return ConcreteLayout(self, env)
+
+    def __repr__(self) -> str:
+        body = ", ".join(f"{b.name}: {b.size}" for b in self.blocks)
+        return f"Layout({self.name!r}; {body}; d = {self.dim})"
+
+
+class ConcreteLayout:
+    """A layout at concrete sizes: integer offsets, block extraction (``π_name``) and assembly."""
+
+    def __init__(self, layout: Layout, env: Env):
+        self.layout = layout
+        self.env = dict(env)
+        self.sizes: dict[str, int] = {}
+        self.offsets: dict[str, int] = {}
+        off = 0
+        for b in layout.blocks:
+            s = size_value(b.size, env)
+            self.sizes[b.name] = s
+            self.offsets[b.name] = off
+            off += s
+        self.dim = off
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """Block names in order."""
+        return self.layout.names
+
+    def slice(self, name: str) -> slice:
+        """Index range of block ``name``."""
+        self.layout.block(name)
+        o = self.offsets[name]
+        return slice(o, o + self.sizes[name])
+
+    def pi(self, name: str, vec: Sequence[Any]) -> list[Any]:
+        """The paper's selector ``π_name``: the block's coordinates of ``vec``."""
+        if len(vec) != self.dim:
+            raise DimensionError(f"vector of length {len(vec)} given to layout {self.layout.name!r} of d={self.dim}")
+        return list(vec[self.slice(name)])
+
+    def split(self, vec: Sequence[Any]) -> dict[str, list[Any]]:
+        """All blocks of ``vec`` by name."""
+        return {nm: self.pi(nm, vec) for nm in self.names}
+
+    def assemble(self, blocks: dict[str, Sequence[Any] | Any], default: Any = 0) -> list[Any]:
+        """Build a vector from ``{block: values}``; scalars are accepted for size-1 blocks.
+
+        Unnamed blocks are filled with ``default``. Wrong lengths and unknown names are errors.
+        """
+        vec: list[Any] = [default] * self.dim
+        for name, val in blocks.items():
+            sl = self.slice(name)
+            size = self.sizes[name]
+            vals = list(val) if isinstance(val, (list, tuple)) else [val]
+            if len(vals) != size:
+                raise DimensionError(
+                    f"block {name!r} of layout {self.layout.name!r} has size {size}, got {len(vals)} values"
+                )
+            vec[sl] = vals
+        return vec
+
+    def coordinate_name(self, index: int) -> str:
+        """Human name of coordinate ``index``: ``cur[2]`` (or ``flg1`` for a size-1 block)."""
+        for nm in self.names:
+            o, s = self.offsets[nm], self.sizes[nm]
+            if o <= index < o + s:
+                return nm if s == 1 else f"{nm}[{index - o}]"
+        raise IndexError(index)
+
+
+class BlockVars:
+    """Attribute/item access to the blocks of a layout as IR expressions (see :mod:`symcot.ir.expr`)."""
+
+    def __init__(self, layout: Layout):
+        self._layout = layout
+
+    def __getitem__(self, name: str):  # noqa: ANN204 - returns symcot.ir.expr.Expr
+        from symcot.ir.expr import BlockRef
+
+        return BlockRef(self._layout, name)
+
+    def __getattr__(self, name: str):  # noqa: ANN204
+        if name.startswith("_"):
+            raise AttributeError(name)
+        return self[name]
