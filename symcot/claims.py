@@ -61,6 +61,7 @@ class Claim:
         where: where the paper states and proves it.
         checks: one per variant; the paper's transcription is the variant ``as-written``.
         default_max_size: the size ``symcot verify`` checks when ``--max-size`` is not given.
+
     """
 
     id: str

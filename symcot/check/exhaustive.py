@@ -32,6 +32,7 @@ class Family:
         min_size: smallest size of the family.
         exhaustive: false for a seeded random sample (does not count towards ``max_size``).
         max_size: the family's own size limit (``None``: the run's ``--max-size``).
+
     """
 
     name: str

@@ -29,6 +29,7 @@ class StepwiseSpec:
         state_text: short human description of a reference state (for counterexamples and traces).
         final: an extra whole-run check ``final(inp, states, outputs, layout)`` (e.g. a step count the
             theorem states); returns a message when it fails, ``None`` when it holds.
+
     """
 
     reference: Callable[[Any], Sequence[Any]]

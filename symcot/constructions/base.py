@@ -53,6 +53,7 @@ class Construction:
         variant: ``as-written`` for the paper's transcription; a repair has its own name.
         decoder: the symbolic decoder.
         notes: interpretive choices and deviations, shown in reports.
+
     """
 
     claim: str

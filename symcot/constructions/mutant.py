@@ -34,6 +34,7 @@ class Mutant(Construction):
         out: output coordinate ``(block, index)`` of the map.
         ins: the monomial: ``()`` for the constant, ``((block, i),)`` linear, two coordinates quadratic.
         value: the new exact coefficient.
+
     """
 
     def __init__(self, base: Construction, layer: int, label: str, out: Coord, ins: Sequence[Coord],

@@ -33,6 +33,7 @@ class Layout:
         >>> L = Layout("dfs", [("cur", n), ("flg1", 1)])
         >>> L.dim
         n + 1
+
     """
 
     def __init__(self, name: str, blocks: Iterable[tuple[str, Any] | Block]):

@@ -34,6 +34,7 @@ class Map:
         zero: output blocks set to zero.
         max_degree: 1 for a map the paper calls linear/affine, 2 for bilinear.
         doc: the paper's words or equation this map realises (shown in LaTeX output).
+
     """
 
     def __init__(
@@ -190,8 +191,11 @@ class ConcreteMap:
         return not self.quad
 
     def dense(self) -> tuple[list[Scalar], list[list[Scalar]], dict[int, list[list[Scalar]]]]:
-        """``(b, W, Q)``: bias, linear matrix and, per output row with quadratic terms, a symmetric-free
-        upper-triangular matrix ``Q[o]`` with ``out[o] += Σ_{i≤j} Q[o][i][j] x_i x_j``."""
+        """Explicit ``(b, W, Q)``: bias, linear matrix and quadratic forms.
+
+        ``Q[o]`` (only for outputs with quadratic terms) is upper-triangular with
+        ``out[o] += Σ_{i≤j} Q[o][i][j] x_i x_j``.
+        """
         b: list[Scalar] = [0] * self.d_out
         w: list[list[Scalar]] = [[0] * self.d_in for _ in range(self.d_out)]
         q: dict[int, list[list[Scalar]]] = {}

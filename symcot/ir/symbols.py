@@ -17,7 +17,7 @@ H = sp.Symbol("H", integer=True, positive=True)
 lam = sp.Symbol("lambda", positive=True)
 
 #: An exact scalar: Python ``int``, :class:`~fractions.Fraction`, or a SymPy expression (symbolic λ).
-Scalar = Union[int, Fraction, sp.Expr]
+Scalar = Union[int, Fraction, sp.Expr]  # noqa: UP007 - a runtime alias, kept 3.10-safe
 #: Concrete values for size symbols, e.g. ``{n: 4}``.
 Env = dict[sp.Symbol, int]
 
@@ -27,6 +27,7 @@ def to_exact(value: object) -> Scalar:
 
     Raises:
         TypeError: for floats, which would silently round.
+
     """
     if isinstance(value, bool):
         return int(value)

@@ -126,7 +126,7 @@ class Decoder:
     layers: list[Layer]
 
     def __post_init__(self) -> None:
-        for k, layer in enumerate(self.layers, 1):
+        for k in range(1, len(self.layers) + 1):
             maps = list(self.maps_of(k))
             for label, mp in maps:
                 reads_model = label.startswith(("Q", "K", "V", "W_1"))
@@ -149,13 +149,13 @@ class Decoder:
 
     def sizes(self) -> SizeReport:
         """Symbolic size accounting: ``d``, layers, heads per layer, FFN widths, key dimensions."""
-        heads = [len(l.attention.heads) if l.attention else 0 for l in self.layers]
+        heads = [len(lay.attention.heads) if lay.attention else 0 for lay in self.layers]
         return SizeReport(
             d=self.layout.dim,
             layers=len(self.layers),
             heads=heads,
-            ffn_hidden=[l.ffn.w1.dst.dim for l in self.layers],
-            key_dims=[[h.key.dst.dim for h in l.attention.heads] if l.attention else [] for l in self.layers],
+            ffn_hidden=[lay.ffn.w1.dst.dim for lay in self.layers],
+            key_dims=[[h.key.dst.dim for h in lay.attention.heads] if lay.attention else [] for lay in self.layers],
             degrees={f"layer{k}.{lbl}": mp.degree for k in range(1, len(self.layers) + 1)
                      for lbl, mp in self.maps_of(k)},
         )

@@ -186,6 +186,7 @@ def generate(
         semantics: ReLU/argmax rules (exact by default).
         record: keep intermediate vectors for traces.
         on_step: called as ``on_step(t, y_t, records)``; returning ``False`` ends generation early.
+
     """
     ctx = Context(dec, semantics, record)
     gen = Generation()

@@ -1,0 +1,132 @@
+"""The ``symcot`` command line: ``verify``, ``claims``, ``replay``.
+
+Every expected failure (unknown claim, malformed input, bad size) prints one line and exits non-zero.
+"""
+
+from __future__ import annotations
+
+import argparse
+import platform
+import sys
+import time
+from typing import Any
+
+from symcot import __version__
+from symcot.check.exhaustive import Progress
+from symcot.check.verdict import Verdict, exit_status
+from symcot.errors import SymcotError
+
+
+def _cmd_verify(args: argparse.Namespace) -> int:
+    from symcot.registry import load_claims, select
+    from symcot.report import render_table, write_json
+
+    if args.max_size is not None and args.max_size < 1:
+        raise SymcotError(f"--max-size must be at least 1, got {args.max_size}")
+    claims = select(load_claims(args.proofs), args.claims)
+    rows: list[Verdict] = []
+    progress = Progress(not args.no_progress)
+    t0 = time.perf_counter()
+    for claim in claims:
+        for row in claim.run(args.max_size, progress, args.variant or None):
+            rows.append(row)
+            size = "-" if row.max_size is None else row.max_size
+            print(f"{row.id} [{row.variant}]: {row.verdict} (max size {size}, {row.inputs_checked} inputs, "
+                  f"{row.seconds:.1f}s)", flush=True)
+    print()
+    print(render_table(rows))
+    meta: dict[str, Any] = {"symcot": __version__, "python": platform.python_version(),
+                            "max_size_requested": args.max_size, "seconds_total": round(time.perf_counter() - t0, 3)}
+    if args.json:
+        write_json(args.json, rows, meta)
+        print(f"\nJSON report written to {args.json}")
+    return exit_status(rows)
+
+
+def _cmd_claims(args: argparse.Namespace) -> int:
+    from symcot.registry import load_claims
+
+    for c in load_claims(args.proofs).values():
+        variants = ", ".join(chk.variant for chk in c.checks)
+        print(f"{c.id:<22} {c.kind:<11} {c.statement}")
+        print(f"{'':<22} {'':<11} where: {c.where}; variants: {variants}; default max size {c.default_max_size}")
+    return 0
+
+
+def _cmd_replay(args: argparse.Namespace) -> int:
+    from symcot.algorithms.bijection import psi
+    from symcot.inputs.dyck import validate_dyck
+    from symcot.inputs.parse import parse_graph
+    from symcot.registry import load_claims, select
+    from symcot.replay import render_text, replay
+
+    claim = select(load_claims(args.proofs), [args.claim])[0]
+    checks = [c for c in claim.checks if hasattr(c, "construction")]
+    if args.variant:
+        checks = [c for c in checks if c.variant == args.variant]
+    if not checks:
+        raise SymcotError(f"{claim.id} has no construction variant {args.variant!r} to replay")
+    chk = checks[0]
+    if (args.graph is None) == (args.dyck is None):
+        raise SymcotError("give exactly one input: --graph EDGES or --dyck WORD")
+    if args.dyck is not None:
+        g = psi(validate_dyck(args.dyck)).to_digraph()
+        source = 0 if args.source is None else args.source
+    else:
+        g = parse_graph(args.graph, args.n)
+        source = 0 if args.source is None else args.source
+    if not 0 <= source < g.n:
+        raise SymcotError(f"--source {source} is not a vertex of a graph on 0..{g.n - 1}")
+    trace = replay(chk.construction(), (g, source), chk.spec, input_text=f"{g}, source {source}")
+    print(render_text(trace, changed_only=not args.all_blocks))
+    return 0 if trace.ok else 1
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser (exposed for tests and docs)."""
+    p = argparse.ArgumentParser(prog="symcot", description="Machine-check chain-of-thought Transformer constructions.")
+    p.add_argument("--version", action="version", version=f"symcot {__version__}")
+    sub = p.add_subparsers(dest="command", required=True)
+
+    v = sub.add_parser("verify", help="check claims and print a verdict per claim variant")
+    v.add_argument("claims", nargs="*", metavar="CLAIM", help="paper labels (default: every claim)")
+    v.add_argument("--max-size", type=int, default=None, help="largest input size (default: each claim's own)")
+    v.add_argument("--json", metavar="PATH", help="write the JSON report here")
+    v.add_argument("--variant", action="append", help="only these variants (repeatable)")
+    v.add_argument("--no-progress", action="store_true", help="no progress bars")
+    v.add_argument("--proofs", metavar="DIR", help="claims directory (default ./proofs)")
+    v.set_defaults(func=_cmd_verify)
+
+    c = sub.add_parser("claims", help="list the claims, their kind, statement and variants")
+    c.add_argument("--proofs", metavar="DIR")
+    c.set_defaults(func=_cmd_claims)
+
+    r = sub.add_parser("replay", help="replay one input and print the trace")
+    r.add_argument("claim", metavar="CLAIM")
+    r.add_argument("--graph", help='arcs "0->1,1->2" or undirected edges "0-1,1-2"')
+    r.add_argument("--n", type=int, help="number of vertices (default: largest named + 1)")
+    r.add_argument("--dyck", help="a Dyck word over U/D; the tree ψ(w) rooted at vertex 0")
+    r.add_argument("--source", type=int, help="source / root vertex (default 0)")
+    r.add_argument("--variant", help="construction variant (default: as-written)")
+    r.add_argument("--all-blocks", action="store_true", help="print every block, not only the changed ones")
+    r.add_argument("--proofs", metavar="DIR")
+    r.set_defaults(func=_cmd_replay)
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the ``symcot`` console script."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.func(args))
+    except SymcotError as e:
+        print(f"symcot: error: {e}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("symcot: interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,55 @@
+"""Terminal table and JSON report of verdict rows."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from symcot.check.verdict import Verdict
+
+SCHEMA_VERSION = 1
+
+
+def counterexample_summary(v: Verdict) -> str:
+    """One line: where the smallest counterexample fails."""
+    c = v.counterexample
+    if not c:
+        return ""
+    if c.get("kind") == "size":
+        return "; ".join(f"{d['quantity']}: paper {d['paper']}, construction {d['construction']}"
+                         for d in c.get("differences", []))
+    inp = c.get("input", {})
+    text = inp.get("text", str(inp)) if isinstance(inp, dict) else str(inp)
+    where = f"step {c.get('step')}"
+    if c.get("layer") is not None:
+        where += f", layer {c.get('layer')}"
+    what = c.get("block") or c.get("head") or c.get("what") or ""
+    return f"{text}: {where}, {c.get('kind')} {what}: expected {c.get('expected')}, got {c.get('got')}"
+
+
+def render_table(rows: list[Verdict]) -> str:
+    """The final table: claim, variant, verdict, max size, inputs, seconds, method, counterexample."""
+    head = ["claim", "variant", "verdict", "max_size", "inputs", "seconds", "method"]
+    data = [[r.id, r.variant, r.verdict, "-" if r.max_size is None else str(r.max_size), str(r.inputs_checked),
+             f"{r.seconds:.1f}", r.method] for r in rows]
+    widths = [max(len(h), *(len(d[i]) for d in data)) if data else len(h) for i, h in enumerate(head)]
+    fmt = "  ".join(f"{{:<{w}}}" for w in widths)
+    lines = [fmt.format(*head), fmt.format(*("-" * w for w in widths))]
+    for r, d in zip(rows, data):
+        lines.append(fmt.format(*d))
+        if r.verdict == "refuted":
+            lines.append(f"    counterexample: {counterexample_summary(r)}")
+        if r.verdict == "error":
+            lines += [f"    {note}" for note in r.notes if note.startswith("check failed")]
+    return "\n".join(lines)
+
+
+def report_dict(rows: list[Verdict], meta: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The JSON report: ``{"schema": 1, "claims": [...], "meta": {...}}``."""
+    return {"schema": SCHEMA_VERSION, "claims": [r.as_dict() for r in rows], "meta": meta or {}}
+
+
+def write_json(path: str | Path, rows: list[Verdict], meta: dict[str, Any] | None = None) -> None:
+    """Write the JSON report to ``path``."""
+    Path(path).write_text(json.dumps(report_dict(rows, meta), indent=2, ensure_ascii=False) + "\n")
