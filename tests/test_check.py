@@ -1,0 +1,40 @@
+"""Checker mechanics: exit codes, max_size accounting, and family-count errors."""
+
+from symcot.check.exhaustive import Family, run_construction_check
+from symcot.check.verdict import Verdict, exit_status
+from symcot.constructions.dfs import DfsConstruction
+from symcot.inputs import digraphs_with_sources
+
+
+def row(verdict):
+    return Verdict("c", "v", verdict, "m", 1, 1, 0.0)
+
+
+def test_exit_status():
+    assert exit_status([row("verified"), row("proved")]) == 0
+    assert exit_status([row("verified"), row("refuted")]) == 1
+    assert exit_status([row("refuted"), row("unknown")]) == 2
+    assert exit_status([row("error")]) == 2
+
+
+def test_family_count_mismatch_is_an_error_not_a_verdict(dfs_proofs):
+    wrong = Family("digraphs with a wrong count", digraphs_with_sources, lambda k: 3, dfs_proofs.describe)
+    r = run_construction_check("thm:cotdfs", DfsConstruction(), dfs_proofs.SPEC, [wrong], 2)
+    assert r.verdict == "error" and any("yielded 1 inputs at size 1, expected 3" in x for x in r.notes)
+
+
+def test_capped_family_keeps_max_size_honest(dfs_proofs):
+    capped = Family("digraphs to 2", digraphs_with_sources, dfs_proofs.DIGRAPHS.count, dfs_proofs.describe,
+                    max_size=2)
+    trees = dfs_proofs.TREES
+    r = run_construction_check("thm:cotdfs", DfsConstruction(), dfs_proofs.SPEC, [capped, trees], 4)
+    assert r.verdict == "verified"
+    assert r.max_size == 2  # trees reached 4 but the digraph family stopped at 2
+
+
+def test_paper_size_mismatch_is_refuted(dfs_proofs):
+    r = run_construction_check("thm:cotdfs", DfsConstruction(), dfs_proofs.SPEC, [dfs_proofs.DIGRAPHS], 2,
+                               {"d": "6*n + 4", "layers": 2, "heads": 1})
+    assert r.verdict == "refuted"
+    qs = {d["quantity"] for d in r.counterexample["differences"]}
+    assert qs == {"d", "heads per layer (max)"}

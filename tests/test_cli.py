@@ -1,0 +1,88 @@
+"""The command line: verify (table, JSON, exit codes), claims, replay, and one-line errors."""
+
+import json
+import textwrap
+
+from symcot.cli import main
+
+PROOFS_WITH_MUTANT = textwrap.dedent('''
+    """A user's claims directory: the DFS construction with one broken weight."""
+    import sys
+    from symcot.claims import Claim, ConstructionCheck
+    from symcot.constructions.dfs import DfsConstruction
+    from symcot.constructions.mutant import Mutant
+    from symcot.registry import load_claims
+    from pathlib import Path
+
+    load_claims(Path(__file__).resolve().parent.parent / "real")
+    P = sys.modules["symcot_proofs.thm_cotdfs"]
+    CLAIM = Claim("demo:broken", "theorem", "DFS with a broken gate", "test", [
+        ConstructionCheck(lambda: Mutant(DfsConstruction(), 2, "W_2", ("par", 0), [("flg1", 0), ("buf", 0)], 0,
+                                         variant="broken"), P.SPEC, [P.DIGRAPHS]),
+    ], default_max_size=3)
+''')
+
+
+def test_verify_json_and_exit_code(tmp_path, capsys):
+    out = tmp_path / "r.json"
+    rc = main(["verify", "thm:cotdfs", "--max-size", "2", "--json", str(out), "--no-progress"])
+    assert rc == 0
+    printed = capsys.readouterr().out
+    assert "thm:cotdfs [as-written]: verified (max size 2" in printed
+    data = json.loads(out.read_text())
+    assert data["schema"] == 1
+    (row,) = data["claims"]
+    assert set(row) >= {"id", "variant", "verdict", "method", "max_size", "inputs_checked", "seconds",
+                        "counterexample", "notes"}
+    assert row["id"] == "thm:cotdfs" and row["variant"] == "as-written" and row["verdict"] == "verified"
+    assert row["max_size"] == 2 and row["counterexample"] is None
+    exhaustive = 1 * 1 + 2 * 4  # (graph, source) pairs with n ≤ 2
+    assert row["inputs_checked"] == exhaustive + 12 * 8  # plus the seeded random digraphs n = 5..12
+    assert row["sizes"]["d"] == "6*n + 3"
+
+
+def test_verify_refuted_exits_1_with_counterexample(tmp_path, capsys):
+    real = tmp_path / "real"
+    real.mkdir()
+    from tests.conftest import ROOT
+
+    (real / "thm_cotdfs.py").write_text((ROOT / "proofs" / "thm_cotdfs.py").read_text())
+    user = tmp_path / "user"
+    user.mkdir()
+    (user / "demo.py").write_text(PROOFS_WITH_MUTANT)
+    out = tmp_path / "r.json"
+    rc = main(["verify", "--proofs", str(user), "--json", str(out), "--no-progress"])
+    assert rc == 1
+    printed = capsys.readouterr().out
+    assert "demo:broken [broken]: refuted" in printed and "counterexample: Digraph(n=2; 0->1), source 0" in printed
+    row = json.loads(out.read_text())["claims"][0]
+    assert row["verdict"] == "refuted" and row["counterexample"]["block"] == "par"
+
+
+def test_claims_lists_ids(capsys):
+    assert main(["claims"]) == 0
+    out = capsys.readouterr().out
+    assert "thm:cotdfs " in out and "thm:cotdfs:tree" in out and "as-written" in out
+
+
+def test_replay_prints_trace(capsys):
+    assert main(["replay", "thm:cotdfs", "--graph", "0-1,1-2", "--source", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "step 1   reference: t=1 traverse: dfs=v0" in out and "head T -> x_0" in out
+
+
+def test_bad_arguments_give_one_line_and_nonzero(capsys):
+    cases = [
+        ["verify", "thm:nosuch"],
+        ["verify", "thm:cotdfs", "--max-size", "0"],
+        ["replay", "thm:cotdfs", "--graph", "0->0"],
+        ["replay", "thm:cotdfs", "--graph", "0=>1"],
+        ["replay", "thm:cotdfs", "--dyck", "UDDU"],
+        ["replay", "thm:cotdfs", "--dyck", "UXD"],
+        ["replay", "thm:cotdfs", "--graph", "0-1", "--source", "7"],
+    ]
+    for argv in cases:
+        rc = main(argv)
+        err = capsys.readouterr().err.strip()
+        assert rc == 2, argv
+        assert err.startswith("symcot: error:") and "\n" not in err and "Traceback" not in err, (argv, err)
