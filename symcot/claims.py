@@ -22,7 +22,7 @@ class Check(Protocol):
     variant: str
     method: str
 
-    def run(self, claim_id: str, max_size: int, progress: Progress) -> Verdict:
+    def run(self, claim_id: str, max_size: int, progress: Progress, jobs: int = 1) -> Verdict:
         """Compute the verdict row for this variant."""
         ...
 
@@ -42,11 +42,11 @@ class ConstructionCheck:
         """The construction's variant name."""
         return self.construction().variant
 
-    def run(self, claim_id: str, max_size: int, progress: Progress) -> Verdict:
+    def run(self, claim_id: str, max_size: int, progress: Progress, jobs: int = 1) -> Verdict:
         """Check every family up to ``max_size``."""
         cons = self.construction()
         return run_construction_check(claim_id, cons, self.spec, self.families, max_size,
-                                      self.paper_sizes, progress=progress, method=self.method)
+                                      self.paper_sizes, progress=progress, method=self.method, jobs=jobs)
 
 
 @dataclass
@@ -73,12 +73,12 @@ class Claim:
     notes: list[str] = field(default_factory=list)
 
     def run(self, max_size: int | None = None, progress: Progress | None = None,
-            variants: list[str] | None = None) -> list[Verdict]:
+            variants: list[str] | None = None, jobs: int = 1) -> list[Verdict]:
         """Run every check (or the named variants) and return their verdict rows."""
         size = self.default_max_size if max_size is None else max_size
         out = []
         for chk in self.checks:
             if variants and chk.variant not in variants:
                 continue
-            out.append(chk.run(self.id, size, progress or Progress(False)))
+            out.append(chk.run(self.id, size, progress or Progress(False), jobs))
         return out

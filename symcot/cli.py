@@ -18,17 +18,20 @@ from symcot.errors import SymcotError
 
 
 def _cmd_verify(args: argparse.Namespace) -> int:
+    from symcot.check.parallel import default_jobs
     from symcot.registry import load_claims, select
     from symcot.report import render_table, write_json
 
     if args.max_size is not None and args.max_size < 1:
         raise SymcotError(f"--max-size must be at least 1, got {args.max_size}")
+    if args.jobs is not None and args.jobs < 1:
+        raise SymcotError(f"--jobs must be at least 1, got {args.jobs}")
     claims = select(load_claims(args.proofs), args.claims)
     rows: list[Verdict] = []
     progress = Progress(not args.no_progress)
     t0 = time.perf_counter()
     for claim in claims:
-        for row in claim.run(args.max_size, progress, args.variant or None):
+        for row in claim.run(args.max_size, progress, args.variant or None, args.jobs or default_jobs()):
             rows.append(row)
             size = "-" if row.max_size is None else row.max_size
             print(f"{row.id} [{row.variant}]: {row.verdict} (max size {size}, {row.inputs_checked} inputs, "
@@ -94,6 +97,7 @@ def build_parser() -> argparse.ArgumentParser:
     v.add_argument("--json", metavar="PATH", help="write the JSON report here")
     v.add_argument("--variant", action="append", help="only these variants (repeatable)")
     v.add_argument("--no-progress", action="store_true", help="no progress bars")
+    v.add_argument("--jobs", type=int, default=None, help="worker processes for large sizes (default: all cores)")
     v.add_argument("--proofs", metavar="DIR", help="claims directory (default ./proofs)")
     v.set_defaults(func=_cmd_verify)
 

@@ -38,3 +38,19 @@ def test_paper_size_mismatch_is_refuted(dfs_proofs):
     assert r.verdict == "refuted"
     qs = {d["quantity"] for d in r.counterexample["differences"]}
     assert qs == {"d", "heads per layer (max)"}
+
+
+def test_parallel_run_gives_the_same_verdict_and_counterexample(dfs_proofs, monkeypatch):
+    from symcot.check import parallel
+    from symcot.constructions.mutant import Mutant
+
+    monkeypatch.setattr(parallel, "PARALLEL_THRESHOLD", 10)
+    monkeypatch.setattr(parallel, "CHUNK", 7)
+    good = run_construction_check("thm:cotdfs", DfsConstruction(), dfs_proofs.SPEC, [dfs_proofs.DIGRAPHS], 3, jobs=2)
+    assert good.verdict == "verified" and good.inputs_checked == 1 + 8 + 192
+    # This mutant first fails at n = 3 (not n = 2), so the failure is found inside a parallel size.
+    bad = Mutant(DfsConstruction(), 1, "W_2", ("flg1", 0), [("flg2", 0)], 0)
+    one = run_construction_check("thm:cotdfs", bad, dfs_proofs.SPEC, [dfs_proofs.DIGRAPHS], 3, jobs=1)
+    two = run_construction_check("thm:cotdfs", bad, dfs_proofs.SPEC, [dfs_proofs.DIGRAPHS], 3, jobs=2)
+    assert one.verdict == two.verdict == "refuted"
+    assert one.counterexample == two.counterexample and one.inputs_checked == two.inputs_checked

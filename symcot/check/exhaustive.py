@@ -13,7 +13,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from symcot.check.stepwise import Mismatch, StepwiseSpec, check_input
+from symcot.check.parallel import check_stream
+from symcot.check.stepwise import Mismatch, StepwiseSpec
 from symcot.check.verdict import Verdict, jsonable
 from symcot.constructions.base import Construction
 from symcot.errors import SymcotError
@@ -94,8 +95,13 @@ def run_construction_check(
     size_of: Callable[[Any], int] | None = None,
     progress: Progress | None = None,
     method: str = "exhaustive exact replay, every CoT step",
+    jobs: int = 1,
 ) -> Verdict:
-    """Check ``cons`` on every family up to ``max_size`` and return the verdict row."""
+    """Check ``cons`` on every family up to ``max_size`` and return the verdict row.
+
+    ``jobs > 1`` checks large sizes in that many processes; the verdict and counterexample are the
+    same as with one process.
+    """
     progress = progress or Progress(False)
     start = time.perf_counter()
     sizes = cons.decoder.sizes()
@@ -131,17 +137,14 @@ def run_construction_check(
     try:
         for size, fam in schedule:
             expected_count = fam.count(size)
-            got_count = 0
             with progress.bar(expected_count, f"{claim_id}/{cons.variant} {fam.name} n={size}") as bar:
-                for inp in fam.inputs(size):
-                    got_count += 1
-                    mm = check_input(cons, spec, inp)
-                    bar.update(1)
-                    if mm is not None:
-                        checked += got_count
-                        per_fam[fam.name]["inputs_checked"] += got_count
-                        return _refuted(claim_id, cons, fam, inp, size, mm, checked, start, notes, size_info,
-                                        list(per_fam.values()), _complete(families, per_fam, top))
+                got_count, failure = check_stream(cons, spec, fam.inputs(size), expected_count, jobs, bar)
+                if failure is not None:
+                    inp, mm = failure
+                    checked += got_count
+                    per_fam[fam.name]["inputs_checked"] += got_count
+                    return _refuted(claim_id, cons, fam, inp, size, mm, checked, start, notes, size_info,
+                                    list(per_fam.values()), _complete(families, per_fam, top))
             checked += got_count
             per_fam[fam.name]["inputs_checked"] += got_count
             if got_count != expected_count:

@@ -138,7 +138,7 @@ class DfsConstruction(Construction):
         """``[x_⊥, x_0, …, x_{n-1}, y_0]`` as in the proof."""
         g, s = inp
         validate(g, s)
-        cl = self.decoder.layout.instantiate(self.env(inp))
+        cl = self.concrete(inp).layout
         a = g.adjacency()
         e = lambda i: [1 if j == i else 0 for j in range(g.n)]  # noqa: E731
         toks = [cl.assemble({})]

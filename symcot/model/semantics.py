@@ -90,13 +90,18 @@ class Semantics:
 EXACT = Semantics()
 
 
-def _dot(a: Sequence[Any], b: Sequence[Any]) -> Any:
+def _sparse(v: Sequence[Any]) -> list[tuple[int, Any]]:
+    """The entries of ``v`` that are not the exact integer 0 (symbolic terms are always kept)."""
+    return [(i, x) for i, x in enumerate(v) if not (x.__class__ is int and x == 0)]
+
+
+def _score(key: list[tuple[int, Any]], q: Sequence[Any]) -> Any:
+    """``⟨key, q⟩`` with ``key`` stored sparsely."""
     total: Any = 0
-    for x, y in zip(a, b):
-        # Skip exact zeros only (symbolic terms have no truth value).
-        if (x.__class__ is int and x == 0) or (y.__class__ is int and y == 0):
-            continue
-        total = total + x * y
+    for i, x in key:
+        y = q[i]
+        if not (y.__class__ is int and y == 0):
+            total = total + x * y
     return total
 
 
@@ -114,7 +119,7 @@ class Context:
         self.d = dec.layout.dim
         # reps[k][i] = z^(k)_i, k = 0 is the token itself.
         self.reps: list[list[Vec]] = [[] for _ in range(len(dec.layers) + 1)]
-        self.keys: list[list[list[Vec]]] = [
+        self.keys: list[list[list[list[tuple[int, Any]]]]] = [
             [[] for _ in (layer.attention.heads if layer.attention else [])] for layer in dec.layers
         ]
 
@@ -128,6 +133,7 @@ class Context:
         z: Vec = list(x)
         self.reps[0].append(z)
         records: list[LayerRecord] = []
+        exact_relu = type(self.sem) is Semantics
         relu = self.sem.relu
         for k, layer in enumerate(self.dec.layers):
             prev = self.reps[k]  # layer-k inputs of positions 0..i (this token included)
@@ -138,15 +144,16 @@ class Context:
             else:
                 outs: Vec = []
                 for h, head in enumerate(layer.attention.heads):
-                    self.keys[k][h].append(head.key(z))
+                    self.keys[k][h].append(_sparse(head.key(z)))
                     q = head.query(z)
-                    scores = [_dot(kv, q) for kv in self.keys[k][h]]
+                    scores = [_score(kv, q) for kv in self.keys[k][h]]
                     choice = self.sem.select(head.name, scores)  # rule 1
                     choices.append(choice)
                     outs.extend(head.value(prev[choice.index]))
                 attn = layer.attention.out(outs)  # rule 2: W_O on the concatenation
                 ffn_in = [a + b for a, b in zip(attn, z)]  # rule 3: residual around attention
-            hidden = [relu(v) for v in layer.ffn.w1(ffn_in)]
+            pre = layer.ffn.w1(ffn_in)
+            hidden = [v if v > 0 else 0 for v in pre] if exact_relu else [relu(v) for v in pre]
             out = layer.ffn.w2(hidden)  # rule 3: no residual around the FFN
             self.reps[k + 1].append(out)
             if self.record:
