@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 import networkx as nx
 
 from symcot.errors import InvalidInputError
+from symcot.inputs.digraphs import reachable_from
 from symcot.inputs.graphs import Digraph
 
 
@@ -147,17 +148,7 @@ def validate_tree(g: Digraph, root: int) -> None:
                 f"not a tree: arc {(u, v)} has no reverse {(v, u)}; give trees with both arcs per edge "
                 f"(Digraph.undirected)"
             )
-    nbrs: list[list[int]] = [[] for _ in range(g.n)]
-    for u, v in g.arcs:
-        nbrs[u].append(v)
-    seen = {root}
-    stack = [root]
-    while stack:
-        u = stack.pop()
-        for v in nbrs[u]:
-            if v not in seen:
-                seen.add(v)
-                stack.append(v)
+    seen = reachable_from(g, root)
     if len(seen) != g.n:
         unreachable = sorted(set(range(g.n)) - seen)
         raise InvalidInputError(
