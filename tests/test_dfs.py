@@ -101,3 +101,13 @@ def test_trace_shows_heads_margins_and_ties(dfs_proofs):
     assert "head T -> x_1 (score 1, margin 0)  TIE among 2 tokens (x_1, x_2)" in text
     assert "head B -> y_0 (score 2, margin 1)" in text
     assert text.count("ok: matches the reference") == 5
+
+
+def test_trace_flags_proof_invariant_violations(dfs_proofs):
+    m = Mutant(DfsConstruction(), 2, "K_T", ("v", 1), [("cur", 1)], 0)
+    g = Digraph.undirected(3, [(0, 1), (0, 2)])
+    tr = replay(m, (g, 0), dfs_proofs.SPEC)
+    assert not tr.ok
+    first = tr.steps[0].mismatches
+    assert "layer 2 head T: proof says x_1, selected x_2" in first
+    assert "!! MISMATCH" in render_text(tr)

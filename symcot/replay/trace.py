@@ -88,17 +88,27 @@ def replay(
     stop = (lambda y: spec.terminal(layout, y)) if (spec is not None and spec.terminal and states is None) else None
     gen = generate(dec, prompt.tokens, steps, stop=stop, record=True)
     out: list[StepTrace] = []
+    labels = token_labels(prompt, len(gen.outputs))
     for t, (y, recs) in enumerate(zip(gen.outputs, gen.records), 1):
         st = StepTrace(t, recs, y)
         if states is not None and spec is not None:
             st.reference = spec.state_text(states[t])
+            for exp in cons.invariants(inp, states, t):
+                rec = recs[exp.layer - 1]
+                if exp.kind == "head":
+                    ch = next((h for h in rec.heads if h.head == exp.name), None)
+                    if ch is not None and labels[ch.index] != exp.expected:
+                        st.mismatches.append(f"layer {exp.layer} head {exp.name}: proof says {exp.expected}, "
+                                             f"selected {labels[ch.index]}")
+                elif rec.out is not None and list(layout.pi(exp.name, rec.out)) != list(exp.expected):
+                    st.mismatches.append(f"layer {exp.layer} {exp.name}: proof says {fmt_block(exp.expected)}, "
+                                         f"got {fmt_block(layout.pi(exp.name, rec.out))}")
             for name, want in spec.expected(inp, states[t], t).items():
                 got = layout.pi(name, y)
                 if list(got) != list(want):
                     st.mismatches.append(f"{name}: expected {fmt_block(want)}, got {fmt_block(got)}")
         out.append(st)
-    return Trace(cons.label, input_text or str(inp), layout, token_labels(prompt, len(out)),
-                 prompt.tokens, out, gen.stopped)
+    return Trace(cons.label, input_text or str(inp), layout, labels, prompt.tokens, out, gen.stopped)
 
 
 def render_text(trace: Trace, changed_only: bool = True) -> str:
