@@ -130,6 +130,9 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("symcot: interrupted", file=sys.stderr)
         return 130
+    except Exception as e:  # noqa: BLE001 - never a traceback, never exit 1 (which means "refuted")
+        print(f"symcot: internal error: {type(e).__name__}: {e} (please report it)", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":

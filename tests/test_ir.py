@@ -151,3 +151,10 @@ def test_decoder_structure_checks_and_size_accounting():
     assert sizes.layers == 2 and sizes.heads == [1, 0] and sizes.max_heads == 1
     assert sp.expand(sizes.d - (2 * n + 1)) == 0 and sizes.ffn_hidden[0] == 2 * n
     assert sizes.as_dict()["key_dims"] == [["n"], []]
+
+
+def test_floats_are_refused_wherever_a_constant_enters():
+    x = L.vars()
+    for make in (lambda: 0.5 * x.u, lambda: const(0.5, n), lambda: x.u * sp.Float(2.0), lambda: x.s + 0.25):
+        with pytest.raises(TypeError, match="float"):
+            make()

@@ -108,7 +108,7 @@ def run_construction_check(
     notes = list(cons.notes)
     size_info = sizes.as_dict()
     if paper_sizes:
-        size_info["paper"] = {k: str(v) for k, v in paper_sizes.items()}
+        size_info["paper"] = {k: v if isinstance(v, int) else str(v) for k, v in paper_sizes.items()}
     mism = size_mismatches(sizes, paper_sizes or {})
     if mism:
         return Verdict(claim_id, cons.variant, "refuted", "size accounting against the paper", None, 0,
@@ -144,16 +144,17 @@ def run_construction_check(
                     checked += got_count
                     per_fam[fam.name]["inputs_checked"] += got_count
                     return _refuted(claim_id, cons, fam, inp, size, mm, checked, start, notes, size_info,
-                                    list(per_fam.values()), _complete(families, per_fam, top))
+                                    list(per_fam.values()), _complete(families, per_fam, top), method)
             checked += got_count
             per_fam[fam.name]["inputs_checked"] += got_count
             if got_count != expected_count:
                 raise SymcotError(f"family {fam.name!r} yielded {got_count} inputs at size {size}, "
                                   f"expected {expected_count}")
             per_fam[fam.name]["sizes_complete"].append(size)
-    except SymcotError as e:
+    except Exception as e:  # noqa: BLE001 - any failure of the check itself is an "error" verdict, not a crash
+        kind = "" if isinstance(e, SymcotError) else f"{type(e).__name__}: "
         return Verdict(claim_id, cons.variant, "error", method, _complete(families, per_fam, top), checked,
-                       time.perf_counter() - start, None, notes + [f"check failed: {e}"], size_info,
+                       time.perf_counter() - start, None, notes + [f"check failed: {kind}{e}"], size_info,
                        list(per_fam.values()))
     complete_upto = _complete(families, per_fam, top)
     verdict = "verified" if complete_upto is not None else "unknown"
@@ -185,11 +186,11 @@ def _complete(families: list[Family], per_fam: dict[str, dict[str, Any]], top: C
 def _refuted(
     claim_id: str, cons: Construction, fam: Family, inp: Any, size: int, mm: Mismatch, checked: int,
     start: float, notes: list[str], size_info: dict[str, Any], fam_reports: list[dict[str, Any]],
-    complete: int | None,
+    complete: int | None, method: str,
 ) -> Verdict:
     cex = {"family": fam.name, "size": size, "input": fam.describe(inp), **mm.as_dict()}
     if not fam.exhaustive:
         notes = notes + [f"counterexample found by seeded random sampling at size {size}; exhaustive "
                          "families passed completely up to the sizes listed in families"]
-    return Verdict(claim_id, cons.variant, "refuted", "exhaustive exact replay, every CoT step",
-                   complete, checked, time.perf_counter() - start, jsonable(cex), notes, size_info, fam_reports)
+    return Verdict(claim_id, cons.variant, "refuted", method, complete, checked, time.perf_counter() - start,
+                   jsonable(cex), notes, size_info, fam_reports)

@@ -45,7 +45,7 @@ class Mismatch:
 
     step: int
     layer: int | None
-    kind: str  # "block" | "head" | "termination"
+    kind: str  # "block" | "head" | "termination" | "steps" (a whole-run check of StepwiseSpec.final)
     name: str
     expected: Any
     got: Any
@@ -153,7 +153,7 @@ def diagnose(cons: Construction, inp: Any, states: Sequence[Any], mm: Mismatch) 
                                 f"head {exp.name} of layer {exp.layer} selects {got} "
                                 f"(score {choice.score}, margin {choice.margin}) instead of {exp.expected}",
                                 proof_says=exp.source, reference_state=mm.reference_state,
-                                also=[f"final block {mm.name}"])
+                                also=[f"final block {mm.name}"] + [f"final block {b}" for b in mm.also])
         else:
             assert rec.out is not None
             got_v = layout.pi(exp.name, rec.out)
@@ -161,5 +161,5 @@ def diagnose(cons: Construction, inp: Any, states: Sequence[Any], mm: Mismatch) 
                 return Mismatch(t, exp.layer, "block", exp.name, exp.expected, got_v,
                                 f"after layer {exp.layer}, π_{exp.name} differs from what the proof states",
                                 proof_says=exp.source, reference_state=mm.reference_state,
-                                also=[f"final block {mm.name}"])
+                                also=[f"final block {mm.name}"] + [f"final block {b}" for b in mm.also])
     return mm

@@ -35,7 +35,8 @@ class Verdict:
 
     ``verdict`` is ``proved`` (for all inputs, by a solver), ``verified`` (every input up to
     ``max_size`` checked), ``refuted`` (``counterexample`` holds the smallest one found), ``unknown``
-    (not decided: timeout, unsupported) or ``error`` (the check itself failed; see ``notes``).
+    (not decided: timeout, unsupported, or no size checked completely) or ``error`` (the check itself
+    failed; see ``notes``).
     ``max_size`` is the largest size checked completely (``None`` if none).
     """
 

@@ -34,8 +34,9 @@ Interpretive choices (the most literal reading; each is a place a reader could d
    uses the model layout itself (width ``d``).
 5. *Bilinear maps with constants.* ``(1 - π_vis)`` and ``(1 - π_flg1)`` use the constant 1, so ``W_1^{(1)}``,
    ``Q_T``, ``Q_B`` and ``W_2^{(2)}`` are degree-2 polynomial maps with affine factors.
-6. *Termination.* The CoT stops at the first ``y_t`` with ``π_cur(y_t) = 0^n``, which is the step after the
-   backtrack from the source, ``dfs^{(t)}(s) = par(s) = φ`` in ``eq:dfsdynamic``.
+6. *Termination.* The CoT stops at the first ``y_t`` with ``π_cur(y_t) = 0^n``: the step that backtracks
+   from the source, ``dfs^{(t)}(s) = par(s) = φ`` in ``eq:dfsdynamic`` (step ``2r - 1`` for ``r`` vertices
+   reachable from ``s``, one step after the last backtrack into ``s``).
 """
 
 from __future__ import annotations

@@ -105,12 +105,12 @@ class Expr:
     def __mul__(self, other: Any) -> Expr:
         if isinstance(other, Expr):
             return gate(self, other)
-        return Scale(sp.sympify(other), self)
+        return Scale(other, self)
 
     def __rmul__(self, other: Any) -> Expr:
         if isinstance(other, Expr):
             return gate(other, self)
-        return Scale(sp.sympify(other), self)
+        return Scale(other, self)
 
     def apply(self, m: Mat) -> Expr:
         """``M @ self``."""
@@ -124,13 +124,21 @@ class Expr:
         return f"<{type(self).__name__} size={self.size} deg={self.degree}: {self.latex()}>"
 
 
+def exact_constant(c: Any) -> sp.Expr:
+    """A constant coefficient as SymPy, refusing floats (they would round silently)."""
+    if isinstance(c, float):
+        raise TypeError(f"float {c!r} in a construction; use int, Fraction or a SymPy Rational")
+    e = sp.sympify(c)
+    if e.atoms(sp.Float):
+        raise TypeError(f"float in the constant {e}; use int, Fraction or a SymPy Rational")
+    return e
+
+
 def as_expr(v: Any, size: Any = 1) -> Expr:
     """Coerce numbers (including ``λ``) to constants broadcast to ``size``; expressions pass through."""
     if isinstance(v, Expr):
         return v
-    if isinstance(v, float):
-        raise TypeError(f"float {v!r} in a construction; use int, Fraction or a SymPy Rational")
-    return Const(Ones(size, 1), sp.sympify(v))
+    return Const(Ones(size, 1), exact_constant(v))
 
 
 class BlockRef(Expr):
@@ -162,7 +170,7 @@ class Const(Expr):
     def __init__(self, m: Mat, c: Any = 1):
         if not same_size(m.cols, 1):
             raise DimensionError(f"a constant vector needs a column matrix, got {m.rows}x{m.cols}")
-        self.m, self.c = m, sp.sympify(c)
+        self.m, self.c = m, exact_constant(c)
         self.size = m.rows
 
     def compile(self, ctx: CompileCtx) -> VecPoly:
@@ -188,7 +196,7 @@ class Scale(Expr):
     """``c · e`` for a constant scalar ``c`` (number or expression in ``λ``)."""
 
     def __init__(self, c: Any, e: Expr):
-        self.c, self.e = sp.sympify(c), e
+        self.c, self.e = exact_constant(c), e
         self.size, self.degree = e.size, e.degree
 
     def compile(self, ctx: CompileCtx) -> VecPoly:

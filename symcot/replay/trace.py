@@ -103,6 +103,14 @@ def replay(
                 elif rec.out is not None and list(layout.pi(exp.name, rec.out)) != list(exp.expected):
                     st.mismatches.append(f"layer {exp.layer} {exp.name}: proof says {fmt_block(exp.expected)}, "
                                          f"got {fmt_block(layout.pi(exp.name, rec.out))}")
+            if spec.terminal is not None:
+                stops = spec.terminal(layout, y)
+                if stops and t < len(states) - 1:
+                    st.mismatches.append(f"the stop rule fires at step {t}, before the reference ends")
+                if t == len(states) - 1:
+                    gen.stopped = stops
+                    if not stops:
+                        st.mismatches.append("the reference has ended but the stop rule does not fire")
             for name, want in spec.expected(inp, states[t], t).items():
                 got = layout.pi(name, y)
                 if list(got) != list(want):
