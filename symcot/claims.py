@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from symcot.check.exhaustive import Family, Progress, run_construction_check
+from symcot.check.exhaustive import Family, Progress, run_construction_check, run_property_check
 from symcot.check.stepwise import StepwiseSpec
 from symcot.check.verdict import Verdict
 from symcot.constructions.base import Construction
@@ -47,6 +47,26 @@ class ConstructionCheck:
         cons = self.construction()
         return run_construction_check(claim_id, cons, self.spec, self.families, max_size,
                                       self.paper_sizes, progress=progress, method=self.method, jobs=jobs)
+
+
+@dataclass
+class PropertyCheck:
+    """A property checked on every input of some families, without a decoder.
+
+    ``per_input(inp)`` returns ``None`` when the property holds, else a JSON-friendly description of the
+    failure. Used for statements about reference algorithms (an observation's update rule against the
+    recursive definition, a bijection, a proposition).
+    """
+
+    variant: str
+    families: list[Family]
+    per_input: Callable[[Any], dict[str, Any] | None]
+    method: str = "exhaustive enumeration"
+
+    def run(self, claim_id: str, max_size: int, progress: Progress, jobs: int = 1) -> Verdict:
+        """Check every family up to ``max_size``."""
+        return run_property_check(claim_id, self.variant, self.method, self.families, max_size, self.per_input,
+                                  progress, jobs)
 
 
 @dataclass

@@ -54,3 +54,23 @@ def test_parallel_run_gives_the_same_verdict_and_counterexample(dfs_proofs, monk
     two = run_construction_check("thm:cotdfs", bad, dfs_proofs.SPEC, [dfs_proofs.DIGRAPHS], 3, jobs=2)
     assert one.verdict == two.verdict == "refuted"
     assert one.counterexample == two.counterexample and one.inputs_checked == two.inputs_checked
+
+
+def test_property_check_verifies_and_refutes_with_the_smallest_input(dfs_proofs):
+    from symcot.algorithms import phi
+    from symcot.claims import PropertyCheck
+
+    def right(inp):
+        g, r = inp
+        return None if len(phi(g, r)) == 2 * (g.n - 1) else {"length": len(phi(g, r))}
+
+    def wrong(inp):  # deliberately false: |φ(T)| = 2n
+        g, r = inp
+        w = phi(g, r)
+        return None if len(w) == 2 * g.n else {"expected": 2 * g.n, "got": len(w), "word": w}
+
+    ok = PropertyCheck("as-written", [dfs_proofs.TREES], right).run("demo", 5, None)
+    assert ok.verdict == "verified" and ok.max_size == 5 and ok.inputs_checked == 1 + 2 + 9 + 64 + 625
+    bad = PropertyCheck("broken", [dfs_proofs.TREES], wrong).run("demo", 5, None)
+    assert bad.verdict == "refuted" and bad.max_size is None
+    assert bad.counterexample["size"] == 1 and bad.counterexample["got"] == 0 and bad.inputs_checked == 1

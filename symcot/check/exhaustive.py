@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from symcot.check.parallel import check_stream
-from symcot.check.stepwise import Mismatch, StepwiseSpec
+from symcot.check.stepwise import StepwiseSpec, check_input
 from symcot.check.verdict import Verdict, jsonable
 from symcot.constructions.base import Construction
 from symcot.errors import SymcotError
@@ -92,17 +92,16 @@ def run_construction_check(
     families: list[Family],
     max_size: int,
     paper_sizes: dict[str, Any] | None = None,
-    size_of: Callable[[Any], int] | None = None,
     progress: Progress | None = None,
     method: str = "exhaustive exact replay, every CoT step",
     jobs: int = 1,
 ) -> Verdict:
     """Check ``cons`` on every family up to ``max_size`` and return the verdict row.
 
+    First the size accounting against ``paper_sizes``; then every input with :func:`check_input`.
     ``jobs > 1`` checks large sizes in that many processes; the verdict and counterexample are the
     same as with one process.
     """
-    progress = progress or Progress(False)
     start = time.perf_counter()
     sizes = cons.decoder.sizes()
     notes = list(cons.notes)
@@ -114,12 +113,41 @@ def run_construction_check(
         return Verdict(claim_id, cons.variant, "refuted", "size accounting against the paper", None, 0,
                        time.perf_counter() - start, {"kind": "size", "differences": mism}, notes, size_info)
 
+    def per_input(inp: Any) -> dict[str, Any] | None:
+        mm = check_input(cons, spec, inp)
+        return None if mm is None else mm.as_dict()
+
+    row = run_property_check(claim_id, cons.variant, method, families, max_size, per_input, progress, jobs)
+    row.notes = notes + row.notes
+    row.sizes = size_info
+    row.seconds = time.perf_counter() - start
+    return row
+
+
+def run_property_check(
+    claim_id: str,
+    variant: str,
+    method: str,
+    families: list[Family],
+    max_size: int,
+    per_input: Callable[[Any], dict[str, Any] | None],
+    progress: Progress | None = None,
+    jobs: int = 1,
+) -> Verdict:
+    """Apply ``per_input`` to every input of every family, size by size; the first failure refutes.
+
+    ``per_input`` returns ``None`` when the input satisfies the claim, else a JSON-friendly description
+    of the failure (it becomes the counterexample, with the family, size and input added). Use this for
+    claims checked without a decoder (an observation against a recursive definition, a bijection, …).
+    """
+    progress = progress or Progress(False)
+    start = time.perf_counter()
     checked = 0
+    notes: list[str] = []
     per_fam: dict[str, dict[str, Any]] = {
         f.name: {"family": f.name, "exhaustive": f.exhaustive, "sizes_complete": [], "inputs_checked": 0}
         for f in families
     }
-    complete_upto: int | None = None
 
     def top(f: Family) -> int:
         if not f.exhaustive:
@@ -137,31 +165,33 @@ def run_construction_check(
     try:
         for size, fam in schedule:
             expected_count = fam.count(size)
-            with progress.bar(expected_count, f"{claim_id}/{cons.variant} {fam.name} n={size}") as bar:
-                got_count, failure = check_stream(cons, spec, fam.inputs(size), expected_count, jobs, bar)
-                if failure is not None:
-                    inp, mm = failure
-                    checked += got_count
-                    per_fam[fam.name]["inputs_checked"] += got_count
-                    return _refuted(claim_id, cons, fam, inp, size, mm, checked, start, notes, size_info,
-                                    list(per_fam.values()), _complete(families, per_fam, top), method)
+            with progress.bar(expected_count, f"{claim_id}/{variant} {fam.name} n={size}") as bar:
+                got_count, failure = check_stream(per_input, fam.inputs(size), expected_count, jobs, bar)
             checked += got_count
             per_fam[fam.name]["inputs_checked"] += got_count
+            if failure is not None:
+                inp, info = failure
+                cex = {"family": fam.name, "size": size, "input": fam.describe(inp), **info}
+                if not fam.exhaustive:
+                    notes.append(f"counterexample found by seeded random sampling at size {size}; exhaustive "
+                                 "families passed completely up to the sizes listed in families")
+                return Verdict(claim_id, variant, "refuted", method, _complete(families, per_fam, top), checked,
+                               time.perf_counter() - start, jsonable(cex), notes, None, list(per_fam.values()))
             if got_count != expected_count:
                 raise SymcotError(f"family {fam.name!r} yielded {got_count} inputs at size {size}, "
                                   f"expected {expected_count}")
             per_fam[fam.name]["sizes_complete"].append(size)
     except Exception as e:  # noqa: BLE001 - any failure of the check itself is an "error" verdict, not a crash
         kind = "" if isinstance(e, SymcotError) else f"{type(e).__name__}: "
-        return Verdict(claim_id, cons.variant, "error", method, _complete(families, per_fam, top), checked,
-                       time.perf_counter() - start, None, notes + [f"check failed: {kind}{e}"], size_info,
+        return Verdict(claim_id, variant, "error", method, _complete(families, per_fam, top), checked,
+                       time.perf_counter() - start, None, notes + [f"check failed: {kind}{e}"], None,
                        list(per_fam.values()))
     complete_upto = _complete(families, per_fam, top)
     verdict = "verified" if complete_upto is not None else "unknown"
     if complete_upto is None:
         notes.append("no exhaustive family was checked completely at any size")
-    return Verdict(claim_id, cons.variant, verdict, method, complete_upto, checked,
-                   time.perf_counter() - start, None, notes, size_info, list(per_fam.values()))
+    return Verdict(claim_id, variant, verdict, method, complete_upto, checked, time.perf_counter() - start,
+                   None, notes, None, list(per_fam.values()))
 
 
 def _complete(families: list[Family], per_fam: dict[str, dict[str, Any]], top: Callable[[Family], int]) -> int | None:
@@ -181,16 +211,3 @@ def _complete(families: list[Family], per_fam: dict[str, dict[str, Any]], top: C
         else:
             break
     return best
-
-
-def _refuted(
-    claim_id: str, cons: Construction, fam: Family, inp: Any, size: int, mm: Mismatch, checked: int,
-    start: float, notes: list[str], size_info: dict[str, Any], fam_reports: list[dict[str, Any]],
-    complete: int | None, method: str,
-) -> Verdict:
-    cex = {"family": fam.name, "size": size, "input": fam.describe(inp), **mm.as_dict()}
-    if not fam.exhaustive:
-        notes = notes + [f"counterexample found by seeded random sampling at size {size}; exhaustive "
-                         "families passed completely up to the sizes listed in families"]
-    return Verdict(claim_id, cons.variant, "refuted", method, complete, checked, time.perf_counter() - start,
-                   jsonable(cex), notes, size_info, fam_reports)

@@ -10,18 +10,15 @@ from __future__ import annotations
 
 import multiprocessing as mp
 import os
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from itertools import islice
 from typing import Any
-
-from symcot.check.stepwise import Mismatch, StepwiseSpec, check_input
-from symcot.constructions.base import Construction
 
 #: Below this many inputs a size is checked in-process (a pool costs more than it saves).
 PARALLEL_THRESHOLD = 20_000
 CHUNK = 2_000
 
-_WORK: tuple[Construction, StepwiseSpec] | None = None
+_WORK: Callable[[Any], Any] | None = None
 
 
 def default_jobs() -> int:
@@ -32,13 +29,12 @@ def default_jobs() -> int:
         return max(1, os.cpu_count() or 1)
 
 
-def _check_chunk(chunk: list[Any]) -> tuple[int, int | None, Mismatch | None]:
+def _check_chunk(chunk: list[Any]) -> tuple[int, int | None, Any]:
     assert _WORK is not None
-    cons, spec = _WORK
     for i, inp in enumerate(chunk):
-        mm = check_input(cons, spec, inp)
-        if mm is not None:
-            return i + 1, i, mm
+        bad = _WORK(inp)
+        if bad is not None:
+            return i + 1, i, bad
     return len(chunk), None, None
 
 
@@ -49,20 +45,23 @@ def _chunks(it: Iterable[Any], size: int) -> Iterator[list[Any]]:
 
 
 def check_stream(
-    cons: Construction, spec: StepwiseSpec, inputs: Iterable[Any], total: int, jobs: int, bar: Any,
-) -> tuple[int, tuple[Any, Mismatch] | None]:
-    """Check ``inputs`` in order; return ``(inputs checked, (first failing input, mismatch) | None)``."""
+    per_input: Callable[[Any], Any], inputs: Iterable[Any], total: int, jobs: int, bar: Any,
+) -> tuple[int, tuple[Any, Any] | None]:
+    """Apply ``per_input`` to ``inputs`` in order until it returns something other than ``None``.
+
+    Returns ``(inputs checked, (first failing input, what per_input returned) | None)``.
+    """
     global _WORK
     if jobs <= 1 or total < PARALLEL_THRESHOLD or "fork" not in mp.get_all_start_methods():
         count = 0
         for inp in inputs:
             count += 1
-            mm = check_input(cons, spec, inp)
+            bad = per_input(inp)
             bar.update(1)
-            if mm is not None:
-                return count, (inp, mm)
+            if bad is not None:
+                return count, (inp, bad)
         return count, None
-    _WORK = (cons, spec)
+    _WORK = per_input
     count = 0
     try:
         with mp.get_context("fork").Pool(jobs) as pool:

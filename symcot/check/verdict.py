@@ -37,7 +37,8 @@ class Verdict:
     ``max_size`` checked), ``refuted`` (``counterexample`` holds the smallest one found), ``unknown``
     (not decided: timeout, unsupported, or no size checked completely) or ``error`` (the check itself
     failed; see ``notes``).
-    ``max_size`` is the largest size checked completely (``None`` if none).
+    ``max_size`` is the largest size checked completely (``None`` if none). ``details`` holds what a
+    particular method adds (solver seconds, the smallest λ, an unsat core, …).
     """
 
     id: str
@@ -51,6 +52,7 @@ class Verdict:
     notes: list[str] = field(default_factory=list)
     sizes: dict[str, Any] | None = None
     families: list[dict[str, Any]] = field(default_factory=list)
+    details: dict[str, Any] | None = None
 
     def __post_init__(self) -> None:
         if self.verdict not in VERDICTS:
@@ -70,6 +72,7 @@ class Verdict:
             "notes": list(self.notes),
             "sizes": jsonable(self.sizes),
             "families": jsonable(self.families),
+            "details": jsonable(self.details),
         }
 
 
