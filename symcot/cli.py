@@ -60,16 +60,9 @@ def _cmd_replay(args: argparse.Namespace) -> int:
     from symcot.algorithms.bijection import psi
     from symcot.inputs.dyck import validate_dyck
     from symcot.inputs.parse import parse_graph
-    from symcot.registry import load_claims, select
     from symcot.replay import render_text, replay
 
-    claim = select(load_claims(args.proofs), [args.claim])[0]
-    checks = [c for c in claim.checks if hasattr(c, "construction")]
-    if args.variant:
-        checks = [c for c in checks if c.variant == args.variant]
-    if not checks:
-        raise SymcotError(f"{claim.id} has no construction variant {args.variant!r} to replay")
-    chk = checks[0]
+    chk = _construction_check(args.claim, args.variant, args.proofs)
     if (args.graph is None) == (args.dyck is None):
         raise SymcotError("give exactly one input: --graph EDGES or --dyck WORD")
     if args.dyck is not None:
@@ -83,6 +76,68 @@ def _cmd_replay(args: argparse.Namespace) -> int:
     trace = replay(chk.construction(), (g, source), chk.spec, input_text=f"{g}, source {source}")
     print(render_text(trace, changed_only=not args.all_blocks))
     return 0 if trace.ok else 1
+
+
+def _construction_check(claim_id: str, variant: str | None, proofs: str | None) -> Any:
+    from symcot.registry import load_claims, select
+
+    claim = select(load_claims(proofs), [claim_id])[0]
+    checks = [c for c in claim.checks if hasattr(c, "construction")]
+    if not checks:
+        raise SymcotError(f"{claim.id} is not checked through a construction (nothing to replay or print)")
+    if variant:
+        checks = [c for c in checks if c.variant == variant]
+        if not checks:
+            known = ", ".join(c.variant for c in claim.checks)
+            raise SymcotError(f"{claim.id} has no construction variant {variant!r}; variants: {known}")
+    return checks[0]
+
+
+#: Largest model dimension printed explicitly (a bigger matrix is unreadable and slow to typeset).
+MAX_EXPLICIT_D = 400
+
+
+def _cmd_latex(args: argparse.Namespace) -> int:
+    import sympy as sp
+
+    from symcot.ir.symbols import lam
+    from symcot.latex import decoder_explicit, decoder_symbolic
+
+    chk = _construction_check(args.claim, args.variant, args.proofs)
+    cons = chk.construction()
+    dec = cons.decoder
+    if args.n is None:
+        if args.lam is not None:
+            raise SymcotError("--lam only applies with --n (explicit matrices)")
+        text = decoder_symbolic(dec, f"{cons.claim} [{cons.variant}]")
+    else:
+        sizes = sorted({s for b in dec.layout.blocks for s in sp.sympify(b.size).free_symbols}, key=str)
+        if len(sizes) != 1:
+            raise SymcotError(f"cannot bind --n: the layout's sizes use {[str(s) for s in sizes]}")
+        if args.n < 1:
+            raise SymcotError(f"--n must be at least 1, got {args.n}")
+        env = {sizes[0]: args.n}
+        d = int(sp.sympify(dec.layout.dim).subs(env))
+        if d > MAX_EXPLICIT_D:
+            raise SymcotError(f"--n {args.n} gives d = {d} > {MAX_EXPLICIT_D}: too large to print explicitly; "
+                              "use a smaller --n or --symbolic")
+        subs = {}
+        if args.lam is not None:
+            from fractions import Fraction
+
+            try:
+                subs = {lam: Fraction(args.lam)}
+            except ValueError:
+                raise SymcotError(f"--lam must be an exact number (e.g. 7 or 15/2), got {args.lam!r}") from None
+        text = decoder_explicit(dec.instantiate(env, subs), f"{cons.claim} [{cons.variant}]")
+    if args.output:
+        from pathlib import Path
+
+        Path(args.output).write_text(text)
+        print(f"LaTeX written to {args.output}")
+    else:
+        print(text, end="")
+    return 0
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -115,6 +170,16 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--all-blocks", action="store_true", help="print every block, not only the changed ones")
     r.add_argument("--proofs", metavar="DIR")
     r.set_defaults(func=_cmd_replay)
+
+    t = sub.add_parser("latex", help="LaTeX of every weight matrix (standalone document)")
+    t.add_argument("claim", metavar="CLAIM")
+    t.add_argument("--variant", help="construction variant (default: as-written)")
+    t.add_argument("--n", type=int, help="explicit matrices at this size (default: symbolic block matrices)")
+    t.add_argument("--symbolic", action="store_true", help="symbolic block matrices (the default without --n)")
+    t.add_argument("--lam", help="value of λ for explicit matrices (default: keep λ symbolic)")
+    t.add_argument("-o", "--output", metavar="PATH", help="write to a file instead of standard output")
+    t.add_argument("--proofs", metavar="DIR")
+    t.set_defaults(func=_cmd_latex)
     return p
 
 
