@@ -20,7 +20,7 @@ from symcot.errors import SymcotError
 def _cmd_verify(args: argparse.Namespace) -> int:
     from symcot.check.parallel import default_jobs
     from symcot.registry import load_claims, select
-    from symcot.report import render_table, write_json
+    from symcot.report import render_table, write_json, write_markdown
 
     if args.max_size is not None and args.max_size < 1:
         raise SymcotError(f"--max-size must be at least 1, got {args.max_size}")
@@ -43,6 +43,9 @@ def _cmd_verify(args: argparse.Namespace) -> int:
     if args.json:
         write_json(args.json, rows, meta)
         print(f"\nJSON report written to {args.json}")
+    if args.markdown:
+        write_markdown(args.markdown, rows, meta)
+        print(f"Markdown report written to {args.markdown}")
     return exit_status(rows)
 
 
@@ -150,6 +153,7 @@ def build_parser() -> argparse.ArgumentParser:
     v.add_argument("claims", nargs="*", metavar="CLAIM", help="paper labels (default: every claim)")
     v.add_argument("--max-size", type=int, default=None, help="largest input size (default: each claim's own)")
     v.add_argument("--json", metavar="PATH", help="write the JSON report here")
+    v.add_argument("--markdown", metavar="PATH", help="write a Markdown report here")
     v.add_argument("--variant", action="append", help="only these variants (repeatable)")
     v.add_argument("--no-progress", action="store_true", help="no progress bars")
     v.add_argument("--jobs", type=int, default=None, help="worker processes for large sizes (default: all cores)")

@@ -51,8 +51,13 @@ def test_verify_refuted_exits_1_with_counterexample(tmp_path, capsys):
     user.mkdir()
     (user / "demo.py").write_text(PROOFS_WITH_MUTANT)
     out = tmp_path / "r.json"
-    rc = main(["verify", "--proofs", str(user), "--json", str(out), "--no-progress"])
+    md = tmp_path / "r.md"
+    rc = main(["verify", "--proofs", str(user), "--json", str(out), "--markdown", str(md), "--no-progress"])
     assert rc == 1
+    report = md.read_text()
+    assert "| `demo:broken` | broken | **refuted** |" in report
+    assert "## `demo:broken` [broken]: refuted" in report and "- **where**: step 1, layer 2, block `par`" in report
+    assert "- **expected**: `[1, 0]`" in report and "- **got**: `[0, 0]`" in report
     printed = capsys.readouterr().out
     assert "demo:broken [broken]: refuted" in printed and "counterexample: Digraph(n=2; 0->1), source 0" in printed
     row = json.loads(out.read_text())["claims"][0]
