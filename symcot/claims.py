@@ -36,6 +36,10 @@ class ConstructionCheck:
     families: list[Family]
     paper_sizes: dict[str, Any] = field(default_factory=dict)
     method: str = "exhaustive exact replay, every CoT step"
+    #: How ``symcot replay`` builds this construction's input: ``"graph"`` (a ``(Digraph, source)`` pair),
+    #: ``"dyck"`` (a Dyck word) or ``"custom"`` (``parse_input`` reads ``--input TEXT``).
+    input_kind: str = "graph"
+    parse_input: Callable[[str], Any] | None = None
 
     @property
     def variant(self) -> str:

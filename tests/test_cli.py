@@ -91,3 +91,45 @@ def test_bad_arguments_give_one_line_and_nonzero(capsys):
         err = capsys.readouterr().err.strip()
         assert rc == 2, argv
         assert err.startswith("symcot: error:") and "\n" not in err and "Traceback" not in err, (argv, err)
+
+
+def test_replay_accepts_tree_notations_and_graph_files(tmp_path, capsys):
+    for argv in (["--tree", "(()(()))"], ["--tree=-1,0,0,2"], ["--tree", "UDUUDD"], ["--dyck", "UDUUDD"]):
+        assert main(["replay", "thm:cotdfs", *argv]) == 0, argv
+        assert "stopped by the stop rule" in capsys.readouterr().out
+    f = tmp_path / "g.txt"
+    f.write_text("# a path\n0 1\n1 2\n")
+    assert main(["replay", "thm:cotdfs", "--graph-file", str(f), "--source", "0"]) == 0
+    assert "Digraph(n=3; 0->1, 1->2), source 0" in capsys.readouterr().out
+    assert main(["replay", "thm:cotdfs", "--graph-file", str(f), "--undirected", "--source", "2"]) == 0
+    assert "source 2" in capsys.readouterr().out
+
+
+def test_replay_plot(tmp_path, capsys):
+    import pytest
+
+    pytest.importorskip("matplotlib")
+    out = tmp_path / "trace.png"
+    assert main(["replay", "thm:cotdfs", "--tree", "(()())", "--plot", str(out)]) == 0
+    assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and out.stat().st_size > 5000
+    assert main(["replay", "thm:cotdfs", "--tree", "(())", "--plot", str(tmp_path / "x.txt")]) == 2
+
+
+def test_more_bad_arguments(tmp_path, capsys):
+    cases = [
+        ["replay", "thm:cotdfs", "--tree", "(()"],
+        ["replay", "thm:cotdfs", "--tree=-1,-1"],
+        ["replay", "thm:cotdfs", "--graph-file", str(tmp_path / "missing.txt")],
+        ["replay", "thm:cotdfs", "--graph", "0-1", "--dyck", "UD"],
+        ["replay", "thm:cotdfs"],
+        ["verify", "--max-size", "x"],
+        ["nosuchcommand"],
+    ]
+    for argv in cases:
+        try:
+            rc = main(argv)
+        except SystemExit as e:  # argparse exits itself on malformed options
+            rc = e.code
+        err = capsys.readouterr().err.strip()
+        assert rc == 2, argv
+        assert err.startswith("symcot: error:") and "\n" not in err and "Traceback" not in err, (argv, err)

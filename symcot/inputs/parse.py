@@ -38,3 +38,72 @@ def parse_graph(text: str, n: int | None = None) -> Digraph:
     if weighted:
         return Digraph.from_weighted_arcs(size, arcs)
     return Digraph.from_arcs(size, list(arcs))
+
+
+def parse_tree(text: str) -> tuple[Digraph, int]:
+    """A rooted tree from plain notation; returns ``(tree as a symmetric Digraph, root)``.
+
+    Accepted forms: a Dyck word (``UUDD``: the tree ψ(w), root 0); nested parentheses (``(()(()))``:
+    the outer pair is the root, each inner pair a child, in order); a parent array (``-1,0,0,1``: entry
+    ``i`` is the parent of vertex ``i``, ``-1`` (or ``-``) marks the root).
+    """
+    from symcot.algorithms.bijection import psi
+    from symcot.inputs.dyck import validate_dyck
+    from symcot.inputs.trees import validate_tree
+
+    t = text.strip()
+    if not t:
+        raise InvalidInputError("empty tree: give a Dyck word, nested parentheses or a parent array")
+    if set(t) <= {"U", "D"}:
+        return psi(validate_dyck(t)).to_digraph(), 0
+    if set(t) <= {"(", ")", " "}:
+        s = t.replace(" ", "")
+        depth = 0
+        for i, ch in enumerate(s):
+            depth += 1 if ch == "(" else -1
+            if depth < 0 or (depth == 0 and i != len(s) - 1):
+                raise InvalidInputError(
+                    f"nested parentheses {t!r}: the outer pair must enclose everything (position {i})")
+        if depth != 0:
+            raise InvalidInputError(f"nested parentheses {t!r} are unbalanced ({depth} unclosed)")
+        word = s[1:-1].replace("(", "U").replace(")", "D")
+        return psi(validate_dyck(word)).to_digraph(), 0
+    parts = [p.strip() for p in t.replace(";", ",").split(",")]
+    try:
+        parents = [-1 if p in ("-1", "-", "") else int(p) for p in parts]
+    except ValueError:
+        raise InvalidInputError(
+            f"cannot read {t!r} as a tree: give a Dyck word (UUDD), nested parentheses ((()())) "
+            "or a parent array (-1,0,0)") from None
+    roots = [i for i, p in enumerate(parents) if p == -1]
+    if len(roots) != 1:
+        raise InvalidInputError(f"a parent array needs exactly one root (-1), found {len(roots)}")
+    for i, p in enumerate(parents):
+        if p != -1 and not 0 <= p < len(parents):
+            raise InvalidInputError(f"parent of vertex {i} is {p}, not a vertex 0..{len(parents) - 1}")
+    g = Digraph.undirected(len(parents), [(p, i) for i, p in enumerate(parents) if p != -1])
+    validate_tree(g, roots[0])
+    return g, roots[0]
+
+
+def read_graph_file(path: str, directed: bool = True) -> Digraph:
+    """An edge-list file readable by networkx (``u v`` or ``u v weight`` per line; ``#`` comments)."""
+    import os
+
+    import networkx as nx
+
+    if not os.path.isfile(path):
+        raise InvalidInputError(f"graph file {path} does not exist")
+    create = nx.DiGraph if directed else nx.Graph
+    try:
+        g = nx.read_edgelist(path, nodetype=int, create_using=create, data=(("weight", str),))
+    except (TypeError, ValueError, IndexError) as e:
+        raise InvalidInputError(f"cannot read {path} as an edge list: {e}") from None
+    if g.number_of_nodes() == 0:
+        raise InvalidInputError(f"graph file {path} has no edges")
+    nodes = sorted(g.nodes)
+    full = nx.DiGraph() if directed else nx.Graph()
+    full.add_nodes_from(range(max(nodes) + 1))
+    full.add_edges_from(g.edges(data=True))
+    weighted = any("weight" in d for _, _, d in g.edges(data=True))
+    return Digraph.from_networkx(full, weight="weight" if weighted else None)
