@@ -111,3 +111,11 @@ def test_trace_flags_proof_invariant_violations(dfs_proofs):
     first = tr.steps[0].mismatches
     assert "layer 2 head T: proof says x_1, selected x_2" in first
     assert "!! MISMATCH" in render_text(tr)
+
+
+def test_trace_rendering_matches_golden_file(dfs_proofs):
+    from pathlib import Path
+
+    g = Digraph.from_arcs(3, [(0, 1), (0, 2), (2, 1)])
+    text = render_text(replay(DfsConstruction(), (g, 0), dfs_proofs.SPEC, input_text=f"{g}, source 0")) + "\n"
+    assert text == (Path(__file__).parent / "golden" / "dfs_trace.txt").read_text()

@@ -42,6 +42,8 @@ def render_table(rows: list[Verdict]) -> str:
             lines.append(f"    counterexample: {counterexample_summary(r)}")
         if r.verdict == "error":
             lines += [f"    {note}" for note in r.notes if note.startswith("check failed")]
+        if r.verdict == "unknown" and r.notes:
+            lines.append(f"    why unknown: {r.notes[-1]}")
     return "\n".join(lines)
 
 
