@@ -9,8 +9,7 @@ every exhaustive family was checked completely.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from collections.abc import Callable
 from typing import Any
 
 from symcot.check.parallel import check_stream
@@ -18,31 +17,8 @@ from symcot.check.stepwise import StepwiseSpec, check_input
 from symcot.check.verdict import Verdict, jsonable
 from symcot.constructions.base import Construction
 from symcot.errors import SymcotError
+from symcot.inputs.family import Family  # re-exported: claims modules import it from here
 from symcot.model.decoder import SizeReport
-
-
-@dataclass
-class Family:
-    """A family of inputs indexed by size.
-
-    Attributes:
-        name: shown in reports (``"simple digraphs × every source"``).
-        inputs: ``inputs(size)`` yields the inputs of that size, in a fixed order.
-        count: ``count(size)``: how many ``inputs(size)`` yields (checked while running).
-        describe: JSON-friendly description of one input (for counterexamples).
-        min_size: smallest size of the family.
-        exhaustive: false for a seeded random sample (does not count towards ``max_size``).
-        max_size: the family's own size limit (``None``: the run's ``--max-size``).
-
-    """
-
-    name: str
-    inputs: Callable[[int], Iterable[Any]]
-    count: Callable[[int], int]
-    describe: Callable[[Any], dict[str, Any]]
-    min_size: int = 1
-    exhaustive: bool = True
-    max_size: int | None = None
 
 
 class Progress:
@@ -202,10 +178,15 @@ def _complete(families: list[Family], per_fam: dict[str, dict[str, Any]], top: C
     """
     best: int | None = None
     exhaustive = [f for f in families if f.exhaustive]
+    if not exhaustive:
+        return None
     for s in range(1, 10_000):
-        covering = [f for f in exhaustive if f.min_size <= s]
-        if not covering or s > max(top(f) for f in exhaustive):
+        if s > max(top(f) for f in exhaustive):
             break
+        covering = [f for f in exhaustive if f.min_size <= s]
+        if not covering:  # below every family's domain: vacuously complete
+            best = s
+            continue
         if all(s in per_fam[f.name]["sizes_complete"] for f in covering):
             best = s
         else:

@@ -1,0 +1,337 @@
+r"""thm:cotpathstrahler -- the four-layer, one-head decoder computing str(ψ(w)) on a Dyck word: a completion.
+
+Paper: *Chain-of-Thought Shows the Path to a Tree*, Appendix "Realizing str on Trees and Paths"
+(``app:cotstr``): the proof sketch of ``thm:cotpathstrahler`` with ``obs:strpathtwoMc``,
+``lem:shiftonehot`` (layer 1) and ``lem:mMc`` (layer 4), and, for layers 2--4, the proof of
+``thm:cottreestrahler`` that it says it follows (realizing ``eq:dynamicstrdfs``). ``n = |w|``.
+
+The text is a sketch ("we shall provide the construction up to the second layer alone and the last layer
+partially. The proof thereon follows thm:cottreestrahler"). This module is the most faithful completion
+found; every block and formula the text states is used as stated, and what had to be chosen or invented
+is listed below.
+
+Embedding (``d = 3n + 15``), blocks in the paper's order::
+
+    x_τ = [e_τ ‖ τ+1 ‖ 0 ‖ q_τ ‖ 0 ‖ e_{s_τ} ‖ 0^n ‖ 0^4 ‖ 0 ‖ 0^6]
+    y_0 = [e_0 ‖ 1   ‖ 0 ‖ 1   ‖ 0 ‖ e_0     ‖ 0^n ‖ 0^4 ‖ 1 ‖ 0^6]
+    blocks: pos, pos_sc, tmp_pos_sc, q, tmp_q, ht, tmp_ht, (M, c, M_buf, c_buf), flg,
+            (tmp_{D-1}, tmp_D, tmp_{D+1}, tmp_{c_buf-1}, tmp_{c_buf}, tmp_{c_buf+1})
+
+The prompt is ``[x_0, …, x_{n-1}, y_0]``; ``y_t`` stands for the point ``(t, s_t)`` of the path and carries the
+accumulator ``(M, c)`` of the vertex there; ``str(ψ(w)) = π_M(y_n) + 1[π_c(y_n) ≥ 2]``.
+
+*Layer 1* (as written). Head ``read``: ``Q^{(1)} = S π_pos``, ``K = π_pos``: it selects ``x_{t+1}`` (``x_0``, by
+the all-zero tie, at the last step where ``S e_{n-1} = 0``); its value is ``π_pos ← -π_pos(α')``,
+``π_{tmp_pos_sc} ← π_{pos_sc}(α')``, ``π_{tmp_q} ← π_q(α')`` and 0 elsewhere; ``W_O^{(1)}`` is the identity.
+``W_1^{(1)}`` negates ``pos`` (so ``ReLU`` leaves ``S π_pos(y_t)``) and is lem:shiftonehot's ``W_1`` (hidden
+``ReLU(m)``, ``ReLU(-m)``, ``ReLU(h)``, ``ReLU(m/2 + S_R h - 1/2)``, ``ReLU(-m/2 + S_L h - 1/2)``) with
+``h = π_ht``; ``W_2^{(1)}`` writes ``h' = S_R h`` or ``S_L h`` into ``tmp_ht``.
+
+*Layer 2* (as written). Head ``par``: ``Q^{(2)} = [π_{tmp_ht} ‖ π_flg]``, ``K^{(2)} = [λ π_ht ‖ π_{pos_sc}]``
+with ``λ > n + 1``; value ``π_{M_buf} ← π_M(α')``, ``π_{c_buf} ← π_c(α')``, ``π_M ← 0``, ``π_c ← 0``. FFN:
+thm:cottreestrahler's ``W_1^{(2)}`` (``c ← c - 1``, ``tmp_{c_buf-1} ← c_buf - 1``) and ``W_2^{(2)}`` (``M ← M + c``,
+``tmp_{D-1}, tmp_D, tmp_{D+1} ← D - 1, D, D + 1`` with ``D = M + c - M_buf``).
+
+*Layer 3* (thm:cottreestrahler): trivial attention; ``W_1^{(3)}`` adds the six units ``1 - D, -D, -D - 1,
+1 - c_u, -c_u, -c_u - 1`` (the 1s from ``π_flg``); ``W_2^{(3)}`` writes ``M ← M + ReLU(-D)``,
+``tmp_{D-1} ← 1[D>0]``, ``tmp_D ← 1[D=0]``, ``tmp_{D+1} ← 1[D<0]``, ``tmp_{c_buf} ← 1[c_u>0]``,
+``tmp_{c_buf-1} ← 1[c_u=0]``.
+
+*Layer 4*: trivial attention; ``W_1^{(4)}`` is thm:cottreestrahler's bilinear fold
+``M_f = M + tmp_D tmp_{c_buf}``, ``c_f = tmp_{D-1} + tmp_D tmp_{c_buf-1} + tmp_{D+1} c_buf`` composed with lem:mMc's
+``W_1`` on ``[q ‖ M_f ‖ c_f]`` (units ``ReLU(±q)``, ``ReLU(M_f)``, ``ReLU(M_f + λq/2 - λ/2)``, ``ReLU(c_f)``,
+``ReLU(c_f + λq/2 - λ/2)``); ``W_2^{(4)}`` is lem:mMc's ``W_2`` (``M = ReLU(M_f) - ReLU(M_f + λq/2 - λ/2)``, the same
+for ``c``) -- "dissolving the gating eq:gatingTBstrahlertree in W_2^{(4)}" -- and "nullif[ies] all temporary
+positions along with the buffers M_buf and c_buf".
+
+Variants:
+
+* ``as-written`` -- the completion above.
+* ``repaired`` -- the same with the layer-2 key ``K^{(2)} α = [λ π_flg(α) π_ht(α) ‖ π_{pos_sc}(α)]``: the input
+  tokens ``x_τ`` carry ``π_ht = e_{s_τ}`` and ``π_{pos_sc} = τ + 1`` for *every* ``τ``, future positions included,
+  so under the printed key the last input token at the parent's height outscores every generated token
+  (and input tokens carry ``M = c = 0``). With the gate ``π_flg`` only generated tokens get the ``λ`` term.
+
+Choices where the text admits several readings:
+
+1. *Which letter ``q_τ`` is.* ``x_τ`` carries the letter ``w_τ`` (``q_τ = s_{τ+1} - s_τ``, the step leaving the
+   point ``τ``), as in thm:cotpathtotree. Then ``y_0`` as printed is ``x_0`` with ``flg = 1`` (``q = 1 = w_0`` for
+   every non-empty word, ``π_{pos_sc} = 1``, ``π_ht = e_{s_0}``), and ``y_t`` carries the letter processed at
+   step ``t + 1``. obs:strpathtwoMc writes ``q_τ = s_τ - s_{τ-1}``; under that reading ``x_0``'s ``q_0`` is
+   undefined, no input token holds the last letter (step ``n`` reads ``x_0``), and lem:mMc's "block q in
+   y_t^{(4)}" would hold the previous letter.
+2. *lem:shiftonehot's m.* The text makes ``tmp_q`` the placeholder for ``m``. Under choice 1, ``tmp_q`` holds
+   the *next* letter ``w_{t+1}`` read from ``x_{t+1}``, and the shift that gives ``s_{t+1}`` is by the current
+   letter ``π_q(y_t) = w_t``; so ``m = π_q`` here. This is the one formula of the sketch not used as printed.
+3. *The commit.* The sketch keeps every update in auxiliary blocks until ``W_2^{(4)}``; the completion
+   commits there: ``ht ← tmp_ht``, ``q ← tmp_q``, ``pos_sc ← tmp_pos_sc`` (invented; nothing else writes them),
+   and lem:mMc's own ``m`` output is therefore not used.
+4. *Keeping blocks through ReLU* (invented). A block that a layer keeps and that can be negative (``q`` and
+   ``tmp_q``, in ``{-1, 1}``) passes an FFN as ``ReLU(x) - ReLU(-x)`` (two hidden units), as lem:mMc does for
+   ``m``; non-negative kept blocks use one unit each.
+5. *Value maps* carry only the blocks the text lists (0 elsewhere) and ``W_O^{(k)}`` is the identity, so
+   the residual adds them to ``y_t``; layers 3 and 4 have ``W_O = 0``.
+6. *Constants.* ``λ`` is one constant ``λ = n + 2`` for both the layer-2 key (``λ > n + 1``) and lem:mMc (any
+   ``λ`` at least the largest ``M``, ``c``; the footnote's bound ``log2(n/2 + 3)`` is far smaller). The 1s of
+   layer 3 come from ``π_flg`` ("supplied by π_flg3 = 1", with ``flg`` in place of ``flg_3``); layer 2 uses
+   the constant 1 of its affine maps, as thm:cottreestrahler writes ``π_c(β) - 1``.
+7. *Layer 3's indicators.* ``1[D>0] = ReLU(D) - ReLU(D-1)`` (tmp blocks), ``1[D=0] = ReLU(1-D) - 2ReLU(-D) +
+   ReLU(-D-1)`` and ``1[D<0] = ReLU(-D) - ReLU(-D-1)`` (new units), ``1[c_u>0] = ReLU(c_u) - ReLU(c_u - 1)``,
+   ``1[c_u=0] = ReLU(1-c_u) - 2ReLU(-c_u) + ReLU(-c_u-1)``. ``tmp_{D+1}`` and ``tmp_{c_buf+1}`` end up unused
+   (thm:cottreestrahler never reads ``tmp_{c_buf+1}`` either).
+8. *Blocks the text leaves open.* ``π_c`` after layer 2 keeps ``ReLU(c - 1)`` (nothing reads it later);
+   ``M_buf`` is kept until ``W_2^{(4)}``; ``flg`` is never changed. The ``tmp_flg`` the text mentions has no
+   block in the stated layout and is not used.
+9. *Steps.* Exactly ``n`` steps, no stop rule. ``pos``, ``pos_sc`` and ``q`` of ``y_n`` come from ``x_0`` (the
+   query ``S e_{n-1} = 0`` ties everywhere) and are not part of the claim. The empty word is outside the
+   family (``e_0`` needs ``n ≥ 1``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from fractions import Fraction
+from typing import Any
+
+from symcot.algorithms.paths import FoldState, strahler_fold
+from symcot.constructions.base import Construction, Expectation, Prompt
+from symcot.errors import InvalidInputError
+from symcot.inputs.dyck import UP, heights, validate_dyck
+from symcot.ir import Layout, Map, Shift, bcast, lam, n
+from symcot.model import FFN, Attention, Decoder, Head, Layer, value_space
+
+TMPS = ["tmp_D-1", "tmp_D", "tmp_D+1", "tmp_c_buf-1", "tmp_c_buf", "tmp_c_buf+1"]
+BLOCKS = ["pos", "pos_sc", "tmp_pos_sc", "q", "tmp_q", "ht", "tmp_ht", "M", "c", "M_buf", "c_buf", "flg", *TMPS]
+VECTOR = {"pos", "ht", "tmp_ht"}
+SIGNED = {"q", "tmp_q"}  # blocks in {-1, 1} that must cross a ReLU as ReLU(x) - ReLU(-x)
+#: d = 3n + 15, as stated in the proof.
+PAPER_D = 3 * n + 15
+VARIANTS = ("as-written", "repaired")
+HALF = Fraction(1, 2)
+
+
+def layout() -> Layout:
+    """The 18 blocks of the proof sketch, in its order (``d = 3n + 15``)."""
+    return Layout("strpath", [(b, n if b in VECTOR else 1) for b in BLOCKS])
+
+
+def _size(b: str) -> Any:
+    return n if b in VECTOR else 1
+
+
+def _hidden(name: str, kept: list[str], extra: list[tuple[str, Any]]) -> Layout:
+    """A hidden layout: ``extra`` units, then one unit per kept block (two, ``b+``/``b-``, for signed blocks)."""
+    units: list[tuple[str, Any]] = list(extra)
+    for b in kept:
+        units += [(f"{b}+", 1), (f"{b}-", 1)] if b in SIGNED else [(b, _size(b))]
+    return Layout(name, units)
+
+
+def _pass_in(x: Any, kept: list[str]) -> dict[str, Any]:
+    """``W_1`` rows that carry the kept blocks into the hidden layer."""
+    out: dict[str, Any] = {}
+    for b in kept:
+        if b in SIGNED:
+            out[f"{b}+"], out[f"{b}-"] = x[b], -x[b]
+        else:
+            out[b] = x[b]
+    return out
+
+
+def _pass_out(h: Any, kept: list[str]) -> dict[str, Any]:
+    """``W_2`` rows that restore the kept blocks from the hidden layer."""
+    return {b: h[f"{b}+"] - h[f"{b}-"] if b in SIGNED else h[b] for b in kept}
+
+
+def build_decoder(variant: str = "as-written") -> Decoder:
+    """The completed decoder of ``variant`` (see the module docstring)."""
+    if variant not in VARIANTS:
+        raise ValueError(f"unknown variant {variant!r}; variants are {VARIANTS}")
+    L = layout()
+    x = L.vars()
+    but = lambda *bs: [b for b in BLOCKS if b not in bs]  # noqa: E731
+
+    # -- layer 1: read the next letter, shift ht (lem:shiftonehot) --------------------------------------
+    k1 = Layout("strpath.key1", [("v", n)])
+    read = Head(
+        "read",
+        query=Map("Q_read^{(1)}", L, k1, {"v": Shift(n) @ x.pos}, max_degree=1, doc="Q^{(1)} y_t = S π_pos(y_t)"),
+        key=Map("K_read^{(1)}", L, k1, {"v": x.pos}, max_degree=1, doc="K α = π_pos(α)"),
+        value=Map("V_read^{(1)}", L, L, {"pos": -x.pos, "tmp_pos_sc": x.pos_sc, "tmp_q": x.q},
+                  zero=but("pos", "tmp_pos_sc", "tmp_q"), max_degree=1,
+                  doc="π_pos(α'') = -π_pos(α'), π_tmp_pos_sc(α'') = π_pos_sc(α'), π_tmp_q(α'') = π_q(α')"),
+    )
+    vs1 = value_space([read])
+    o1 = vs1.vars()
+    w_o1 = Map("W_O^{(1)}", vs1, L, {b: o1[f"read.{b}"] for b in BLOCKS}, max_degree=1, doc="identity")
+    kept1 = but("pos", "q", "ht", "tmp_ht")
+    h1 = _hidden("strpath.hidden1", kept1, [("pos", n), ("m+", 1), ("m-", 1), ("h", n), ("z+", n), ("z-", n)])
+    qn = bcast(x.q, n)
+    w1_1 = Map("W_1^{(1)}", L, h1, {
+        "pos": -x.pos,
+        "m+": x.q, "m-": -x.q, "h": x.ht,
+        "z+": HALF * qn + Shift(n, 1, "S_R") @ x.ht - HALF,
+        "z-": -HALF * qn + Shift(n, -1, "S_L") @ x.ht - HALF,
+        **_pass_in(x, kept1),
+    }, max_degree=1, doc="-π_pos(α''+y_t); lem:shiftonehot's W_1 on [m ‖ h ‖ h'] = [π_q ‖ π_ht ‖ π_tmp_ht]")
+    h = h1.vars()
+    w2_1 = Map("W_2^{(1)}", h1, L, {
+        "pos": h.pos, "q": h["m+"] - h["m-"], "ht": h.h, "tmp_ht": h["z+"] + h["z-"], **_pass_out(h, kept1),
+    }, max_degree=1, doc="lem:shiftonehot's W_2: [m ‖ h ‖ h'] with h' the shift of h by m into tmp_ht")
+    layer1 = Layer(Attention([read], w_o1), FFN(w1_1, w2_1))
+
+    # -- layer 2: the parent's last accumulator; str(v) and D (thm:cottreestrahler's layer-2 FFN) -----------
+    k2 = Layout("strpath.key2", [("v", n), ("f", 1)])
+    key_v = lam * (x.flg * x.ht) if variant == "repaired" else lam * x.ht
+    par = Head(
+        "par",
+        query=Map("Q_par^{(2)}", L, k2, {"v": x.tmp_ht, "f": x.flg}, max_degree=1,
+                  doc="Q^{(2)} y = [π_tmp_ht(y) ‖ π_flg(y)]"),
+        key=Map("K_par^{(2)}", L, k2, {"v": key_v, "f": x.pos_sc},
+                doc="[λ π_flg(α) π_ht(α) ‖ π_pos_sc(α)] (repaired)" if variant == "repaired"
+                else "K^{(2)} α = [λ π_ht(α) ‖ π_pos_sc(α)]"),
+        value=Map("V_par^{(2)}", L, L, {"M_buf": x.M, "c_buf": x.c}, zero=but("M_buf", "c_buf"), max_degree=1,
+                  doc="π_M_buf ← π_M(α'), π_c_buf ← π_c(α'), π_M ← 0, π_c ← 0"),
+    )
+    vs2 = value_space([par])
+    o2 = vs2.vars()
+    w_o2 = Map("W_O^{(2)}", vs2, L, {b: o2[f"par.{b}"] for b in BLOCKS}, max_degree=1, doc="identity")
+    kept2 = but("c", "tmp_c_buf-1")
+    h2 = _hidden("strpath.hidden2", kept2, [("c", 1), ("tmp_c_buf-1", 1)])
+    w1_2 = Map("W_1^{(2)}", L, h2, {"c": x.c - 1, "tmp_c_buf-1": x.c_buf - 1, **_pass_in(x, kept2)},
+               max_degree=1, doc="thm:cottreestrahler W_1^{(2)}: c - 1, c_buf - 1 into tmp_{c_buf-1}; rest intact")
+    g = h2.vars()
+    d_expr = g.M + g.c - g.M_buf
+    out2 = _pass_out(g, kept2)
+    out2.update({"M": g.M + g.c, "c": g.c, "tmp_c_buf-1": g["tmp_c_buf-1"],
+                 "tmp_D-1": d_expr - 1, "tmp_D": d_expr, "tmp_D+1": d_expr + 1})
+    w2_2 = Map("W_2^{(2)}", h2, L, out2, max_degree=1,
+               doc="M ← M_v + 1[c_v ≥ 2] = str(v); tmp_{D-1}, tmp_D, tmp_{D+1} ← D - 1, D, D + 1, D = str(v) - M_u")
+    layer2 = Layer(Attention([par], w_o2), FFN(w1_2, w2_2))
+
+    # -- layer 3: indicators of D and c_u (thm:cottreestrahler) -------------------------------------------
+    six = [("1-D", 1), ("-D", 1), ("-D-1", 1), ("1-c_u", 1), ("-c_u", 1), ("-c_u-1", 1)]
+    h3 = _hidden("strpath.hidden3", BLOCKS, six)
+    w1_3 = Map("W_1^{(3)}", L, h3, {
+        "1-D": x.flg - x.tmp_D, "-D": -x.tmp_D, "-D-1": -x.tmp_D - x.flg,
+        "1-c_u": x.flg - x.c_buf, "-c_u": -x.c_buf, "-c_u-1": -x.c_buf - x.flg,
+        **_pass_in(x, BLOCKS),
+    }, max_degree=1, doc="extends y^{(2)} by 1 - D, -D, -D - 1, 1 - c_u, -c_u, -c_u - 1 (the 1s from π_flg)")
+    k = h3.vars()
+    out3 = _pass_out(k, BLOCKS)
+    out3.update({
+        "M": k.M + k["-D"],
+        "tmp_D-1": k.tmp_D - k["tmp_D-1"],
+        "tmp_D": k["1-D"] - 2 * k["-D"] + k["-D-1"],
+        "tmp_D+1": k["-D"] - k["-D-1"],
+        "tmp_c_buf": k.c_buf - k["tmp_c_buf-1"],
+        "tmp_c_buf-1": k["1-c_u"] - 2 * k["-c_u"] + k["-c_u-1"],
+    })
+    w2_3 = Map("W_2^{(3)}", h3, L, out3, max_degree=1,
+               doc="M ← max(str(v), M_u); tmp_{D-1}, tmp_D, tmp_{D+1} ← 1[D>0], 1[D=0], 1[D<0]; "
+                   "tmp_{c_buf}, tmp_{c_buf-1} ← 1[c_u>0], 1[c_u=0]")
+    layer3 = Layer(None, FFN(w1_3, w2_3))
+
+    # -- layer 4: the fold (eq:strahM, eq:strahc) under lem:mMc's correction; commit ----------------------
+    kept4 = ["pos", "pos_sc", "tmp_pos_sc", "tmp_q", "tmp_ht", "flg"]
+    h4 = _hidden("strpath.hidden4", kept4, [("m+", 1), ("m-", 1), ("M", 1), ("M'", 1), ("c", 1), ("c'", 1)])
+    m_f = x.M + x.tmp_D * x.tmp_c_buf
+    c_f = x["tmp_D-1"] + x.tmp_D * x["tmp_c_buf-1"] + x["tmp_D+1"] * x.c_buf
+    half_lam = lam / 2
+    w1_4 = Map("W_1^{(4)}", L, h4, {
+        "m+": x.q, "m-": -x.q,
+        "M": m_f, "M'": m_f + half_lam * x.q - half_lam,
+        "c": c_f, "c'": c_f + half_lam * x.q - half_lam,
+        **_pass_in(x, kept4),
+    }, doc="thm:cottreestrahler's W_1^{(4)} fold (M + tmp_D tmp_c_buf; tmp_{D-1} + tmp_D tmp_{c_buf-1} + "
+           "tmp_{D+1} c_buf) composed with lem:mMc's W_1 on [π_q ‖ M ‖ c]")
+    f = h4.vars()
+    out4 = _pass_out(f, ["pos", "flg"])
+    out4.update({"M": f.M - f["M'"], "c": f.c - f["c'"], "ht": f.tmp_ht, "q": f["tmp_q+"] - f["tmp_q-"],
+                 "pos_sc": f.tmp_pos_sc})
+    w2_4 = Map("W_2^{(4)}", h4, L, out4, zero=["tmp_pos_sc", "tmp_q", "tmp_ht", "M_buf", "c_buf", *TMPS],
+               max_degree=1, doc="lem:mMc's W_2 (M, c kept on q = -1, reset on q = +1); commits ht, q, pos_sc; "
+                                 "nullifies the temporaries and the buffers")
+    layer4 = Layer(None, FFN(w1_4, w2_4))
+    return Decoder(f"thm:cotpathstrahler/{variant}", L, [layer1, layer2, layer3, layer4])
+
+
+def _e(size: int, i: int | None) -> list[int]:
+    return [0] * size if i is None else [1 if j == i else 0 for j in range(size)]
+
+
+class StrahlerPathConstruction(Construction):
+    """The completed Strahler-on-path decoder (a variant), its input encoding and the proof's invariants."""
+
+    def __init__(self, variant: str = "as-written", decoder: Decoder | None = None):
+        notes = {"as-written": ["the sketch completed as in the module docstring; layer-2 key [λ π_ht ‖ π_pos_sc]"],
+                 "repaired": ["layer-2 key [λ π_flg π_ht ‖ π_pos_sc]: only generated tokens get the λ term"]}
+        super().__init__("thm:cotpathstrahler", variant, decoder or build_decoder(variant), notes.get(variant, []))
+
+    def env(self, inp: str) -> dict:
+        """``{n: |w|}``."""
+        return {n: len(inp)}
+
+    def subs(self, inp: str) -> dict:
+        """``λ = n + 2`` (``λ > n + 1`` for the layer-2 key; at least every ``M``, ``c`` for lem:mMc)."""
+        return {lam: len(inp) + 2}
+
+    def prompt(self, inp: str) -> Prompt:
+        """``[x_0, …, x_{n-1}, y_0]`` as in the sketch; a word that is not Dyck (or is empty) is rejected."""
+        validate_dyck(inp)
+        if not inp:
+            raise InvalidInputError("thm:cotpathstrahler needs a non-empty Dyck word (e_0 needs n ≥ 1)")
+        cl = self.concrete(inp).layout
+        k, s = len(inp), heights(inp)
+        toks = [cl.assemble({"pos": _e(k, tau), "pos_sc": tau + 1, "q": 1 if c == UP else -1, "ht": _e(k, s[tau])})
+                for tau, c in enumerate(inp)]
+        labels = [f"x_{tau}" for tau in range(k)]
+        toks.append(cl.assemble({"pos": _e(k, 0), "pos_sc": 1, "q": 1, "ht": _e(k, 0), "flg": 1}))
+        labels.append("y_0")
+        return Prompt(toks, labels)
+
+    def invariants(self, inp: str, states: Sequence[FoldState], t: int) -> list[Expectation]:
+        """Inside step ``t`` (point ``t - 1`` to ``t``): the reads, the parent, ``str(v)``, ``D``, the indicators."""
+        k, st = len(inp), states[t]
+        out = [
+            Expectation(1, "head", "read", f"x_{t}" if t < k else "x_0",
+                        "Q^{(1)} = S π_pos(y_t) selects the lowest-indexed token with π_pos = e_{t+1}"),
+            Expectation(1, "block", "tmp_ht", _e(k, st.height),
+                        "W_2^{(1)}: the block tmp_h stores the one-hot s_{τ+1}"),
+        ]
+        if st.letter != UP:
+            assert st.str_v is not None and st.d is not None and st.m_u is not None and st.c_u is not None
+            d = st.d
+            out += [
+                Expectation(2, "head", "par", f"y_{st.parent_point}",
+                            "the right-most y_i with π_ht(y_i) = π_tmp_ht(y_t^{(1)}) (obs:strpathtwoMc's t')"),
+                Expectation(2, "block", "M", [st.str_v], "after the second layer the block M carries str(v)"),
+                Expectation(2, "block", "tmp_D", [d], "tmp_D carries D = str(v) - M_u"),
+                Expectation(3, "block", "M", [max(st.str_v, st.m_u)], "π_M(y^{(3)}) = max(str(v), M_u)"),
+                Expectation(3, "block", "tmp_D-1", [int(d > 0)], "tmp_{D-1} holds 1[D>0]"),
+                Expectation(3, "block", "tmp_D", [int(d == 0)], "tmp_D holds 1[D=0]"),
+                Expectation(3, "block", "tmp_D+1", [int(d < 0)], "tmp_{D+1} holds 1[D<0]"),
+                Expectation(3, "block", "tmp_c_buf", [int(st.c_u > 0)], "tmp_{c_buf} holds 1[c_u>0]"),
+                Expectation(3, "block", "tmp_c_buf-1", [int(st.c_u == 0)], "tmp_{c_buf-1} holds 1[c_u=0]"),
+            ]
+        return out
+
+
+def expected_blocks(word: str, st: FoldState) -> dict[str, Any]:
+    """``y_t`` encodes the point ``(t, s_t)``: ``M``, ``c`` of the vertex there, ``ht = e_{s_t}``, empty scratch.
+
+    ``pos = e_t``, ``pos_sc = t + 1`` and ``q = w_t`` are compared for ``t < n`` only (the last step reads
+    ``x_0``, see choice 9).
+    """
+    k = len(word)
+    out: dict[str, Any] = {"M": [st.m], "c": [st.c], "ht": _e(k, st.height), "flg": [1]}
+    for b in ["tmp_pos_sc", "tmp_q", "tmp_ht", "M_buf", "c_buf", *TMPS]:
+        out[b] = [0] * (k if b in VECTOR else 1)
+    if st.t < k:
+        out.update({"pos": _e(k, st.t), "pos_sc": [st.t + 1], "q": [1 if word[st.t] == UP else -1]})
+    return out
+
+
+def reference(word: str) -> list[FoldState]:
+    """The fold of eq:dynamicstrdfs along the word (:func:`~symcot.algorithms.paths.strahler_fold`)."""
+    return strahler_fold(word)

@@ -1,0 +1,205 @@
+r"""thm:cotwidofpath -- the two-layer, one-head decoder computing wid(ψ(w)) on a Dyck word, as written.
+
+Paper: *Chain-of-Thought Shows the Path to a Tree*, Appendix "Realizing wid on Trees and Paths"
+(``app:cotwid``): proof of ``thm:cotwidofpath``, with ``lem:addonetospecificheight``
+(``eq:addonetospecificheight``) in layer 1 and ``lem:addwidplus1`` (``eq:addwidplus1``) in layer 2. ``n = |w|``
+and ``H = n/2 + 1`` is the number of counters ``p_1 … p_H``.
+
+Embedding (``d = 3n/2 + 4``), blocks in the paper's order::
+
+    x_τ = [e_τ ‖ q_τ ‖ 0 ‖ 0^{n/2+1} ‖ 0]      (pos q ht p wd),  q_τ = s_{τ+1} - s_τ (the letter w_τ)
+    y_0 = [e_0 ‖ 0 ‖ 0 ‖ 0^{n/2+1} ‖ 0]
+
+The prompt is ``[x_0, …, x_{n-1}, y_0]``; ``π_wd(y_n) = wid(ψ(w))`` is claimed after ``n`` steps.
+
+Layer 1: one head with ``Q = S π_pos`` and ``K = π_pos`` ("Analogous to thm:cotpathstrahler, the attention
+mechanism of the first layer employs a shift matrix S to find the π_pos and records the corresponding
+π_q from the input tokens"; thm:cotpathstrahler's layer 1 is ``Q^{(1)} y_t = S π_pos(y_t)``,
+``K α = π_pos(α)``); the value is 0 except ``π_q = q_τ``. The FFN is lem:addonetospecificheight's network on
+``v = [π_q ‖ π_ht ‖ π_p]`` (``m``, ``h``, ``p_1 … p_H``): hidden units ``ReLU(m)``, ``ReLU(-m)``, ``ReLU(h)``,
+``ReLU(p)`` and, for ``k = 1 … H-1``, the pulse ``ReLU(h - (k-1)m)``, ``ReLU(h - km)``, ``ReLU(h - (k+1)m)``
+routed with ``[1, -2, 1]`` to ``p_{k+1}``; ``W_2`` gives ``m``, ``h + m`` and ``p``.
+Layer 2: trivial attention; the FFN is lem:addwidplus1's network on ``[p_1 … p_H ‖ wd]`` (hidden
+``p``, ``wd``, ``ReLU(p_i - wd)``; ``wd ← wd + Σ_i ReLU(p_i - wd)``), and ``W_2^{(2)}`` sets ``q`` to 0.
+
+Variants (each a separate decoder, compared on the same inputs):
+
+* ``as-written`` -- as above. The text never advances ``π_pos`` of a generated token ("The remaining
+  positions remain unchanged"; layer 2 "do[es] not affect any other positions ... except that W_2^{(2)}
+  updates the block q to 0"), so every ``y_t`` keeps ``π_pos = e_0`` and the shifted query ``S e_0 = e_1``
+  reads ``x_1`` at every step.
+* ``read-repaired`` -- the reading fixed, the lemma kept: ``Q = π_pos`` (no shift) and
+  ``π_pos(y_{t+1}) = S π_pos(y_t)`` written by ``W_2^{(2)}``, so step ``t+1`` reads ``x_t``.
+* ``repaired`` -- the reading fixed and lem:addonetospecificheight's pulses extended to ``k = 0 … H-1``
+  (one more pulse, ``ReLU(h + m)``, ``ReLU(h)``, ``ReLU(h - m)`` routed to ``p_1``), so that a ``U`` from
+  height 0 increments ``p_1``. The lemma assumes ``h ≥ 1`` and has no pulse for ``h = 0``; in the theorem
+  ``h = π_ht`` starts at 0 and returns to 0 at every return to the root.
+
+Interpretive choices:
+
+1. ``q_τ`` of ``x_τ`` is the step of the letter ``w_τ`` (``s_{τ+1} - s_τ``), as in thm:cotpathtotree; the
+   theorem's text defines ``q_τ = s_τ - s_{τ-1}`` inside ``p_i``'s definition, which is the same letter
+   indexed from 1 (``x_0`` would otherwise carry the undefined ``s_0 - s_{-1}``).
+2. ``p`` has ``n/2 + 1`` coordinates ``p_1 … p_{n/2+1}`` (the block size the proof states), so
+   lem:addonetospecificheight runs with ``H = n/2 + 1``; height ``n/2`` is the largest reached.
+3. The value map carries only ``π_q`` ("every block is 0 except π_q(α') = q_τ") and ``W_O^{(1)}`` is the
+   identity.
+4. FFN hidden layers are the lemmas' hidden units plus one unit per coordinate of the blocks the proof
+   keeps unchanged (``pos`` and ``wd`` in layer 1, ``pos`` and ``ht`` in layer 2); these are non-negative,
+   so ``ReLU`` passes them. ``q`` is not carried through layer 2 (it is set to 0).
+5. The lemmas' biases are constant terms of ``W_1``/``W_2`` (lem:addonetospecificheight has none).
+6. ``n`` steps, no stop rule; the empty word (``n = 0``) is outside the family: the proof's ``y_0`` has
+   ``π_wd = 0`` while a single vertex has width 1, which is prop:widthpathtree's ``n ≥ 2``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import sympy as sp
+
+from symcot.algorithms.paths import WidthState, width_states
+from symcot.constructions.base import Construction, Expectation, Prompt
+from symcot.errors import InvalidInputError
+from symcot.inputs.dyck import UP, validate_dyck
+from symcot.ir import IndexMatrix, Layout, Map, Shift, bcast, n
+from symcot.model import FFN, Attention, Decoder, Head, Layer, value_space
+
+BLOCKS = ["pos", "q", "ht", "p", "wd"]
+#: H = n/2 + 1 counters p_1..p_H.
+H_P = n / 2 + 1
+#: d = 3n/2 + 4, as stated in the proof.
+PAPER_D = sp.Rational(3, 2) * n + 4
+VARIANTS = ("as-written", "read-repaired", "repaired")
+
+
+def layout() -> Layout:
+    """``[pos ‖ q ‖ ht ‖ p ‖ wd]`` with ``|pos| = n``, ``|p| = n/2 + 1``."""
+    return Layout("widpath", [("pos", n), ("q", 1), ("ht", 1), ("p", H_P), ("wd", 1)])
+
+
+def _pulse_coeff(first_k: int) -> Any:
+    """Coefficient of ``m`` in pulse row ``i``: ``-(k - 1 + j)`` for ``k = first_k + i // 3``, ``j = i % 3``."""
+    return lambda i, j, env: -((first_k + i // 3) - 1 + i % 3)
+
+
+def _pulse_route(first_k: int) -> Any:
+    """``[1, -2, 1]`` from pulse ``k`` to ``p_{k+1}`` (row ``k`` of the 0-based ``p`` block)."""
+    def fn(row: int, col: int, env: dict) -> int:
+        k = first_k + col // 3
+        return (1, -2, 1)[col % 3] if row == k else 0
+
+    return fn
+
+
+def build_decoder(variant: str = "as-written") -> Decoder:
+    """The decoder of ``variant`` (see the module docstring)."""
+    if variant not in VARIANTS:
+        raise ValueError(f"unknown variant {variant!r}; variants are {VARIANTS}")
+    read_fixed = variant != "as-written"
+    first_k = 0 if variant == "repaired" else 1  # pulses k = first_k .. H-1
+    pulses = 3 * (H_P - first_k)
+    L = layout()
+    x = L.vars()
+
+    # Layer 1: read q_τ; lem:addonetospecificheight.
+    kr = Layout("widpath.key", [("v", n)])
+    head = Head(
+        "read",
+        query=Map("Q_read^{(1)}", L, kr, {"v": x.pos if read_fixed else Shift(n) @ x.pos}, max_degree=1,
+                  doc="π_pos(y_t) (repaired)" if read_fixed else "S π_pos(y_t)"),
+        key=Map("K_read^{(1)}", L, kr, {"v": x.pos}, max_degree=1, doc="π_pos(α)"),
+        value=Map("V_read^{(1)}", L, L, {"q": x.q}, zero=["pos", "ht", "p", "wd"], max_degree=1,
+                  doc="every block 0 except π_q(α') = q_τ"),
+    )
+    o = value_space([head]).vars()
+    w_o = Map("W_O^{(1)}", value_space([head]), L, {b: o[f"read.{b}"] for b in BLOCKS}, max_degree=1,
+              doc="identity")
+    h1 = Layout("widpath.hidden1", [("m+", 1), ("m-", 1), ("h", 1), ("p", H_P), ("pls", pulses),
+                                    ("pos", n), ("wd", 1)])
+    w1_1 = Map("W_1^{(1)}", L, h1, {
+        "m+": x.q, "m-": -x.q, "h": x.ht, "p": x.p,
+        "pls": IndexMatrix(pulses, 1, _pulse_coeff(first_k), tex="W_{1,pls}^{m}") @ x.q + bcast(x.ht, pulses),
+        "pos": x.pos, "wd": x.wd,
+    }, max_degree=1, doc="lem:addonetospecificheight W_1 = [W_{1,id}; W_{1,pls}] on [q ‖ ht ‖ p]; pos, wd kept"
+                         + ("; pulses k = 0..H-1 (repaired)" if first_k == 0 else "; pulses k = 1..H-1"))
+    h = h1.vars()
+    w2_1 = Map("W_2^{(1)}", h1, L, {
+        "q": h["m+"] - h["m-"],
+        "ht": h["m+"] - h["m-"] + h.h,
+        "p": h.p + IndexMatrix(H_P, pulses, _pulse_route(first_k), tex="W_{2,pls}") @ h.pls,
+        "pos": h.pos, "wd": h.wd,
+    }, max_degree=1, doc="lem:addonetospecificheight W_2 = [W_{2,id} ‖ W_{2,pls}]: m, h + m, p + pulses")
+    layer1 = Layer(Attention([head], w_o), FFN(w1_1, w2_1))
+
+    # Layer 2: trivial attention; lem:addwidplus1; q ← 0.
+    h2 = Layout("widpath.hidden2", [("p", H_P), ("wd", 1), ("tmp", H_P), ("pos", n), ("ht", 1)])
+    w1_2 = Map("W_1^{(2)}", L, h2, {"p": x.p, "wd": x.wd, "tmp": x.p - bcast(x.wd, H_P), "pos": x.pos,
+                                     "ht": x.ht},
+               max_degree=1, doc="lem:addwidplus1 W_1 = [I_{H+1}; I_H  -1_H]; pos, ht kept")
+    g = h2.vars()
+    w2_2 = Map("W_2^{(2)}", h2, L, {
+        "p": g.p, "wd": g.wd + g.tmp.sum(), "ht": g.ht,
+        "pos": Shift(n) @ g.pos if read_fixed else g.pos,
+    }, zero=["q"], max_degree=1,
+        doc="lem:addwidplus1 W_2: wd + Σ tmp_i; q ← 0" + ("; π_pos ← S π_pos (repaired)" if read_fixed else ""))
+    layer2 = Layer(None, FFN(w1_2, w2_2))
+    return Decoder(f"thm:cotwidofpath/{variant}", L, [layer1, layer2])
+
+
+def _e(size: int, i: int | None) -> list[int]:
+    return [0] * size if i is None else [1 if j == i else 0 for j in range(size)]
+
+
+class WidthPathConstruction(Construction):
+    """The paper's width-on-path decoder (a variant), its input encoding and the proof's invariants."""
+
+    def __init__(self, variant: str = "as-written", decoder: Decoder | None = None):
+        notes = {
+            "as-written": ["π_pos of the generated tokens is never advanced and the query is S π_pos, as written"],
+            "read-repaired": ["repair 1 only: Q = π_pos and π_pos(y_{t+1}) = S π_pos(y_t); "
+                              "lem:addonetospecificheight as written (pulses k = 1..H-1)"],
+            "repaired": ["repair 1: Q = π_pos and π_pos(y_{t+1}) = S π_pos(y_t); repair 2: a pulse for k = 0 in "
+                         "lem:addonetospecificheight, so a U from height 0 increments p_1"],
+        }[variant] if variant in VARIANTS else []
+        super().__init__("thm:cotwidofpath", variant, decoder or build_decoder(variant), notes)
+
+    def env(self, inp: str) -> dict:
+        """``{n: |w|}``."""
+        return {n: len(inp)}
+
+    def prompt(self, inp: str) -> Prompt:
+        """``[x_0, …, x_{n-1}, y_0]`` as in the proof; a word that is not Dyck (or is empty) is rejected."""
+        validate_dyck(inp)
+        if not inp:
+            raise InvalidInputError("thm:cotwidofpath needs a non-empty Dyck word (e_0 needs n ≥ 1; wid needs n ≥ 2 "
+                                    "vertices)")
+        cl = self.concrete(inp).layout
+        k = len(inp)
+        toks = [cl.assemble({"pos": _e(k, tau), "q": 1 if c == UP else -1}) for tau, c in enumerate(inp)]
+        labels = [f"x_{tau}" for tau in range(k)]
+        toks.append(cl.assemble({"pos": _e(k, 0)}))
+        labels.append("y_0")
+        return Prompt(toks, labels)
+
+    def invariants(self, inp: str, states: Sequence[WidthState], t: int) -> list[Expectation]:
+        """Inside step ``t``: the head reads ``x_{t-1}``; layer 1 leaves ``ht = s_t`` and ``p``; layer 2 ``wd``."""
+        st = states[t]
+        return [
+            Expectation(1, "head", "read", f"x_{t - 1}", "the attention reads q_τ of the current letter"),
+            Expectation(1, "block", "ht", [st.ht], "eq:addonetospecificheight: h ← h + m"),
+            Expectation(1, "block", "p", list(st.p),
+                        "eq:addonetospecificheight: p_{h+1} ← p_{h+1} + 1 on m = 1, p unchanged on m = -1"),
+            Expectation(2, "block", "wd", [st.wd], "eq:addwidplus1: wd ← wd + 1 iff some p_i = wd + 1"),
+        ]
+
+
+def expected_blocks(word: str, st: WidthState) -> dict[str, Any]:
+    """``ht = s_t``, ``p = (p_1 … p_H)``, ``wd = max_i p_i`` and ``q = 0`` in ``y_t``."""
+    return {"ht": [st.ht], "p": list(st.p), "wd": [st.wd], "q": [0]}
+
+
+def reference(word: str) -> list[WidthState]:
+    """:func:`~symcot.algorithms.paths.width_states` with ``H = |w|/2 + 1`` counters."""
+    return width_states(word, len(word) // 2 + 1)
