@@ -37,6 +37,13 @@ Interpretive choices (the most literal reading; each is a place a reader could d
 6. *Termination.* The CoT stops at the first ``y_t`` with ``π_cur(y_t) = 0^n``: the step that backtracks
    from the source, ``dfs^{(t)}(s) = par(s) = φ`` in ``eq:dfsdynamic`` (step ``2r - 1`` for ``r`` vertices
    reachable from ``s``, one step after the last backtrack into ``s``).
+
+The layers are stated by small builders (:func:`layer1`, :func:`traverse_head`, :func:`backtrack_head`,
+:func:`w_o_assign`, :func:`w1_2_assign`, :func:`w2_2_assign`, and :func:`stated`, which keeps every block
+a map does not mention), parameterised by the layout, so that constructions extending this embedding with
+further blocks (``thm:cottreestrahler`` in :mod:`symcot.constructions.strahler_tree`, the φ component in
+:mod:`symcot.constructions.dfs_phi`) reuse them instead of copying them; :func:`build_decoder` composes
+them into the decoder described above.
 """
 
 from __future__ import annotations
@@ -56,62 +63,114 @@ BLOCKS = ["cur", "par", "vis", "nbr", "tmp", "buf", "flg1", "flg2", "flg3"]
 PAPER_D = 6 * n + 3
 
 
-def layout() -> Layout:
-    """The embedding layout: six ``n``-blocks and three scalar flags."""
-    return Layout("dfs", [(b, n) for b in BLOCKS[:6]] + [(b, 1) for b in BLOCKS[6:]])
+def layout(name: str = "dfs", extra: Sequence[tuple[str, Any]] = ()) -> Layout:
+    """The embedding layout: six ``n``-blocks and three scalar flags, then any ``extra`` blocks.
+
+    ``extra`` (``(name, size)`` pairs, appended after ``flg3``) is how the constructions that extend this
+    embedding (``thm:cottreestrahler``, the φ component after ``thm:cotdfs``) reuse the layers below.
+    """
+    return Layout(name, [(b, n) for b in BLOCKS[:6]] + [(b, 1) for b in BLOCKS[6:]] + list(extra))
+
+
+def stated(name: str, src: Layout, dst: Layout, assign: dict[str, Any], zero: Sequence[str] = (),
+           max_degree: int = 2, doc: str = "") -> Map:
+    """A map that assigns ``assign``, zeroes ``zero`` and keeps every other block of ``dst`` (choice 1)."""
+    keep = [b for b in dst.names if b not in assign and b not in zero]
+    return Map(name, src, dst, assign, keep=keep, zero=list(zero), max_degree=max_degree, doc=doc)
+
+
+def layer1(L: Layout) -> Layer:
+    """Layer 1: trivial attention; the FFN decides traverse vs backtrack (blocks beyond the flags kept)."""
+    x = L.vars()
+    gamma = dot(ones(n) - x.vis, x.nbr)  # γ_t = (1 - π_vis)ᵀ π_nbr: unvisited neighbours of cur
+    w1_1 = stated("W_1^{(1)}", L, L, {"flg1": gamma, "flg2": gamma - 1},
+                  doc="computes γ_t = (1 - π_vis)ᵀπ_nbr and γ_t - 1 into the flg1 and flg2 positions")
+    w2_1 = stated("W_2^{(1)}", L, L, {"flg1": x.flg1 - x.flg2, "buf": x.cur}, zero=["flg2"],
+                  doc="flg1 = ReLU(γ) - ReLU(γ-1), flg2 = 0, copies π_cur into the buffer register")
+    return Layer(None, FFN(w1_1, w2_1))
+
+
+def identity_value(label: str, L: Layout) -> Map:
+    """A value map that is the identity (choice 3: ``W_O`` does the routing)."""
+    return Map(label, L, L, keep=L.names, max_degree=1, doc="identity; W_O routes blocks")
+
+
+def traverse_head(L: Layout) -> Head:
+    """Head T of layer 2: ``Q_T = (1 - π_vis) ⊙ π_nbr``, ``K_T = π_cur``, identity value."""
+    x = L.vars()
+    kt = Layout("dfs.key_T", [("v", n)])
+    return Head(
+        "T",
+        query=Map("Q_T^{(2)}", L, kt, {"v": hadamard(ones(n) - x.vis, x.nbr)},
+                  doc="(1 - π_vis) ⊙ π_nbr: unvisited neighbours"),
+        key=Map("K_T^{(2)}", L, kt, {"v": x.cur}, max_degree=1, doc="π_cur"),
+        value=identity_value("V_T^{(2)}", L),
+    )
+
+
+def backtrack_key_layout() -> Layout:
+    """The key space of head B: an ``n``-block and one scalar."""
+    return Layout("dfs.key_B", [("v", n), ("f", 1)])
+
+
+def backtrack_query(L: Layout) -> Map:
+    """``Q_B = (1 - π_flg1)·[π_par ‖ π_flg3]``."""
+    x = L.vars()
+    return Map("Q_B^{(2)}", L, backtrack_key_layout(),
+               {"v": (1 - x.flg1) * x.par, "f": (1 - x.flg1) * x.flg3}, doc="(1 - π_flg1)·[π_par ‖ π_flg3]")
+
+
+def backtrack_head(L: Layout, query: Map | None = None, key: Map | None = None, value: Map | None = None) -> Head:
+    """Head B of layer 2; by default ``Q_B`` as above, ``K_B = [π_cur ‖ π_flg3]`` and the identity value."""
+    x = L.vars()
+    return Head(
+        "B",
+        query=query or backtrack_query(L),
+        key=key or Map("K_B^{(2)}", L, backtrack_key_layout(), {"v": x.cur, "f": x.flg3}, max_degree=1,
+                       doc="[π_cur ‖ π_flg3]"),
+        value=value or identity_value("V_B^{(2)}", L),
+    )
+
+
+#: The DFS part of ``W_O^{(2)}``: ``α''_T + α''_B`` on the blocks the proof routes.
+W_O_DOC = ("α'' = α''_T + α''_B with α''_T = [-cur ‖ -par ‖ cur ‖ 0 ‖ nbr ‖ 0 ‖ 0³], "
+           "α''_B = [-cur ‖ -par ‖ 0^{2n} ‖ nbr ‖ 0 ‖ 0³]")
+
+
+def w_o_assign(o: Any) -> dict[str, Any]:
+    """The blocks ``W_O^{(2)}`` writes, from the value space ``o`` of heads T and B."""
+    return {
+        "cur": -o["T.cur"] - o["B.cur"],
+        "par": -o["T.par"] - o["B.par"],
+        "vis": o["T.cur"],
+        "tmp": o["T.nbr"] + o["B.nbr"],
+    }
+
+
+def w1_2_assign(x: Any) -> tuple[dict[str, Any], list[str]]:
+    """``W_1^{(2)}``: negate cur and par, copy the previous tmp into nbr (assignments), reset tmp (zeroed)."""
+    return {"cur": -x.cur, "par": -x.par, "nbr": x.tmp}, ["tmp"]
+
+
+def w2_2_assign(x: Any) -> dict[str, Any]:
+    """``W_2^{(2)}``: ``π_par ← π_flg1 π_buf + (1 - π_flg1) π_par``."""
+    return {"par": x.flg1 * x.buf + (1 - x.flg1) * x.par}
 
 
 def build_decoder(name: str = "thm:cotdfs/as-written") -> Decoder:
     """The decoder exactly as the proof of ``thm:cotdfs`` states it (see the module docstring)."""
     L = layout()
     x = L.vars()
-    everything_but = lambda *bs: [b for b in BLOCKS if b not in bs]  # noqa: E731
-
-    # Layer 1: trivial attention; FFN decides traverse vs backtrack.
-    gamma = dot(ones(n) - x.vis, x.nbr)  # γ_t = (1 - π_vis)ᵀ π_nbr: unvisited neighbours of cur
-    w1_1 = Map("W_1^{(1)}", L, L, {"flg1": gamma, "flg2": gamma - 1},
-               keep=everything_but("flg1", "flg2"),
-               doc="computes γ_t = (1 - π_vis)ᵀπ_nbr and γ_t - 1 into the flg1 and flg2 positions")
-    w2_1 = Map("W_2^{(1)}", L, L, {"flg1": x.flg1 - x.flg2, "buf": x.cur}, zero=["flg2"],
-               keep=everything_but("flg1", "flg2", "buf"),
-               doc="flg1 = ReLU(γ) - ReLU(γ-1), flg2 = 0, copies π_cur into the buffer register")
-    layer1 = Layer(None, FFN(w1_1, w2_1))
-
-    # Layer 2: two mutually exclusive heads.
-    kt = Layout("dfs.key_T", [("v", n)])
-    head_t = Head(
-        "T",
-        query=Map("Q_T^{(2)}", L, kt, {"v": hadamard(ones(n) - x.vis, x.nbr)},
-                  doc="(1 - π_vis) ⊙ π_nbr: unvisited neighbours"),
-        key=Map("K_T^{(2)}", L, kt, {"v": x.cur}, max_degree=1, doc="π_cur"),
-        value=Map("V_T^{(2)}", L, L, keep=BLOCKS, max_degree=1, doc="identity; W_O routes blocks"),
-    )
-    kb = Layout("dfs.key_B", [("v", n), ("f", 1)])
-    head_b = Head(
-        "B",
-        query=Map("Q_B^{(2)}", L, kb, {"v": (1 - x.flg1) * x.par, "f": (1 - x.flg1) * x.flg3},
-                  doc="(1 - π_flg1)·[π_par ‖ π_flg3]"),
-        key=Map("K_B^{(2)}", L, kb, {"v": x.cur, "f": x.flg3}, max_degree=1, doc="[π_cur ‖ π_flg3]"),
-        value=Map("V_B^{(2)}", L, L, keep=BLOCKS, max_degree=1, doc="identity; W_O routes blocks"),
-    )
-    vs = value_space([head_t, head_b])
-    o = vs.vars()
-    w_o = Map("W_O^{(2)}", vs, L, {
-        "cur": -o["T.cur"] - o["B.cur"],
-        "par": -o["T.par"] - o["B.par"],
-        "vis": o["T.cur"],
-        "tmp": o["T.nbr"] + o["B.nbr"],
-    }, zero=["nbr", "buf", "flg1", "flg2", "flg3"], max_degree=1,
-        doc="α'' = α''_T + α''_B with α''_T = [-cur ‖ -par ‖ cur ‖ 0 ‖ nbr ‖ 0 ‖ 0³], "
-            "α''_B = [-cur ‖ -par ‖ 0^{2n} ‖ nbr ‖ 0 ‖ 0³]")
-    w1_2 = Map("W_1^{(2)}", L, L, {"cur": -x.cur, "par": -x.par, "nbr": x.tmp}, zero=["tmp"],
-               keep=everything_but("cur", "par", "nbr", "tmp"), max_degree=1,
-               doc="negates cur and par, resets tmp, copies the previous tmp into nbr")
-    w2_2 = Map("W_2^{(2)}", L, L, {"par": x.flg1 * x.buf + (1 - x.flg1) * x.par},
-               keep=everything_but("par"),
-               doc="π_par ← π_flg1 π_buf + (1 - π_flg1) π_par")
+    head_t, head_b = traverse_head(L), backtrack_head(L)
+    o = value_space([head_t, head_b]).vars()
+    w_o = stated("W_O^{(2)}", value_space([head_t, head_b]), L, w_o_assign(o),
+                 zero=["nbr", "buf", "flg1", "flg2", "flg3"], max_degree=1, doc=W_O_DOC)
+    assign, zero = w1_2_assign(x)
+    w1_2 = stated("W_1^{(2)}", L, L, assign, zero=zero, max_degree=1,
+                  doc="negates cur and par, resets tmp, copies the previous tmp into nbr")
+    w2_2 = stated("W_2^{(2)}", L, L, w2_2_assign(x), doc="π_par ← π_flg1 π_buf + (1 - π_flg1) π_par")
     layer2 = Layer(Attention([head_t, head_b], w_o), FFN(w1_2, w2_2))
-    return Decoder(name, L, [layer1, layer2])
+    return Decoder(name, L, [layer1(L), layer2])
 
 
 def validate(g: Digraph, source: int) -> None:

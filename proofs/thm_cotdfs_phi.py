@@ -1,0 +1,79 @@
+"""thm:cotdfs:phi -- the DFS decoder, extended by one component, emits the Dyck word φ(G_T) (Section 4.1).
+
+Claimed (the paragraph after thm:cotdfs; no label in the paper, id ours):
+    "The mapping φ coincides exactly with the execution of the procedure DFS on the tree G_T. To obtain
+    the associated Dyck path (or Dyck word), it suffices to extend the token embedding by one additional
+    component that records +1 (or U) and -1 (or D) exclusively, in accordance with the traverse and
+    backtrack operations, in the final layer."
+
+Checked:
+    The extended decoder (:mod:`symcot.constructions.dfs_phi`; d = 6n + 4, two layers, two heads) is
+    replayed exactly on every labeled tree with every root. After every CoT step the DFS blocks must match
+    eq:dfsdynamic (as for thm:cotdfs) and ``π_q(y_t)`` must be +1 after a traverse and -1 after a
+    backtrack; the stop rule must fire at step 2n - 1; and ``π_q(y_1) … π_q(y_{2(n-1)})`` read as U/D must
+    equal ``φ(G_T)`` as computed by :func:`symcot.algorithms.phi`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from symcot.algorithms import phi
+from symcot.algorithms.dfs import DfsState, dfs_dynamic
+from symcot.check.exhaustive import Family
+from symcot.check.stepwise import StepwiseSpec
+from symcot.claims import Claim, ConstructionCheck
+from symcot.constructions.dfs import is_terminal
+from symcot.constructions.dfs_phi import PAPER_D, DfsPhiConstruction, expected_blocks, spelled_word
+from symcot.inputs import Digraph, rooted_labeled_trees
+
+PAPER_SIZES = {"d": PAPER_D, "layers": 2, "heads": 2}
+
+
+def describe(inp: tuple[Digraph, int]) -> dict[str, Any]:
+    """JSON description of a (tree, root) input, with its word φ(G_T)."""
+    g, s = inp
+    return {"n": g.n, "arcs": [list(a) for a in g.arcs], "root": s, "phi": phi(g, s), "text": f"{g}, root {s}"}
+
+
+def state_text(st: DfsState) -> str:
+    """One line per reference state."""
+    cur = "φ" if st.cur is None else f"v{st.cur}"
+    return f"t={st.t} {st.move}: dfs={cur}, vst={sorted(st.vst)}"
+
+
+def _spells_phi(inp: tuple[Digraph, int], states: Any, outputs: list[list[Any]], layout: Any) -> str | None:
+    """π_q over steps 1..2(n-1) spells φ(G_T); the CoT stops at step 2n - 1."""
+    g, root = inp
+    steps = 2 * (g.n - 1)
+    if len(outputs) != steps + 1:
+        return f"the stop rule fires at step {len(outputs)}, expected 2n - 1 = {steps + 1}"
+    word, want = spelled_word(layout, outputs, steps), phi(g, root)
+    if word != want:
+        return f"π_q over steps 1..{steps} spells {word!r}, but φ(G_T) = {want!r}"
+    return None
+
+
+SPEC = StepwiseSpec(
+    reference=lambda inp: dfs_dynamic(*inp),
+    expected=lambda inp, st, t: expected_blocks(inp[0], st),
+    terminal=is_terminal,
+    state_text=state_text,
+    final=_spells_phi,
+)
+
+TREES = Family("labeled trees × every root", rooted_labeled_trees, lambda k: k ** (k - 1), describe)
+
+CLAIMS = [
+    Claim(
+        id="thm:cotdfs:phi",
+        kind="sentence",
+        statement="Extending the DFS embedding by one component set to +1 on traverse and -1 on backtrack in the "
+                  "final layer makes the decoder emit φ(G_T) (Section 4.1, after thm:cotdfs).",
+        where="Section 4.1, paragraph after thm:cotdfs, item i (no label in the paper; id ours)",
+        checks=[ConstructionCheck(DfsPhiConstruction, SPEC, [TREES], PAPER_SIZES,
+                                  method="exhaustive exact replay, every CoT step, word = φ(G_T)")],
+        default_max_size=6,
+        notes=["q ← 2π_flg1 - 1 in W_2^(2); the word is read over steps 1..2(n-1); y_{2n-1} (the stop) is excluded."],
+    ),
+]
