@@ -1,0 +1,325 @@
+"""The Dijkstra dynamic ``Dkst^(t)`` of Section 2.1, BFS as its ``{1, ∞}`` case, and tree width.
+
+Written from the paper's definitions (Section 2.1, "Dijkstra Algorithm"; Section 2.2, the definition
+of ``wd`` and ``obs:dynamicwidbfs``), not from any construction.
+
+*Dijkstra.* ``Dkst^(t) = (Dist^(t), cur^(t), vst^(t))``. Initially ``cur^(0) = v_p``,
+``Dist^(0)[p] = 0``, ``Dist^(0)[i] = ∞`` otherwise, ``vst^(0) = {v_p}``. From ``t`` to ``t + 1`` with
+``cur^(t) = v_i``: relax every ``v_j`` by ``Dist^(t+1)[j] = min(Dist^(t)[j], Dist^(t)[i] + a_ij)``
+(``a_ij = ∞`` when there is no arc, ``a_ii = ∞`` since the graph is simple); select
+``cur^(t+1) = argmin_j {Dist^(t+1)[j] | vst^(t)(v_j) = 0}``, the *lowest index* among ties (what the
+unique-hard-attention decoder realizes); mark it visited. The run has exactly ``n - 1`` transitions.
+
+*BFS.* The paper's special case ``A = {1, ∞}``: every arc has weight 1.
+
+*Width.* ``dep(v)`` is the number of edges on the unique root–``v`` path; ``wd(G_T) = max_k |{v :
+dep(v) = k}|``. :func:`width_levels` computes it from that definition, :func:`bfs_levels` by an
+ordinary queue BFS (an independent route, for cross-checks).
+
+*The twd/mwd augmentation of obs:dynamicwidbfs.* :func:`width_dynamic` evaluates the Observation's
+set-count definition of ``twd^(t)`` and ``mwd^(t) = max_{t' < t} twd^(t')`` literally
+(``reading="as-written"``), or with the two repairs documented in docs/errata/dijkstra-width.md.
+:func:`width_update_rule` is the update rule the Observation derives (same depth: count + 1; one
+deeper: reset to 1), in the piecewise form of ``lem:widsupffn``.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any, Literal
+
+from symcot.errors import InvalidInputError
+from symcot.inputs.graphs import Digraph
+from symcot.inputs.trees import validate_tree
+
+
+class _Infinity:
+    """The paper's ``∞``: larger than every number, absorbing under ``+``; a singleton."""
+
+    _instance: _Infinity | None = None
+
+    def __new__(cls) -> _Infinity:
+        if cls._instance is None:
+            cls._instance = super().__new__(cls)
+        return cls._instance
+
+    def __repr__(self) -> str:
+        return "∞"
+
+    __str__ = __repr__
+
+    def __eq__(self, other: object) -> bool:
+        return other is self
+
+    def __hash__(self) -> int:
+        return hash("symcot-infinity")
+
+    def __lt__(self, other: object) -> bool:
+        return False
+
+    def __le__(self, other: object) -> bool:
+        return other is self
+
+    def __gt__(self, other: object) -> bool:
+        return other is not self
+
+    def __ge__(self, other: object) -> bool:
+        return True
+
+    def __add__(self, other: object) -> _Infinity:
+        return self
+
+    __radd__ = __add__
+
+
+#: ``∞``: the tentative distance of a vertex not reached yet, and the weight of an absent arc.
+INF = _Infinity()
+
+Value = int | Fraction | _Infinity
+
+
+@dataclass(frozen=True)
+class DkstState:
+    """One instantaneous description ``Dkst^(t) = (Dist^(t), cur^(t), vst^(t))``.
+
+    Attributes:
+        t: the step (0 for the initial state).
+        dist: ``Dist^(t)``, exact numbers and :data:`INF`.
+        cur: ``cur^(t)``, the vertex visited last.
+        vst: ``{v : vst^(t)(v) = 1}``.
+
+    """
+
+    t: int
+    dist: tuple[Value, ...]
+    cur: int
+    vst: frozenset[int]
+
+
+def validate_dijkstra_input(g: Digraph, source: object) -> int:
+    """Check the domain of ``Dkst``; return ``source``.
+
+    The domain is a simple digraph (no self-loop, no repeated arc) with positive exact weights, in
+    which every vertex is reachable from ``source`` by a directed path. That is our reading of
+    "simple connected directed graph": it is exactly what the run of ``n - 1`` steps needs.
+
+    Raises:
+        InvalidInputError: naming the problem (not a Digraph, bad source, self-loop, weight ``≤ 0``,
+            vertices unreachable from the source).
+
+    """
+    if not isinstance(g, Digraph):
+        raise InvalidInputError(f"Dijkstra takes a symcot Digraph, got {type(g).__name__}")
+    if not isinstance(source, int) or isinstance(source, bool) or not 0 <= source < g.n:
+        raise InvalidInputError(f"source {source!r} is not a vertex: vertices are 0..{g.n - 1}")
+    for (u, v) in g.arcs:
+        if u == v:  # Digraph already refuses these; kept for inputs built around it
+            raise InvalidInputError(f"self-loop at vertex {u}: Dijkstra's construction needs a simple graph")
+    for (u, v), w in zip(g.arcs, g.weights or ()):
+        if isinstance(w, float) or not w > 0:
+            raise InvalidInputError(f"weight of arc {(u, v)} is {w!r}; weights must be exact and positive (> 0)")
+    seen = {source}
+    stack = [source]
+    while stack:
+        u = stack.pop()
+        for v in g.out_neighbors(u):
+            if v not in seen:
+                seen.add(v)
+                stack.append(v)
+    if len(seen) != g.n:
+        missing = sorted(set(range(g.n)) - seen)
+        raise InvalidInputError(
+            f"not connected from source {source}: vertices {{{', '.join(map(str, missing))}}} are unreachable "
+            "by directed paths, and Dkst needs every vertex reachable (n - 1 steps)"
+        )
+    return source
+
+
+def weight_matrix(g: Digraph) -> list[list[Value]]:
+    """``a_ij``: the arc's weight (1 when unweighted), :data:`INF` without an arc, ``a_ii = INF``."""
+    a: list[list[Value]] = [[INF] * g.n for _ in range(g.n)]
+    ws = g.weights if g.weights is not None else (1,) * len(g.arcs)
+    for (u, v), w in zip(g.arcs, ws):
+        a[u][v] = w
+    return a
+
+
+def dijkstra_dynamic(g: Digraph, source: int) -> list[DkstState]:
+    """Run ``Dkst`` from ``source``: the ``n`` states ``Dkst^(0) … Dkst^(n-1)``."""
+    s = validate_dijkstra_input(g, source)
+    a = weight_matrix(g)
+    n = g.n
+    dist: list[Value] = [INF] * n
+    dist[s] = 0
+    vst = frozenset({s})
+    cur = s
+    states = [DkstState(0, tuple(dist), cur, vst)]
+    for t in range(1, n):
+        i = cur
+        dist = [min(dist[j], dist[i] + a[i][j]) for j in range(n)]  # relax every v_j
+        best: int | None = None
+        for j in range(n):  # argmin over unvisited, lowest index among ties
+            if j not in vst and (best is None or dist[j] < dist[best]):
+                best = j
+        assert best is not None and dist[best] is not INF, "unreachable vertex (validated above)"
+        cur = best
+        vst = vst | {cur}
+        states.append(DkstState(t, tuple(dist), cur, vst))
+    return states
+
+
+def shortest_distances(g: Digraph, source: int) -> list[Value]:
+    """``Dist^(n-1)``: the single-source shortest-path distances the dynamic ends with."""
+    return list(dijkstra_dynamic(g, source)[-1].dist)
+
+
+def validate_bfs_input(g: Digraph, source: object) -> int:
+    """BFS is Dijkstra with ``A = {1, ∞}``: every arc must have weight 1 (or the graph be unweighted)."""
+    s = validate_dijkstra_input(g, source)
+    if g.weights is not None and any(w != 1 for w in g.weights):
+        raise InvalidInputError("BFS is the case A = {1, ∞}: every arc must have weight 1")
+    return s
+
+
+def bfs_dynamic(g: Digraph, source: int) -> list[DkstState]:
+    """BFS as the paper's special case of ``Dkst`` (``a_ij = 1`` for an arc, ``∞`` otherwise)."""
+    validate_bfs_input(g, source)
+    return dijkstra_dynamic(g, source)
+
+
+def bfs_levels(g: Digraph, source: int) -> list[list[int]]:
+    """BFS levels by an ordinary FIFO queue (not through ``Dkst``): level ``k`` = vertices at ``k`` hops."""
+    validate_dijkstra_input(g, source)
+    hops = {source: 0}
+    queue = deque([source])
+    while queue:
+        u = queue.popleft()
+        for v in g.out_neighbors(u):
+            if v not in hops:
+                hops[v] = hops[u] + 1
+                queue.append(v)
+    levels: list[list[int]] = [[] for _ in range(max(hops.values()) + 1)]
+    for v in sorted(hops):
+        levels[hops[v]].append(v)
+    return levels
+
+
+def tree_depths(tree: Digraph, root: int) -> list[int]:
+    """``dep(v)``: the number of edges on the unique path from ``root`` to ``v`` (parent walk)."""
+    validate_tree(tree, root)
+    parent: dict[int, int | None] = {root: None}
+    stack = [root]
+    while stack:
+        u = stack.pop()
+        for v in tree.out_neighbors(u):
+            if v not in parent:
+                parent[v] = u
+                stack.append(v)
+    out = []
+    for v in range(tree.n):
+        d, p = 0, parent[v]
+        while p is not None:
+            d, p = d + 1, parent[p]
+        out.append(d)
+    return out
+
+
+def width_levels(tree: Digraph, root: int) -> list[int]:
+    """``|{v : dep(v) = k}|`` for ``k = 0 .. ht(G_T)``."""
+    deps = tree_depths(tree, root)
+    counts = [0] * (max(deps) + 1)
+    for d in deps:
+        counts[d] += 1
+    return counts
+
+
+def tree_width(tree: Digraph, root: int) -> int:
+    """``wd(G_T) = max_k |{v ∈ V : dep(v) = k}|`` (Section 2.2)."""
+    return max(width_levels(tree, root))
+
+
+Reading = Literal["as-written", "repaired", "twd-repaired", "mwd-repaired"]
+
+
+def twd_of(state: DkstState, over_visited: bool) -> int:
+    """``twd^(t)``: visited ``v_i`` with no ``j`` such that ``Dist[j] ≠ ∞`` and ``Dist[j] > Dist[i]``.
+
+    As written, ``j`` ranges over all of ``V`` (``over_visited=False``); the repair lets ``j`` range
+    over the visited vertices only.
+    """
+    dist = state.dist
+    js = sorted(state.vst) if over_visited else range(len(dist))
+    finite = [dist[j] for j in js if dist[j] is not INF]
+    top = max(finite)
+    return sum(1 for i in state.vst if not dist[i] < top)
+
+
+def width_dynamic(states: Sequence[DkstState], reading: Reading = "as-written") -> list[tuple[int, int]]:
+    """``(twd^(t), mwd^(t))`` for every ``t`` from obs:dynamicwidbfs's definitions.
+
+    ``as-written``: ``twd`` with ``j`` over all of ``V``; ``mwd^(t) = max_{t' < t} twd^(t')`` (and
+    ``mwd^(0) = 1``, the stated initialization). ``repaired``: ``j`` over visited vertices and
+    ``mwd^(t) = max_{t' ≤ t} twd^(t')``. ``twd-repaired`` / ``mwd-repaired`` repair one of the two.
+    """
+    over_visited = reading in ("repaired", "twd-repaired")
+    inclusive = reading in ("repaired", "mwd-repaired")
+    twd = [twd_of(st, over_visited) for st in states]
+    out = []
+    for t in range(len(states)):
+        if t == 0:
+            mwd = 1  # "initialized by twd^(0) = mwd^(0) = 1"
+        else:
+            mwd = max(twd[: t + 1] if inclusive else twd[:t])
+        out.append((twd[t], mwd))
+    return out
+
+
+@dataclass(frozen=True)
+class WidthState(DkstState):
+    """``Dkst^(t)`` of BFS augmented with ``(twd^(t), mwd^(t))`` of obs:dynamicwidbfs."""
+
+    twd: int = 1
+    mwd: int = 1
+
+
+def bfs_width_dynamic(tree: Digraph, root: int, reading: Reading = "repaired") -> list[WidthState]:
+    """BFS on a tree (``A = {1, ∞}``) with ``twd``/``mwd`` from the Observation's definitions."""
+    validate_tree(tree, root)
+    states = bfs_dynamic(tree, root)
+    return [WidthState(st.t, st.dist, st.cur, st.vst, twd, mwd)
+            for st, (twd, mwd) in zip(states, width_dynamic(states, reading))]
+
+
+def widsup(dif: Any, twd: int, mwd: int) -> tuple[int, int]:
+    """The piecewise map ``f`` of lem:widsupffn on ``(dif, twd, mwd)``; ``dif`` must be 0 or 1."""
+    if dif == 0:
+        return twd + 1, max(mwd, twd + 1)
+    if dif == 1:
+        return 1, max(mwd, 1)
+    raise ValueError(f"lem:widsupffn is defined for dif ∈ {{0, 1}}, got {dif}")
+
+
+def width_update_rule(states: Sequence[DkstState]) -> list[tuple[Value, int, int]]:
+    """``(dif_t, twd_t, mwd_t)`` by the Observation's update rule, from ``(·, 1, 1)`` at ``t = 0``.
+
+    ``dif_t = Dist[cur^(t)] - Dist[cur^(t-1)]`` (final distances of consecutively visited vertices);
+    ``dif = 0`` (same depth) increments ``twd``, ``dif = 1`` (one level deeper) resets it to 1, and
+    ``mwd`` keeps the maximum (lem:widsupffn's ``f``).
+    """
+    last = states[-1].dist
+    out: list[tuple[Value, int, int]] = [(0, 1, 1)]
+    twd, mwd = 1, 1
+    for prev, st in zip(states, states[1:]):
+        dif = last[st.cur] - last[prev.cur]  # type: ignore[operator]
+        twd, mwd = widsup(dif, twd, mwd)
+        out.append((dif, twd, mwd))
+    return out
+
+
+def state_text(st: DkstState) -> str:
+    """One line per state."""
+    dist = ", ".join(str(d) for d in st.dist)
+    return f"t={st.t}: cur=v{st.cur}, Dist=[{dist}], vst={sorted(st.vst)}"
