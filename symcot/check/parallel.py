@@ -46,13 +46,16 @@ def _chunks(it: Iterable[Any], size: int) -> Iterator[list[Any]]:
 
 def check_stream(
     per_input: Callable[[Any], Any], inputs: Iterable[Any], total: int, jobs: int, bar: Any,
+    threshold: int | None = None,
 ) -> tuple[int, tuple[Any, Any] | None]:
     """Apply ``per_input`` to ``inputs`` in order until it returns something other than ``None``.
 
-    Returns ``(inputs checked, (first failing input, what per_input returned) | None)``.
+    Returns ``(inputs checked, (first failing input, what per_input returned) | None)``. Streams of
+    fewer than ``threshold`` inputs (default :data:`PARALLEL_THRESHOLD`) run in-process.
     """
     global _WORK
-    if jobs <= 1 or total < PARALLEL_THRESHOLD or "fork" not in mp.get_all_start_methods():
+    limit = PARALLEL_THRESHOLD if threshold is None else threshold
+    if jobs <= 1 or total < limit or "fork" not in mp.get_all_start_methods():
         count = 0
         for inp in inputs:
             count += 1

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from symcot.constructions.base import Construction, Expectation, Prompt
+from symcot.errors import SymcotError
 from symcot.ir.layout import ConcreteLayout
 from symcot.ir.symbols import Scalar
 from symcot.model.decoder import ConcreteDecoder
@@ -70,6 +71,10 @@ class Mutant(Construction):
         mp = dec.get_map(self.layer, self.map_label)
         o = _index(mp.dst, self.out)
         ins = tuple(_index(mp.src, c) for c in self.ins)
+        if mp.coefficient(o, *ins) == self.value:
+            raise SymcotError(
+                f"mutant changes nothing: the coefficient of {self.ins or '1'} in {self.out[0]}[{self.out[1]}] of "
+                f"layer {self.layer} {self.map_label} is already {self.value} (terms may cancel when compiled)")
         mutated = dec.with_map(self.layer, self.map_label, mp.with_coefficient(o, ins, self.value))
         self._cache[key] = mutated
         return mutated
