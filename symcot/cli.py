@@ -50,12 +50,30 @@ def _cmd_verify(args: argparse.Namespace) -> int:
 
 
 def _cmd_claims(args: argparse.Namespace) -> int:
+    from symcot.paper import PAPER_LABELS, is_paper_label
     from symcot.registry import load_claims
 
-    for c in load_claims(args.proofs).values():
-        variants = ", ".join(chk.variant for chk in c.checks)
-        print(f"{c.id:<22} {c.kind:<11} {c.statement}")
-        print(f"{'':<22} {'':<11} where: {c.where}; variants: {variants}; default max size {c.default_max_size}")
+    claims = load_claims(args.proofs)
+    if args.markdown:
+        print("| id | kind | statement | where | variants (checker) | id ours? |")
+        print("|---|---|---|---|---|---|")
+        for c in claims.values():
+            variants = "; ".join(f"{chk.variant} ({chk.method})" for chk in c.checks)
+            stmt = c.statement.replace("|", "\\|")
+            print(f"| `{c.id}` | {c.kind} | {stmt} | {c.where} | {variants} | "
+                  f"{'no' if is_paper_label(c.id) else 'yes'} |")
+    else:
+        for c in claims.values():
+            ours = "" if is_paper_label(c.id) else "  [id ours]"
+            print(f"{c.id:<28} {c.kind:<11} {c.statement}{ours}")
+            for chk in c.checks:
+                print(f"{'':<28} {'':<11} variant {chk.variant}: {chk.method}")
+            print(f"{'':<28} {'':<11} where: {c.where}; default max size {c.default_max_size}")
+    missing = [(label, kind) for label, (kind, checkable) in PAPER_LABELS.items() if label not in claims]
+    if missing:
+        print("\nPaper labels without a claim module:" if not args.markdown else "\nPaper labels without a claim:")
+        for label, kind in missing:
+            print(f"  {label:<28} {kind}")
     return 0
 
 
@@ -195,7 +213,8 @@ def build_parser() -> argparse.ArgumentParser:
     v.add_argument("--proofs", metavar="DIR", help="claims directory (default ./proofs)")
     v.set_defaults(func=_cmd_verify)
 
-    c = sub.add_parser("claims", help="list the claims, their kind, statement and variants")
+    c = sub.add_parser("claims", help="list the claims, their kind, statement, variants, and paper coverage")
+    c.add_argument("--markdown", action="store_true", help="a Markdown table (as in docs/claims.md)")
     c.add_argument("--proofs", metavar="DIR")
     c.set_defaults(func=_cmd_claims)
 
