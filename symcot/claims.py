@@ -97,11 +97,17 @@ class Claim:
     notes: list[str] = field(default_factory=list)
 
     def run(self, max_size: int | None = None, progress: Progress | None = None,
-            variants: list[str] | None = None, jobs: int = 1) -> list[Verdict]:
-        """Run every check (or the named variants) and return their verdict rows."""
+            variants: list[str] | None = None, jobs: int = 1, symbolic: bool = False) -> list[Verdict]:
+        """Run every check (or the named variants) and return their verdict rows.
+
+        Checks whose ``symbolic`` attribute is true (symbolic replay with Z3) run only when ``symbolic``
+        is asked for; with ``symbolic`` only those run.
+        """
         size = self.default_max_size if max_size is None else max_size
         out = []
         for chk in self.checks:
+            if bool(getattr(chk, "symbolic", False)) != symbolic:
+                continue
             if variants and chk.variant not in variants:
                 continue
             out.append(chk.run(self.id, size, progress or Progress(False), jobs))

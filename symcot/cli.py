@@ -27,11 +27,16 @@ def _cmd_verify(args: argparse.Namespace) -> int:
     if args.jobs is not None and args.jobs < 1:
         raise SymcotError(f"--jobs must be at least 1, got {args.jobs}")
     claims = select(load_claims(args.proofs), args.claims)
+    if args.symbolic:
+        claims = [c for c in claims if any(getattr(chk, "symbolic", False) for chk in c.checks)]
+        if not claims:
+            raise SymcotError("none of the selected claims has a symbolic check")
     rows: list[Verdict] = []
     progress = Progress(not args.no_progress)
     t0 = time.perf_counter()
     for claim in claims:
-        for row in claim.run(args.max_size, progress, args.variant or None, args.jobs or default_jobs()):
+        for row in claim.run(args.max_size, progress, args.variant or None, args.jobs or default_jobs(),
+                             symbolic=args.symbolic):
             rows.append(row)
             size = "-" if row.max_size is None else row.max_size
             print(f"{row.id} [{row.variant}]: {row.verdict} (max size {size}, {row.inputs_checked} inputs, "
@@ -209,6 +214,8 @@ def build_parser() -> argparse.ArgumentParser:
     v.add_argument("--markdown", metavar="PATH", help="write a Markdown report here")
     v.add_argument("--variant", action="append", help="only these variants (repeatable)")
     v.add_argument("--no-progress", action="store_true", help="no progress bars")
+    v.add_argument("--symbolic", action="store_true",
+                   help="run the symbolic checks (λ and weights as symbols, decided by Z3) instead")
     v.add_argument("--jobs", type=int, default=None, help="worker processes for large sizes (default: all cores)")
     v.add_argument("--proofs", metavar="DIR", help="claims directory (default ./proofs)")
     v.set_defaults(func=_cmd_verify)
