@@ -22,8 +22,8 @@ class Check(Protocol):
     variant: str
     method: str
 
-    def run(self, claim_id: str, max_size: int, progress: Progress, jobs: int = 1) -> Verdict:
-        """Compute the verdict row for this variant."""
+    def run(self, claim_id: str, max_size: int, progress: Progress, jobs: int = 1, engine: str = "exact") -> Verdict:
+        """Compute the verdict row for this variant (``engine`` picks exact or batched replay where it applies)."""
         ...
 
 
@@ -46,9 +46,16 @@ class ConstructionCheck:
         """The construction's variant name."""
         return self.construction().variant
 
-    def run(self, claim_id: str, max_size: int, progress: Progress, jobs: int = 1) -> Verdict:
-        """Check every family up to ``max_size``."""
+    def run(self, claim_id: str, max_size: int, progress: Progress, jobs: int = 1, engine: str = "exact") -> Verdict:
+        """Check every family up to ``max_size`` with exact per-input replay or the batched engine."""
         cons = self.construction()
+        if engine == "batched":
+            from symcot.check.batched_check import run_batched_check
+
+            return run_batched_check(claim_id, cons, self.spec, self.families, max_size, self.paper_sizes,
+                                     progress=progress, method=f"{self.method} [batched engine]", jobs=jobs)
+        if engine != "exact":
+            raise ValueError(f"unknown engine {engine!r}")
         return run_construction_check(claim_id, cons, self.spec, self.families, max_size,
                                       self.paper_sizes, progress=progress, method=self.method, jobs=jobs)
 
@@ -67,8 +74,8 @@ class PropertyCheck:
     per_input: Callable[[Any], dict[str, Any] | None]
     method: str = "exhaustive enumeration"
 
-    def run(self, claim_id: str, max_size: int, progress: Progress, jobs: int = 1) -> Verdict:
-        """Check every family up to ``max_size``."""
+    def run(self, claim_id: str, max_size: int, progress: Progress, jobs: int = 1, engine: str = "exact") -> Verdict:
+        """Check every family up to ``max_size`` (no decoder: ``engine`` does not apply)."""
         return run_property_check(claim_id, self.variant, self.method, self.families, max_size, self.per_input,
                                   progress, jobs)
 
@@ -97,7 +104,8 @@ class Claim:
     notes: list[str] = field(default_factory=list)
 
     def run(self, max_size: int | None = None, progress: Progress | None = None,
-            variants: list[str] | None = None, jobs: int = 1, symbolic: bool = False) -> list[Verdict]:
+            variants: list[str] | None = None, jobs: int = 1, symbolic: bool = False,
+            engine: str = "exact") -> list[Verdict]:
         """Run every check (or the named variants) and return their verdict rows.
 
         Checks whose ``symbolic`` attribute is true (symbolic replay with Z3) run only when ``symbolic``
@@ -110,5 +118,8 @@ class Claim:
                 continue
             if variants and chk.variant not in variants:
                 continue
-            out.append(chk.run(self.id, size, progress or Progress(False), jobs))
+            if engine == "exact":
+                out.append(chk.run(self.id, size, progress or Progress(False), jobs))
+            else:
+                out.append(chk.run(self.id, size, progress or Progress(False), jobs, engine=engine))
         return out

@@ -36,7 +36,7 @@ def _cmd_verify(args: argparse.Namespace) -> int:
     t0 = time.perf_counter()
     for claim in claims:
         for row in claim.run(args.max_size, progress, args.variant or None, args.jobs or default_jobs(),
-                             symbolic=args.symbolic):
+                             symbolic=args.symbolic, engine=args.engine):
             rows.append(row)
             size = "-" if row.max_size is None else row.max_size
             print(f"{row.id} [{row.variant}]: {row.verdict} (max size {size}, {row.inputs_checked} inputs, "
@@ -214,6 +214,8 @@ def build_parser() -> argparse.ArgumentParser:
     v.add_argument("--markdown", metavar="PATH", help="write a Markdown report here")
     v.add_argument("--variant", action="append", help="only these variants (repeatable)")
     v.add_argument("--no-progress", action="store_true", help="no progress bars")
+    v.add_argument("--engine", choices=["exact", "batched"], default="exact",
+                   help="exact per-input replay (default) or the batched numpy engine with certified exactness")
     v.add_argument("--symbolic", action="store_true",
                    help="run the symbolic checks (λ and weights as symbols, decided by Z3) instead")
     v.add_argument("--jobs", type=int, default=None, help="worker processes for large sizes (default: all cores)")

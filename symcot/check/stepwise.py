@@ -69,7 +69,8 @@ def token_labels(prompt: Prompt, generated: int) -> list[str]:
     return list(prompt.labels) + [f"y_{k}" for k in range(1, generated + 1)]
 
 
-def _compare_blocks(layout: ConcreteLayout, y: list[Any], want: dict[str, list[Any]]) -> list[tuple[str, Any, Any]]:
+def compare_blocks(layout: ConcreteLayout, y: list[Any], want: dict[str, list[Any]]) -> list[tuple[str, Any, Any]]:
+    """The blocks of ``y`` that differ from ``want``: ``(name, expected, got)``."""
     bad = []
     for name, vals in want.items():
         got = layout.pi(name, y)
@@ -87,14 +88,14 @@ def check_input(cons: Construction, spec: StepwiseSpec, inp: Any) -> Mismatch | 
     layout = dec.layout
     found: list[Mismatch] = []
 
-    y0_bad = _compare_blocks(layout, prompt.tokens[-1], spec.expected(inp, states[0], 0))
+    y0_bad = compare_blocks(layout, prompt.tokens[-1], spec.expected(inp, states[0], 0))
     if y0_bad:
         name, want, got = y0_bad[0]
         return Mismatch(0, None, "block", name, want, got, "y_0 does not encode the initial state",
                         reference_state=spec.state_text(states[0]))
 
     def on_step(t: int, y: list[Any], _recs: list[LayerRecord]) -> bool:
-        bad = _compare_blocks(layout, y, spec.expected(inp, states[t], t))
+        bad = compare_blocks(layout, y, spec.expected(inp, states[t], t))
         if bad:
             name, want, got = bad[0]
             found.append(Mismatch(t, len(dec.layers), "block", name, want, got,

@@ -251,3 +251,7 @@ def expected_blocks(g: Digraph, state: DfsState) -> dict[str, Any]:
 def is_terminal(layout_c: Any, y: list[Any]) -> bool:
     """The paper's stop rule: ``π_cur(y_t) = 0^n``."""
     return all(v == 0 for v in layout_c.pi("cur", y))
+
+
+#: Vectorised form of the stop rule for the batched engine (``view.block(name)`` has one column per input).
+is_terminal.batched = lambda layout, view: ~(view.block("cur") != 0).any(axis=0)  # type: ignore[attr-defined]

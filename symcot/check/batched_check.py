@@ -1,0 +1,386 @@
+"""Exhaustive checking with the batched engine: same verdict, counterexample and count as the exact checker.
+
+:func:`run_batched_check` is a drop-in for :func:`symcot.check.exhaustive.run_construction_check`. It
+runs the same size-by-size schedule (it *is* that schedule: the families are wrapped so that
+:func:`~symcot.check.exhaustive.run_property_check` sees one pre-computed result per input, in the
+family's order), but inputs are replayed in batches by :class:`~symcot.replay.batched.BatchedDecoder`
+under the rules of ``sec:trans``. After every CoT step the rows' ``y_t`` are compared, exactly and
+vectorised, with ``spec.expected(inp, s_t, t)`` (computed per input by the reference, which is cheap)
+and with the stop rule ``spec.terminal`` exactly as :func:`~symcot.check.stepwise.check_input` does:
+the rule must not fire before the reference's last step ``T`` and must fire at ``T``; ``spec.final``
+runs on the rows that pass every step.
+
+The first failing input of a batch (in the family's order) is then re-checked by the exact per-input
+path, :func:`~symcot.check.stepwise.check_input`, which produces the diagnosed counterexample (the
+layer, head or block where the proof's invariants break). If the exact path does not fail on it, the
+engines disagree and the check ends with an ``error`` verdict rather than a wrong one. Inputs the
+batched engine cannot represent (symbolic coefficients, expected values that are not exact numbers)
+are checked by the exact path directly.
+
+The certificates of all batches (:mod:`symcot.check.certify`) are summarised in ``Verdict.details``.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from itertools import islice
+from typing import Any
+
+import numpy as np
+
+from symcot.check.certify import LIMITS, Certificate, NotNumericError, merge
+from symcot.check.exhaustive import Family, Progress, run_property_check, size_mismatches
+from symcot.check.stepwise import StepwiseSpec, check_input, compare_blocks
+from symcot.check.verdict import Verdict
+from symcot.constructions.base import Construction
+from symcot.errors import SymcotError
+from symcot.replay.batched import BatchedDecoder, StepView, _exact_lists
+
+#: Inputs replayed together (memory grows linearly with it: a few MB per thousand inputs at n ≈ 10).
+BATCH = 2048
+
+METHOD = "exhaustive exact replay, every CoT step"
+
+
+class EngineDisagreement(SymcotError):
+    """The batched engine flagged an input that the exact per-input replay accepts (a bug in an engine)."""
+
+
+@dataclass
+class _Row:
+    """One prepared input: reference states, prompt and the expected block values per step."""
+
+    k: int  # position in the chunk
+    inp: Any
+    states: Any
+    total: int
+    dec: Any
+    prompt: Any
+    expected: list[dict[str, list[Any]]]
+
+
+@dataclass
+class BatchedChecker:
+    """Checks lists of inputs of one construction with the batched engine (see the module docstring).
+
+    Attributes:
+        cons: the construction.
+        spec: what to compare (the same :class:`StepwiseSpec` the exact checker uses).
+        batch: inputs per engine run.
+        terminal_batched: optional vectorised form of ``spec.terminal``: ``(layout, StepView) -> bool
+            array`` (also taken from an attribute ``batched`` on ``spec.terminal``). It must agree with
+            ``spec.terminal``; without it the scalar rule is applied row by row.
+        certificates: one per engine run (see :mod:`symcot.check.certify`).
+
+    """
+
+    cons: Construction
+    spec: StepwiseSpec
+    batch: int = BATCH
+    terminal_batched: Callable[[Any, StepView], np.ndarray] | None = None
+    certificates: list[Certificate] = field(default_factory=list)
+    exact_fallbacks: int = 0
+    _engines: dict[int, tuple[Any, BatchedDecoder]] = field(default_factory=dict, repr=False)
+    _decoders: dict[Any, Any] = field(default_factory=dict, repr=False)
+
+    def __post_init__(self) -> None:
+        if self.terminal_batched is None and self.spec.terminal is not None:
+            self.terminal_batched = getattr(self.spec.terminal, "batched", None)
+
+    def _concrete(self, inp: Any) -> Any:
+        """``cons.concrete(inp)``, looked up by the sizes and constants (``Construction.concrete``'s own key)."""
+        try:
+            key = (frozenset(self.cons.env(inp).items()), frozenset(self.cons.subs(inp).items()))
+            dec = self._decoders.get(key)
+        except TypeError:  # unhashable constants: no lookup
+            return self.cons.concrete(inp)
+        if dec is None:
+            dec = self._decoders[key] = self.cons.concrete(inp)
+        return dec
+
+    def engine(self, dec: Any) -> BatchedDecoder:
+        """The batched engine of a concrete decoder (one per decoder object)."""
+        got = self._engines.get(id(dec))
+        if got is None or got[0] is not dec:
+            got = (dec, BatchedDecoder(dec))
+            self._engines[id(dec)] = got
+        return got[1]
+
+    # -- one chunk ----------------------------------------------------------------------------------
+    def check(self, inputs: list[Any]) -> tuple[list[dict[str, Any] | None], BaseException | None]:
+        """Results for ``inputs`` in order, up to and including the first failure.
+
+        Returns ``(results, error)``: ``results[i]`` is ``None`` (passes) or the counterexample of
+        :func:`check_input` (``Mismatch.as_dict()``); ``error`` is the exception that preparing the input
+        after the last result raised (the exact checker would have raised it there too), else ``None``.
+        """
+        rows: list[_Row] = []
+        error: BaseException | None = None
+        spec = self.spec
+        for k, inp in enumerate(inputs):
+            try:
+                states = spec.reference(inp)
+                dec = self._concrete(inp)
+                prompt = self.cons.prompt(inp)
+                total = len(states) - 1
+                expected = [spec.expected(inp, states[t], t) for t in range(total + 1)]
+            except Exception as e:  # noqa: BLE001 - re-raised at the same input, as the exact checker does
+                error = e
+                break
+            rows.append(_Row(k, inp, states, total, dec, prompt, expected))
+        bad = self._failures(rows)
+        n_ok = len(rows)
+        first = min(bad) if bad else None
+        results: list[dict[str, Any] | None] = []
+        for r in rows:
+            if first is not None and r.k > first:
+                break
+            if r.k == first:
+                mm = check_input(self.cons, spec, r.inp)
+                if mm is None:
+                    raise EngineDisagreement(
+                        f"the batched engine fails input #{r.k} of its batch but exact replay accepts it "
+                        f"({bad[first]}); please report this")
+                results.append(mm.as_dict())
+                return results, None
+            results.append(None)
+        assert len(results) == n_ok
+        return results, error
+
+    # -- the batched comparison ---------------------------------------------------------------------
+    def _failures(self, rows: list[_Row]) -> dict[int, str]:
+        """``{chunk position: why}`` for the rows whose batched replay departs from the reference."""
+        bad: dict[int, str] = {}
+        groups: dict[tuple[int, int], list[_Row]] = {}
+        for r in rows:
+            y0_bad = compare_blocks(r.dec.layout, r.prompt.tokens[-1], r.expected[0])
+            if y0_bad:
+                bad[r.k] = f"y_0 block {y0_bad[0][0]}"
+                continue
+            groups.setdefault((id(r.dec), len(r.prompt.tokens)), []).append(r)
+        for grp in groups.values():
+            try:
+                bad.update(self._run_group(grp))
+            except NotNumericError:
+                # not representable by the batched engine: the exact path decides each input
+                for r in grp:
+                    self.exact_fallbacks += 1
+                    if check_input(self.cons, self.spec, r.inp) is not None:
+                        bad[r.k] = "exact path"
+                        break
+        return bad
+
+    def _run_group(self, grp: list[_Row]) -> dict[int, str]:
+        spec = self.spec
+        dec = grp[0].dec
+        layout = dec.layout
+        eng = self.engine(dec)
+        exp = _Expected(grp, layout)
+        bad: dict[int, str] = {}
+        for i in exp.unrepresentable:
+            r = grp[i]
+            self.exact_fallbacks += 1
+            if check_input(self.cons, spec, r.inp) is not None:
+                bad[r.k] = "exact path"
+        runnable = [i for i in range(len(grp)) if i not in exp.unrepresentable]
+        if not runnable:
+            return bad
+        totals = np.array([grp[i].total for i in runnable], dtype=np.int64)
+        terminal = spec.terminal
+        tb = self.terminal_batched
+
+        def on_step(view: StepView) -> np.ndarray:
+            t = view.t
+            idx = np.asarray(runnable)[view.rows]
+            fail = exp.mismatch(view, idx)
+            if terminal is not None:
+                if tb is not None:
+                    stops = np.asarray(tb(layout, view), dtype=bool)
+                    if t == 1:  # the vectorised rule must agree with the scalar one: spot-check a few rows
+                        ex = _exact_lists(view.y[:, :8], view.scale)
+                        if [bool(terminal(layout, y)) for y in ex] != stops[:8].tolist():
+                            raise EngineDisagreement("terminal_batched disagrees with spec.terminal")
+                else:
+                    ex = view.exact()
+                    stops = np.array([bool(terminal(layout, y)) for y in ex], dtype=bool)
+                tot = totals[view.rows]
+                fail |= (stops & (t < tot)) | (~stops & (t == tot))
+            for j in np.flatnonzero(fail):
+                bad[grp[idx[j]].k] = f"step {t}"
+            return fail
+
+        prompts = [grp[i].prompt.tokens for i in runnable]
+        keep = spec.final is not None
+        run = eng.run(prompts, totals, on_step=on_step, keep_outputs=keep)
+        self.certificates.append(run.certificate)
+        if keep:
+            assert run.outputs is not None and spec.final is not None
+            for j, i in enumerate(runnable):
+                r = grp[i]
+                if r.k in bad:
+                    continue
+                msg = spec.final(r.inp, r.states, run.outputs[j], layout)
+                if msg:
+                    bad[r.k] = "final"
+        return bad
+
+    def certificate(self) -> Certificate | None:
+        """The certificates of every engine run so far, merged."""
+        return merge(self.certificates)
+
+
+class _Expected:
+    """The expected block values of a group of rows: int64 ``(rows, steps + 1, width)`` and a mask.
+
+    Rows whose expected values are not all integers within int64 (a ``Fraction``, a symbol) are listed in
+    ``unrepresentable``; the exact path checks them.
+    """
+
+    def __init__(self, grp: list[_Row], layout: Any):
+        names: list[str] = []
+        for r in grp:
+            for e in r.expected:
+                for b in e:
+                    if b not in names:
+                        names.append(b)
+        order = {b: k for k, b in enumerate(layout.names)}
+        names.sort(key=lambda b: order.get(b, len(order)))
+        sizes = [layout.sizes[b] for b in names]
+        offs = np.cumsum([0] + sizes)
+        width = int(offs[-1])
+        steps = max((r.total for r in grp), default=0) + 1
+        self.cols = np.concatenate([np.arange(layout.offsets[b], layout.offsets[b] + layout.sizes[b])
+                                    for b in names]) if names else np.zeros(0, dtype=np.intp)
+        self.mask = np.zeros((len(grp), steps, width), dtype=bool)
+        self.vals = np.zeros((len(grp), steps, width), dtype=np.int64)
+        self.unrepresentable: set[int] = set()
+        zeros = {b: [0] * n for b, n in zip(names, sizes)}
+        sizes_arr = np.array(sizes, dtype=np.intp)
+        for i, r in enumerate(grp):
+            flat: list[list[Any]] = []
+            present: list[list[bool]] = []
+            for e in r.expected:
+                row: list[Any] = []
+                for b in names:
+                    v = e.get(b)
+                    row.extend(zeros[b] if v is None else v)
+                flat.append(row)
+                present.append([b in e for b in names])
+            arr = np.array(flat)  # int64 only when every value is a Python int (or bool) within int64
+            if arr.dtype.kind not in "iub" or arr.shape != (len(flat), width):
+                self.unrepresentable.add(i)  # Fractions, symbols, wrong lengths: the exact path decides
+                continue
+            self.vals[i, : len(flat)] = arr
+            self.mask[i, : len(flat)] = np.repeat(np.array(present, dtype=bool), sizes_arr, axis=1)
+
+    def mismatch(self, view: StepView, idx: np.ndarray) -> np.ndarray:
+        """Rows (of the view) whose ``y_t`` differs from the expected blocks at step ``t``, exactly."""
+        t = view.t
+        if not len(self.cols):
+            return np.zeros(len(idx), dtype=bool)
+        got = view.y[self.cols]  # (width, n): scale·y_t, exact integers (or exact values on the object path)
+        want = self.vals[idx, t].T
+        mask = self.mask[idx, t].T
+        if view.scale != 1:
+            want = want.astype(object) * view.scale
+        if got.dtype == object or want.dtype == object:
+            diff = np.asarray(got != want, dtype=bool)
+        else:
+            # got holds integers of magnitude ≤ the path's limit (certified); a wanted value beyond the
+            # limit cannot be equal, and within it the conversion to got's type is exact
+            lim = LIMITS[view.path] or 0
+            in_range = np.abs(want) <= lim
+            diff = np.where(in_range, got != want.astype(got.dtype), True)
+        return (diff & mask).any(axis=0)
+
+
+def zero_block_rule(block: str) -> Callable[[Any, StepView], np.ndarray]:
+    """A vectorised stop rule "``π_block(y_t) = 0``" (e.g. the DFS rule on ``cur``), for ``terminal_batched``."""
+
+    def rule(layout: Any, view: StepView) -> np.ndarray:
+        return ~np.asarray(view.block(block) != 0).any(axis=0)
+
+    return rule
+
+
+def batched_family(fam: Family, checker: BatchedChecker, chunk: int | None = None) -> Family:
+    """``fam`` with each input paired with its pre-computed result, for :func:`run_property_check`."""
+    size_of_chunk = chunk or checker.batch
+
+    def inputs(size: int) -> Iterator[tuple[Any, Any]]:
+        it = iter(fam.inputs(size))
+        while True:
+            part = list(islice(it, size_of_chunk))
+            if not part:
+                return
+            results, err = checker.check(part)
+            yield from zip(part, results)
+            if err is not None:
+                raise err
+            if results and results[-1] is not None:
+                return
+
+    return Family(fam.name, inputs, fam.count, lambda item: fam.describe(item[0]), fam.min_size, fam.exhaustive,
+                  fam.max_size)
+
+
+def _result(item: tuple[Any, Any]) -> Any:
+    return item[1]
+
+
+def run_batched_check(
+    claim_id: str,
+    cons: Construction,
+    spec: StepwiseSpec,
+    families: list[Family],
+    max_size: int,
+    paper_sizes: dict[str, Any] | None = None,
+    progress: Progress | None = None,
+    method: str = METHOD,
+    jobs: int = 1,
+    batch: int = BATCH,
+    engine: Any = None,
+    terminal_batched: Callable[[Any, StepView], np.ndarray] | None = None,
+) -> Verdict:
+    """Check ``cons`` on every family up to ``max_size`` with the batched engine.
+
+    Same arguments and the same verdict, counterexample and ``inputs_checked`` as
+    :func:`~symcot.check.exhaustive.run_construction_check`; ``details`` adds the engine and its
+    exactness certificate. ``jobs > 1`` (or a distributed ``engine``, see :mod:`symcot.check.shard`)
+    checks large sizes as independent rank-range shards on that many processes.
+    """
+    start = time.perf_counter()
+    sizes = cons.decoder.sizes()
+    notes = list(cons.notes)
+    size_info = sizes.as_dict()
+    if paper_sizes:
+        size_info["paper"] = {k: v if isinstance(v, int) else str(v) for k, v in paper_sizes.items()}
+    mism = size_mismatches(sizes, paper_sizes or {})
+    if mism:
+        return Verdict(claim_id, cons.variant, "refuted", "size accounting against the paper", None, 0,
+                       time.perf_counter() - start, {"kind": "size", "differences": mism}, notes, size_info)
+    checker = BatchedChecker(cons, spec, batch, terminal_batched)
+    shard_stats: dict[str, Any] = {}
+    if jobs > 1 or engine is not None:
+        from symcot.check.shard import sharded_family
+
+        wrapped = [sharded_family(f, checker, jobs=jobs, engine=engine, stats=shard_stats) for f in families]
+    else:
+        wrapped = [batched_family(f, checker) for f in families]
+    row = run_property_check(claim_id, cons.variant, method, wrapped, max_size, _result, progress, 1)
+    row.notes = notes + row.notes
+    row.sizes = size_info
+    row.seconds = time.perf_counter() - start
+    certs = checker.certificates + shard_stats.get("certificates", [])
+    cert = merge(certs)
+    row.details = {
+        "engine": "batched",
+        "batch": batch,
+        "certificate": cert.as_dict() if cert else None,
+        "exact_fallbacks": checker.exact_fallbacks + shard_stats.get("exact_fallbacks", 0),
+    }
+    if shard_stats:
+        row.details["shards"] = {k: v for k, v in shard_stats.items() if k not in ("certificates",)}
+    return row
