@@ -39,6 +39,14 @@ def tex_scalar(v: Any) -> str:
     return sp.latex(sp.sympify(v))
 
 
+def tex_map_name(name: str) -> str:
+    """A map name as math: ``Q_read^{(1)}`` → ``Q_{read}^{(1)}`` (multi-letter subscripts braced)."""
+    import re
+
+    m = re.match(r"^([A-Za-z]+)_([A-Za-z0-9]{2,})(.*)$", name)
+    return f"{m.group(1)}_{{{m.group(2)}}}{m.group(3)}" if m else name
+
+
 def _tex_size(e: Any) -> str:
     return sp.latex(sp.sympify(e))
 
@@ -66,7 +74,7 @@ def map_symbolic(mp: Map) -> str:
                 cells.append(simplify_latex(p.linear[c]) if c in p.linear else "0")
         rows.append(" & ".join([label] + cells))
     spec = "l|" + "c" * len(cols)
-    lines = [f"\\paragraph{{${mp.name}$}} {_escape(mp.doc)}"]
+    lines = [f"\\paragraph{{${tex_map_name(mp.name)}$}} {_escape(mp.doc)}"]
     if cols:
         lines += ["\\[", f"\\begin{{array}}{{{spec}}}", head + r" \\ \hline"]
         lines += [r + r" \\" for r in rows]
@@ -129,7 +137,7 @@ def bmatrix(rows: list[list[Any]]) -> str:
 def map_explicit(mp: ConcreteMap) -> str:
     """The linear matrix, the bias and the quadratic terms of a concrete map."""
     b, w, q = mp.dense()
-    lines = [f"\\paragraph{{${mp.name}$}} ${mp.d_out}\\times {mp.d_in}$", "\\[", "W = ", bmatrix(w), "\\]"]
+    lines = [f"\\paragraph{{${tex_map_name(mp.name)}$}} ${mp.d_out}\\times {mp.d_in}$", "\\[", "W = ", bmatrix(w), "\\]"]
     if any(v != 0 for v in b):
         lines += ["\\[", "b = ", bmatrix([[v] for v in b]), "\\]"]
     if q:
