@@ -137,7 +137,8 @@ def bmatrix(rows: list[list[Any]]) -> str:
 def map_explicit(mp: ConcreteMap) -> str:
     """The linear matrix, the bias and the quadratic terms of a concrete map."""
     b, w, q = mp.dense()
-    lines = [f"\\paragraph{{${tex_map_name(mp.name)}$}} ${mp.d_out}\\times {mp.d_in}$", "\\[", "W = ", bmatrix(w), "\\]"]
+    head = f"\\paragraph{{${tex_map_name(mp.name)}$}} ${mp.d_out}\\times {mp.d_in}$"
+    lines = [head, "\\[", "W = ", bmatrix(w), "\\]"]
     if any(v != 0 for v in b):
         lines += ["\\[", "b = ", bmatrix([[v] for v in b]), "\\]"]
     if q:
