@@ -1,0 +1,358 @@
+"""All-dimension proofs: the index-function encoding with symbolic sizes.
+
+Each input block of symbolic size becomes an uninterpreted function ``f_b : ℤ → ℝ`` and each output
+block is checked at a symbolic row index ``i`` with ``0 ≤ i < size``, the size itself a Z3 integer
+constrained only by the lemma's dimension hypotheses (``d ≥ 2``). A row of a map is compiled straight
+from the IR expression (``BlockRef``, ``Const``, ``Scale``, ``Sum``, ``MatApply``, Hadamard products and
+scalar gates) using each structured matrix's symbolic row: ``I`` reads column ``i``, the shift ``S``
+reads ``i - 1``, ``e_k`` is ``[i = k]``. A row that needs every coordinate of a block of symbolic size
+(``1ᵀ v``, an inner product, an :class:`~symcot.ir.IndexMatrix` without a symbolic row) raises
+:class:`~symcot.lemmas.kit.NonLocal`; such a lemma can only be checked size by size.
+
+Per-coordinate hypotheses are instantiated at exactly the coordinates a query reads; a one-hot block
+is encoded by an index variable ``k`` (``f_b(j) = [j = k]`` at the coordinates read). Asserting fewer
+instances than the full hypothesis is sound for a proof (``unsat`` with fewer assumptions implies
+``unsat`` with all of them), and a ``sat`` answer is re-run at the model's concrete size.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any
+
+import sympy as sp
+import z3
+
+from symcot.ir.expr import Bilinear, BlockRef, Const, Expr, MatApply, Scale, Sum
+from symcot.ir.maps import Map
+from symcot.ir.matrices import (
+    Identity,
+    IndexMatrix,
+    Mat,
+    MatProduct,
+    MatSum,
+    Ones,
+    Scaled,
+    Shift,
+    Transposed,
+    UnitVector,
+    Zero,
+)
+from symcot.ir.symbols import lam
+from symcot.lemmas.kit import NonLocal, Unsupported, Z3Kit, sympy_to_z3, z3_to_exact
+from symcot.lemmas.lemma import Lemma
+from symcot.lemmas.solver import gate_assignments, tactic_check
+
+Entry = tuple[Any, Any, Any]  # (coefficient, column, guard)
+
+
+class LocalIndexMatrix(IndexMatrix):
+    """An :class:`~symcot.ir.IndexMatrix` that also states its row ``i`` symbolically.
+
+    ``sym_row(i, sizes)`` returns ``[(coefficient, column, guard), …]`` for a Z3 integer ``i`` and Z3
+    size terms ``sizes[symbol]``. It must describe the same matrix as ``fn``; :func:`check_local` compares
+    the two at concrete sizes, and the prover does so at every size of its sweep.
+    """
+
+    def __init__(self, rows: Any, cols: Any, fn: Callable[[int, int, Any], Any], tex: str,
+                 sym_row: Callable[[Any, dict[sp.Symbol, Any]], list[Entry]], nonzeros: Any = None):
+        super().__init__(rows, cols, fn, tex, nonzeros)
+        self.sym_row = sym_row
+
+
+def check_local(m: LocalIndexMatrix, env: dict[sp.Symbol, int]) -> None:
+    """Raise :class:`Unsupported` if ``m.sym_row`` disagrees with ``m.fn`` at sizes ``env``."""
+    from symcot.ir.symbols import size_value, to_exact
+
+    zsizes = {k: z3.IntVal(int(v)) for k, v in env.items()}
+    dense = m.entries(env)
+    for i in range(size_value(m.rows, env)):
+        got: dict[int, Any] = {}
+        for coef, col, guard in m.sym_row(z3.IntVal(i), zsizes):
+            g = z3.simplify(z3.BoolVal(guard) if isinstance(guard, bool) else guard)
+            if z3.is_false(g):
+                continue
+            if not z3.is_true(g):
+                raise Unsupported(f"{m.tex}: the guard of row {i} does not evaluate at {env}")
+            c = z3.simplify(z3.IntVal(col) if isinstance(col, int) else col).as_long()
+            v = z3_to_exact(z3.simplify(z3.RealVal(0) + coef))
+            got[c] = got.get(c, 0) + v
+        got = {k: v for k, v in got.items() if v != 0}
+        want = {j: to_exact(v) for (ii, j), v in dense.items() if ii == i}
+        if got != want:
+            raise Unsupported(f"{m.tex}: symbolic row {i} {got} differs from the matrix row {want} at {env}")
+
+
+def _walk_mats(obj: Any) -> list[Mat]:
+    out: list[Mat] = []
+    if isinstance(obj, Mat):
+        out.append(obj)
+        for attr in ("m", "a", "b"):
+            sub = getattr(obj, attr, None)
+            if isinstance(sub, Mat):
+                out += _walk_mats(sub)
+    elif isinstance(obj, Expr):
+        for attr in ("m", "e", "a", "b"):
+            sub = getattr(obj, attr, None)
+            if isinstance(sub, (Mat, Expr)):
+                out += _walk_mats(sub)
+        for t in getattr(obj, "terms", []):
+            out += _walk_mats(t)
+    return out
+
+
+def local_matrices(m: Map) -> list[LocalIndexMatrix]:
+    """The :class:`LocalIndexMatrix` objects a map uses."""
+    return [x for e in m.exprs.values() for x in _walk_mats(e) if isinstance(x, LocalIndexMatrix)]
+
+
+class SymMap:
+    """Rows of an IR map at a symbolic row index, reading its input through ``read(block, j)``."""
+
+    def __init__(self, m: Map, symbols: dict[sp.Symbol, Any], read: Callable[[str, Any], Any]):
+        self.m, self.symbols, self.read = m, symbols, read
+
+    def z(self, v: Any) -> Any:
+        """A SymPy coefficient or size as a Z3 term."""
+        return sympy_to_z3(v, self.symbols)
+
+    def block_row(self, block: str, j: Any) -> Any:
+        """Coordinate ``j`` of output block ``block``."""
+        if block in self.m.zeroed:
+            return 0
+        return self.expr_row(self.m.exprs[block], j)
+
+    def mat_row(self, M: Mat, j: Any) -> list[Entry]:  # noqa: N803 - matrix name
+        """Row ``j`` of a structured matrix: ``[(coefficient, column, guard)]``."""
+        if isinstance(M, LocalIndexMatrix):
+            return M.sym_row(j, self.symbols)
+        if isinstance(M, Identity):
+            return [(1, j, True)]
+        if isinstance(M, Zero):
+            return []
+        if isinstance(M, Ones):
+            c = sp.sympify(M.cols)
+            if not c.is_Integer:
+                raise NonLocal(f"{M.latex()} sums over {c} coordinates")
+            return [(1, k, True) for k in range(int(c))]
+        if isinstance(M, Shift):
+            col = j - M.k
+            return [(1, col, z3.And(col >= 0, col < self.z(M.cols)))]
+        if isinstance(M, UnitVector):
+            return [(1, 0, j == self.z(M.i))]
+        if isinstance(M, Scaled):
+            c = self.z(M.c)
+            return [(c * a, col, g) for a, col, g in self.mat_row(M.m, j)]
+        if isinstance(M, MatSum):
+            return self.mat_row(M.a, j) + self.mat_row(M.b, j)
+        if isinstance(M, MatProduct):
+            out = []
+            for ca, k, ga in self.mat_row(M.a, j):
+                for cb, col, gb in self.mat_row(M.b, k):
+                    out.append((ca * cb, col, Z3Kit.And(ga, gb)))
+            return out
+        if isinstance(M, Transposed):
+            inner = M.m
+            if isinstance(inner, Identity):
+                return [(1, j, True)]
+            if isinstance(inner, Shift):
+                col = j + inner.k
+                return [(1, col, z3.And(col >= 0, col < self.z(inner.rows)))]
+            if isinstance(inner, Ones) and sp.sympify(inner.rows).is_Integer:
+                return [(1, k, True) for k in range(int(inner.rows))]
+        raise NonLocal(f"no symbolic row for {type(M).__name__} {M.latex()}")
+
+    def expr_row(self, e: Expr, j: Any) -> Any:
+        """Coordinate ``j`` of an expression."""
+        if isinstance(e, BlockRef):
+            return self.read(e.name, j)
+        if isinstance(e, Const):
+            c = self.z(e.c)
+            return Z3Kit.sum(Z3Kit.ite(g, c * a, 0) for a, col, g in self.mat_row(e.m, j))
+        if isinstance(e, Scale):
+            return self.z(e.c) * self.expr_row(e.e, j)
+        if isinstance(e, Sum):
+            return Z3Kit.sum(self.expr_row(t, j) for t in e.terms)
+        if isinstance(e, MatApply):
+            return Z3Kit.sum(Z3Kit.ite(g, a * self.expr_row(e.e, col), 0) for a, col, g in self.mat_row(e.m, j))
+        if isinstance(e, Bilinear):
+            if e.kind == "hadamard":
+                return self.expr_row(e.a, j) * self.expr_row(e.b, j)
+            if e.kind == "gate":
+                return self.expr_row(e.a, 0) * self.expr_row(e.b, j)
+            raise NonLocal(f"the {e.kind} product {e.latex()} reads every coordinate")
+        raise NonLocal(f"no symbolic row for {type(e).__name__}")
+
+
+class SymX:
+    """Input accessor of the all-dimension encoding (records which coordinates are read)."""
+
+    def __init__(self, lemma: Lemma, symbols: dict[sp.Symbol, Any], gate_vals: dict[str, Any]):
+        self._lemma, self._symbols = lemma, symbols
+        self._scalar: dict[str, Any] = {}
+        self._fun: dict[str, Any] = {}
+        self.reads: dict[str, list[Any]] = {}
+        for b in lemma.inputs.names:
+            size = sp.sympify(lemma.inputs.size(b))
+            sort = z3.IntSort() if b in lemma.int_blocks else z3.RealSort()
+            if b in gate_vals:
+                self._scalar[b] = gate_vals[b]
+            elif size == 1:
+                self._scalar[b] = z3.Const(b, sort)
+            elif size.is_Integer:
+                raise Unsupported(f"block {b!r} of fixed size {size}: state it as scalars")
+            else:
+                self._fun[b] = z3.Function(b, z3.IntSort(), sort)
+                self.reads[b] = []
+
+    def size(self, block: str) -> Any:
+        """The block's size as a Z3 term."""
+        return sympy_to_z3(self._lemma.inputs.size(block), self._symbols)
+
+    def vec(self, block: str) -> Any:
+        """Not available: the block has symbolic size."""
+        raise NonLocal(f"reads every coordinate of block {block!r}")
+
+    def in_range(self, block: str, j: Any) -> Any:
+        """``0 ≤ j < size``."""
+        return z3.And(j >= 0, j < self.size(block))
+
+    def raw(self, block: str, j: Any) -> Any:
+        """``f_block(j)`` (scalars: the variable), recording the read."""
+        if block in self._scalar:
+            return self._scalar[block]
+        jz = j if isinstance(j, z3.ExprRef) else z3.IntVal(j)
+        if not any(r.eq(jz) for r in self.reads[block]):
+            self.reads[block].append(jz)
+        return self._fun[block](jz)
+
+    def get(self, block: str, j: Any = 0) -> Any:
+        """Coordinate ``j``, zero outside the block."""
+        if block in self._scalar:
+            return self._scalar[block]
+        return z3.If(self.in_range(block, j), self.raw(block, j), 0)
+
+    def __getattr__(self, block: str) -> Callable[..., Any]:
+        if block.startswith("_"):
+            raise AttributeError(block)
+        return lambda j=0: self.get(block, j)
+
+    def __getitem__(self, block: str) -> Callable[..., Any]:
+        return getattr(self, block)
+
+    def each(self, block: str, pred: Callable[[Any, Any], Any], K: Any) -> Any:
+        """``pred`` at every coordinate of ``block`` read so far."""
+        if block in self._scalar:
+            return pred(self._scalar[block], K)
+        return Z3Kit.And(*[z3.Implies(self.in_range(block, j), pred(self._fun[block](j), K))
+                           for j in self.reads[block]])
+
+    def onehot(self, block: str, zero_ok: bool) -> Any:
+        """``f(j) = [j = k]`` at every coordinate read, for one index ``k`` (``k = size``: the zero vector)."""
+        k = z3.Int(f"k_{block}")
+        top = self.size(block) + (1 if zero_ok else 0)
+        return z3.And(k >= 0, k < top, *[z3.Implies(self.in_range(block, j), self._fun[block](j) == z3.If(j == k, 1, 0))
+                                       for j in self.reads[block]])
+
+
+def prove_all_sizes(lemma: Lemma, lam_term: Any, bound_term: Any) -> dict[str, Any]:
+    """The all-dimension proof: ``{"status", "queries", "seconds", "used", "dropped", "model_sizes", …}``.
+
+    ``status`` is ``proved`` (every output block, every gate value, every size allowed by the
+    dimension hypotheses), ``sat`` (``model_sizes`` holds the smallest sizes of a model, to be re-run
+    concretely), ``nonlocal`` (a row reads a whole block of symbolic size) or ``unknown``. The core is
+    minimised by deletion: a hypothesis is kept only if the query is no longer ``unsat`` without it.
+    """
+    out: dict[str, Any] = {"status": "proved", "queries": 0, "seconds": 0.0, "used": set(), "dropped": set(),
+                           "unknown": []}
+    syms = {s: z3.Int(str(s)) for s in lemma.dims}
+    symbols = dict(syms)
+    symbols[lam] = lam_term
+    order = {"whole": 0, "lam": 1, "dim": 2, "each": 3, "int": 4}
+    try:
+        for gv in gate_assignments(lemma):
+            x = SymX(lemma, symbols, gv)
+            K = Z3Kit(lam_term, bound_term)
+            hid_cache: dict[tuple[str, str], Any] = {}
+            w1s = SymMap(lemma.w1, symbols, x.raw) if lemma.w1 is not None else None
+
+            def read_hidden(b: str, j: Any, w1s: Any = w1s, cache: Any = hid_cache, x: Any = x) -> Any:
+                if w1s is None:
+                    return x.raw(b, j)
+                key = (b, str(j))
+                if key not in cache:
+                    v = w1s.block_row(b, j)
+                    cache[key] = Z3Kit.relu(v) if lemma.relu else v
+                return cache[key]
+
+            w2s = SymMap(lemma.w2, symbols, read_hidden)
+            for b, row in lemma.target.items():
+                i = z3.Int("i")
+                size_b = sympy_to_z3(lemma.w2.dst.size(b), symbols)
+                got = w2s.block_row(b, i)
+                want = row(x, i, K)
+                goal = got != want
+                base = [i >= 0, i < size_b, *[v >= lemma.dims[k] for k, v in syms.items()],
+                        goal if not isinstance(goal, bool) else z3.BoolVal(goal)]
+                hyps: list[tuple[str, str, Any]] = []
+                empty = False
+                for h in lemma.hyps:
+                    if h.kind in ("each", "int"):
+                        c = x.each(h.block, h.pred, K)
+                    elif h.kind == "dim":
+                        c = h.pred(dict(syms), K)
+                    elif h.kind == "lam":
+                        c = h.pred(K)
+                    elif h.sym is not None:
+                        c = h.sym(x, K, x)
+                    else:
+                        try:
+                            c = h.pred(x, K)
+                        except (NonLocal, TypeError, Unsupported):
+                            out["dropped"].add(h.name)
+                            continue
+                    if c is True:
+                        continue
+                    if c is False:
+                        empty = True
+                        break
+                    hyps.append((h.name, h.kind, c))
+                if empty:
+                    continue
+                t0 = time.perf_counter()
+                r, model = tactic_check(base + [c for _n, _k, c in hyps], lemma.timeout_ms)
+                out["queries"] += 1
+                if r == z3.unsat:
+                    keep = sorted(hyps, key=lambda t: (order[t[1]], t[0]))
+                    for cand in list(keep):
+                        trial = [t for t in keep if t is not cand]
+                        if tactic_check(base + [c for _n, _k, c in trial], lemma.timeout_ms)[0] == z3.unsat:
+                            keep = trial
+                    out["used"] |= {n for n, _k, _c in keep}
+                elif r == z3.sat:
+                    out["seconds"] += time.perf_counter() - t0
+                    out["status"] = "sat"
+                    out["model_sizes"] = _smallest_sizes(base + [c for _n, _k, c in hyps], syms, model)
+                    out["where"] = ", ".join(f"{b2}={v}" for b2, v in gv.items()) + f" block {b}"
+                    return out
+                else:
+                    out["unknown"].append(f"{b}: undecided within {lemma.timeout_ms} ms")
+                    out["status"] = "unknown"
+                out["seconds"] += time.perf_counter() - t0
+    except NonLocal as e:
+        out["status"] = "nonlocal"
+        out["reason"] = str(e)
+    return out
+
+
+def _smallest_sizes(constraints: list[Any], syms: dict[sp.Symbol, Any], model: Any) -> dict[sp.Symbol, int]:
+    """Sizes of a model of ``constraints`` with the smallest total size (``model``'s if none in time)."""
+    opt = z3.Optimize()
+    opt.set(timeout=5000)
+    for c in constraints:
+        opt.add(c)
+    if syms:
+        opt.minimize(z3.Sum(list(syms.values())))
+    m = opt.model() if opt.check() == z3.sat else model
+    return {k: m.eval(v, model_completion=True).as_long() for k, v in syms.items()}
