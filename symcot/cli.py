@@ -78,7 +78,7 @@ def _cmd_claims(args: argparse.Namespace) -> int:
     if missing:
         print("\nPaper labels without a claim module:" if not args.markdown else "\nPaper labels without a claim:")
         for label, kind in missing:
-            print(f"  {label:<28} {kind}")
+            print(f"- `{label}`: {kind}" if args.markdown else f"  {label:<28} {kind}")
     return 0
 
 
