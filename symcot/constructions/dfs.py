@@ -183,6 +183,20 @@ def validate(g: Digraph, source: int) -> None:
         raise InvalidInputError(f"source {source!r} is not a vertex of a graph on 0..{g.n - 1}")
 
 
+def dfs_prompt(cl: Any, g: Digraph, s: int) -> Prompt:
+    """``[x_⊥, x_0, …, x_{n-1}, y_0]`` of the proof; blocks beyond ``flg3`` (extensions) are 0."""
+    a = g.adjacency()
+    e = lambda i: [1 if j == i else 0 for j in range(g.n)]  # noqa: E731
+    toks = [cl.assemble({})]
+    labels = ["x_⊥"]
+    for i in range(g.n):
+        toks.append(cl.assemble({"cur": e(i), "nbr": a[i], "flg1": -1, "flg2": -1, "flg3": 0}))
+        labels.append(f"x_{i}")
+    toks.append(cl.assemble({"cur": e(s), "vis": e(s), "nbr": a[s], "flg1": -1, "flg2": -1, "flg3": 1}))
+    labels.append("y_0")
+    return Prompt(toks, labels)
+
+
 class DfsConstruction(Construction):
     """The paper's DFS decoder with its input encoding and the proof's per-layer invariants."""
 
@@ -198,17 +212,7 @@ class DfsConstruction(Construction):
         """``[x_⊥, x_0, …, x_{n-1}, y_0]`` as in the proof."""
         g, s = inp
         validate(g, s)
-        cl = self.concrete(inp).layout
-        a = g.adjacency()
-        e = lambda i: [1 if j == i else 0 for j in range(g.n)]  # noqa: E731
-        toks = [cl.assemble({})]
-        labels = ["x_⊥"]
-        for i in range(g.n):
-            toks.append(cl.assemble({"cur": e(i), "nbr": a[i], "flg1": -1, "flg2": -1, "flg3": 0}))
-            labels.append(f"x_{i}")
-        toks.append(cl.assemble({"cur": e(s), "vis": e(s), "nbr": a[s], "flg1": -1, "flg2": -1, "flg3": 1}))
-        labels.append("y_0")
-        return Prompt(toks, labels)
+        return dfs_prompt(self.concrete(inp).layout, g, s)
 
     def invariants(self, inp: tuple[Digraph, int], states: Sequence[DfsState], t: int) -> list[Expectation]:
         """The proof's claims inside step ``t``: layer-1 flags and buffer, and each head's selection."""

@@ -88,6 +88,7 @@ from symcot.constructions.dfs import (
     W_O_DOC,
     backtrack_head,
     backtrack_key_layout,
+    dfs_prompt,
     layer1,
     stated,
     traverse_head,
@@ -229,17 +230,7 @@ class StrahlerTreeConstruction(Construction):
         """``[x_⊥, x_0, …, x_{n-1}, y_0]``: the DFS tokens with ``0^{11}`` appended."""
         g, s = inp
         validate(g, s)
-        cl = self.concrete(inp).layout
-        a = g.adjacency()
-        e = lambda i: [1 if j == i else 0 for j in range(g.n)]  # noqa: E731
-        toks = [cl.assemble({})]
-        labels = ["x_⊥"]
-        for i in range(g.n):
-            toks.append(cl.assemble({"cur": e(i), "nbr": a[i], "flg1": -1, "flg2": -1, "flg3": 0}))
-            labels.append(f"x_{i}")
-        toks.append(cl.assemble({"cur": e(s), "vis": e(s), "nbr": a[s], "flg1": -1, "flg2": -1, "flg3": 1}))
-        labels.append("y_0")
-        return Prompt(toks, labels)
+        return dfs_prompt(self.concrete(inp).layout, g, s)
 
     def invariants(self, inp: tuple[Digraph, int], states: Sequence[StrahlerState], t: int) -> list[Expectation]:
         """The proof's claims inside step ``t``: DFS flags and heads, buffers, ``str(v)``, ``D`` and indicators."""
