@@ -38,6 +38,7 @@ from typing import Any
 from symcot.algorithms.dijkstra import INF, dijkstra_dynamic, state_text
 from symcot.check.exhaustive import Family, Progress, run_construction_check
 from symcot.check.stepwise import StepwiseSpec, check_input
+from symcot.check.symbolic_check import SymbolicCheck
 from symcot.check.verdict import Verdict
 from symcot.claims import Claim
 from symcot.constructions.base import Construction
@@ -59,6 +60,7 @@ from symcot.inputs.weighted import (
     random_weighted_digraph,
     weighted_digraphs_with_sources,
 )
+from symcot.replay.symbolic_targets import DijkstraTarget
 
 PAPER_SIZES = {"d": PAPER_D, "layers": 2, "heads": 1}
 #: How many λ values above the smallest one must also pass.
@@ -264,7 +266,9 @@ CLAIMS = [
                   "A = R_{>0} in exactly |V| - 1 CoT steps.",
         where="Section 4.1; proof in Appendix Dijkstra Algorithm (app:cotdij)",
         checks=[LambdaScanCheck("as-written", _as_written, FAMILIES, [WEIGHTS12]),
-                LambdaScanCheck("repaired", _repaired, FAMILIES, [WEIGHTS12])],
+                LambdaScanCheck("repaired", _repaired, FAMILIES, [WEIGHTS12]),
+                SymbolicCheck("as-written", DijkstraTarget("as-written"), default_size=3, claim_default=6),
+                SymbolicCheck("repaired", DijkstraTarget("repaired"), default_size=3, claim_default=6)],
         default_max_size=6,
         notes=["Connected = every vertex reachable from the source. Family caps: weights {1,2,3} to n = 3, "
                "BFS weights to n = 4, trees to n = 6; max_size is the largest size every exhaustive family "

@@ -30,6 +30,7 @@ from typing import Any
 from symcot.algorithms.strahler import StrahlerState, strahler_number
 from symcot.check.exhaustive import Family, Progress
 from symcot.check.stepwise import StepwiseSpec, check_input
+from symcot.check.symbolic_check import SymbolicCheck
 from symcot.check.verdict import Verdict, jsonable
 from symcot.claims import Claim, ConstructionCheck
 from symcot.constructions.strahler_tree import (
@@ -42,6 +43,7 @@ from symcot.constructions.strahler_tree import (
 )
 from symcot.inputs import Digraph, rooted_labeled_trees
 from symcot.model import generate
+from symcot.replay.symbolic_targets import StrahlerTreeTarget
 
 PAPER_SIZES = {"d": PAPER_D, "layers": 4, "heads": 2}
 
@@ -200,6 +202,9 @@ CLAIMS = [
                               method="exhaustive exact replay, every CoT step, final str"),
             ConstructionCheck(lambda: StrahlerTreeConstruction("repaired"), SPEC, [TREES], PAPER_SIZES,
                               method="exhaustive exact replay, every CoT step, final str"),
+            SymbolicCheck("as-written", StrahlerTreeTarget("as-written"), default_size=6, claim_default=6),
+            SymbolicCheck("repaired", StrahlerTreeTarget("repaired"), default_size=6, claim_default=6,
+                          lambda_min=False),
         ],
         default_max_size=6,
         notes=["λ = 2n - 1; (M, c) compared with the case-form fold of obs:dynamicstrdfs at every step; "
@@ -211,7 +216,8 @@ CLAIMS = [
         statement="The constant λ ≥ 2n - 1 exceeds every attainable timestamp, so head B resolves the parent "
                   "as last left (proof of thm:cottreestrahler).",
         where="Appendix Realizing str, proof of thm:cottreestrahler, the keys K_B (no label in the paper; id ours)",
-        checks=[LambdaSweep("repaired")],
+        checks=[LambdaSweep("repaired"),
+                SymbolicCheck("repaired", StrahlerTreeTarget("repaired"), default_size=6, claim_default=5)],
         default_max_size=5,
         notes=["Run on the repaired variant: the as-written one fails at n = 2 for every λ (final backtrack)."],
     ),

@@ -47,10 +47,12 @@ from symcot.algorithms.dijkstra import (
 )
 from symcot.check.exhaustive import Family
 from symcot.check.stepwise import StepwiseSpec
+from symcot.check.symbolic_check import SymbolicCheck
 from symcot.claims import Claim, ConstructionCheck, PropertyCheck
 from symcot.constructions.dijkstra import expected_blocks, is_terminal, lambda_rule
 from symcot.constructions.width_tree import PAPER_D, WidthTreeConstruction
 from symcot.inputs import Digraph, OrderedTree, catalan, ordered_trees, random_labeled_tree, rooted_labeled_trees
+from symcot.replay.symbolic_targets import WidthTreeTarget
 
 PAPER_SIZES = {"d": PAPER_D, "layers": 3, "heads": 1}
 
@@ -191,7 +193,9 @@ CLAIMS = [
         checks=[ConstructionCheck(lambda: WidthTreeConstruction("as-written"), SPEC, [TREES], PAPER_SIZES,
                                   method="exhaustive exact replay, every CoT step, final width"),
                 ConstructionCheck(lambda: WidthTreeConstruction("repaired"), SPEC, [TREES], PAPER_SIZES,
-                                  method="exhaustive exact replay, every CoT step, final width")],
+                                  method="exhaustive exact replay, every CoT step, final width"),
+                SymbolicCheck("as-written", WidthTreeTarget("as-written"), default_size=6, claim_default=6),
+                SymbolicCheck("repaired", WidthTreeTarget("repaired"), default_size=6, claim_default=6)],
         default_max_size=6,
         notes=["Layer 3 is our completion of 'analogous to lem:widsupffn considering V_max = n' (λ := n); "
                "twd/mwd compared with obs:dynamicwidbfs's repaired reading (running count, running max)."],

@@ -111,9 +111,10 @@ class Claim:
         Checks whose ``symbolic`` attribute is true (symbolic replay with Z3) run only when ``symbolic``
         is asked for; with ``symbolic`` only those run.
         """
-        size = self.default_max_size if max_size is None else max_size
         out = []
         for chk in self.checks:
+            # A check may have its own default size (a symbolic check is costlier than an exhaustive one).
+            size = max_size if max_size is not None else getattr(chk, "default_max_size", self.default_max_size)
             if bool(getattr(chk, "symbolic", False)) != symbolic:
                 continue
             if variants and chk.variant not in variants:

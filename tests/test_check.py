@@ -74,3 +74,25 @@ def test_property_check_verifies_and_refutes_with_the_smallest_input(dfs_proofs)
     bad = PropertyCheck("broken", [dfs_proofs.TREES], wrong).run("demo", 5, None)
     assert bad.verdict == "refuted" and bad.max_size is None
     assert bad.counterexample["size"] == 1 and bad.counterexample["got"] == 0 and bad.inputs_checked == 1
+
+
+def test_a_check_with_its_own_default_size_gets_it_when_no_size_is_asked(dfs_proofs):
+    from symcot.claims import Claim
+
+    seen = []
+
+    class Probe:
+        variant, method, symbolic = "probe", "records the size it is given", False
+
+        def __init__(self, default=None):
+            if default is not None:
+                self.default_max_size = default
+
+        def run(self, claim_id, max_size, progress, jobs=1):
+            seen.append(max_size)
+            return Verdict(claim_id, self.variant, "verified", self.method, max_size, 0, 0.0)
+
+    claim = Claim("demo:sizes", "theorem", "-", "-", [Probe(), Probe(2)], default_max_size=5)
+    claim.run()
+    claim.run(max_size=7)
+    assert seen == [5, 2, 7, 7]
