@@ -31,7 +31,7 @@ from typing import Any
 import numpy as np
 
 from symcot.check.certify import LIMITS, Certificate, NotNumericError, merge
-from symcot.check.exhaustive import Family, Progress, run_property_check, size_mismatches
+from symcot.check.exhaustive import Family, Progress, check_sizes, run_property_check
 from symcot.check.stepwise import StepwiseSpec, check_input, compare_blocks
 from symcot.check.verdict import Verdict
 from symcot.constructions.base import Construction
@@ -352,15 +352,9 @@ def run_batched_check(
     checks large sizes as independent rank-range shards on that many processes.
     """
     start = time.perf_counter()
-    sizes = cons.decoder.sizes()
-    notes = list(cons.notes)
-    size_info = sizes.as_dict()
-    if paper_sizes:
-        size_info["paper"] = {k: v if isinstance(v, int) else str(v) for k, v in paper_sizes.items()}
-    mism = size_mismatches(sizes, paper_sizes or {})
-    if mism:
-        return Verdict(claim_id, cons.variant, "refuted", "size accounting against the paper", None, 0,
-                       time.perf_counter() - start, {"kind": "size", "differences": mism}, notes, size_info)
+    notes, size_info, refuted = check_sizes(claim_id, cons, paper_sizes, start)
+    if refuted is not None:
+        return refuted
     checker = BatchedChecker(cons, spec, batch, terminal_batched)
     shard_stats: dict[str, Any] = {}
     if jobs > 1 or engine is not None:

@@ -61,6 +61,23 @@ def size_mismatches(sizes: SizeReport, paper: dict[str, Any]) -> list[dict[str, 
     return out
 
 
+def check_sizes(
+    claim_id: str, cons: Construction, paper_sizes: dict[str, Any] | None, start: float,
+) -> tuple[list[str], dict[str, Any], Verdict | None]:
+    """The construction's notes, its size accounting, and a ``refuted`` row if the sizes disagree with the paper."""
+    sizes = cons.decoder.sizes()
+    notes = list(cons.notes)
+    size_info = sizes.as_dict()
+    if paper_sizes:
+        size_info["paper"] = {k: v if isinstance(v, int) else str(v) for k, v in paper_sizes.items()}
+    mism = size_mismatches(sizes, paper_sizes or {})
+    if not mism:
+        return notes, size_info, None
+    return notes, size_info, Verdict(claim_id, cons.variant, "refuted", "size accounting against the paper", None,
+                                     0, time.perf_counter() - start, {"kind": "size", "differences": mism}, notes,
+                                     size_info)
+
+
 def run_construction_check(
     claim_id: str,
     cons: Construction,
@@ -79,15 +96,9 @@ def run_construction_check(
     same as with one process.
     """
     start = time.perf_counter()
-    sizes = cons.decoder.sizes()
-    notes = list(cons.notes)
-    size_info = sizes.as_dict()
-    if paper_sizes:
-        size_info["paper"] = {k: v if isinstance(v, int) else str(v) for k, v in paper_sizes.items()}
-    mism = size_mismatches(sizes, paper_sizes or {})
-    if mism:
-        return Verdict(claim_id, cons.variant, "refuted", "size accounting against the paper", None, 0,
-                       time.perf_counter() - start, {"kind": "size", "differences": mism}, notes, size_info)
+    notes, size_info, refuted = check_sizes(claim_id, cons, paper_sizes, start)
+    if refuted is not None:
+        return refuted
 
     def per_input(inp: Any) -> dict[str, Any] | None:
         mm = check_input(cons, spec, inp)
