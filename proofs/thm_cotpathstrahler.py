@@ -23,9 +23,11 @@ from typing import Any
 from symcot.algorithms.bijection import psi
 from symcot.algorithms.paths import FoldState, strahler
 from symcot.check.stepwise import StepwiseSpec
+from symcot.check.symbolic_check import SymbolicCheck
 from symcot.claims import Claim, ConstructionCheck
 from symcot.constructions.strahler_path import PAPER_D, StrahlerPathConstruction, expected_blocks, reference
 from symcot.inputs.dyck_families import NONEMPTY_DYCK_WORDS
+from symcot.replay.symbolic_targets import StrahlerPathTarget
 
 PAPER_SIZES = {"d": PAPER_D, "layers": 4, "heads": 1}
 
@@ -69,7 +71,9 @@ CLAIMS = [
         statement="A four-layer, single-head decoder computes str(ψ(w)) = π_M(y_n) + 1[π_c(y_n) ≥ 2] in exactly "
                   "n = |w| CoT steps.",
         where="Section 4.2; proof sketch in Appendix 'Realizing str on Trees and Paths' (app:cotstr)",
-        checks=[_check("as-written"), _check("repaired")],
+        checks=[_check("as-written"), _check("repaired"),
+                SymbolicCheck("as-written", StrahlerPathTarget("as-written"), default_size=7),
+                SymbolicCheck("repaired", StrahlerPathTarget("repaired"), default_size=7)],
         default_max_size=8,
         notes=["The proof is a sketch: 'as-written' is the most faithful completion found (see "
                "symcot/constructions/strahler_path.py for every choice and invention); 'repaired' changes only "
