@@ -143,6 +143,13 @@ class Target:
             self._sym = symbolic_copy(self.make(self._lam_arg()), self._patch)
         return self._sym
 
+    def _decoder(self, key: Any, inp: Any) -> Any:
+        """The symbolic decoder for ``inp``'s sizes, compiled once per ``key``."""
+        decoders = self.__dict__.setdefault("_decoders", {})
+        if key not in decoders:
+            decoders[key] = symbolic_decoder(self._symbolic().concrete(inp))
+        return decoders[key]
+
     def _lam_arg(self) -> Any:
         """What ``make`` gets as its λ rule when building the symbolic copy."""
         return lambda inp: lam_poly()
@@ -213,9 +220,7 @@ class DijkstraTarget(Target):
         g, s = inp
         cons = self._symbolic()
         gs = symbolic_weights(g, Poly.var)
-        if g.n not in self._decoders:
-            self._decoders[g.n] = symbolic_decoder(cons.concrete((gs, s)))
-        dec = self._decoders[g.n]
+        dec = self._decoder(g.n, (gs, s))
         prompt = cons.prompt((gs, s))
         ws = [weight_name(u, v) for u, v in gs.arcs]
         variables = [LAMBDA, *ws]
@@ -276,7 +281,17 @@ class DijkstraTarget(Target):
 # -- tree width -----------------------------------------------------------------------------------------
 
 
-class WidthTreeTarget(Target):
+class _RootedTrees:
+    """Topologies of the tree targets: every labeled tree with every root (``n^{n-1}`` at size ``n``)."""
+
+    def topologies(self, size: int) -> Iterable[tuple[Digraph, int]]:
+        return rooted_labeled_trees(size)
+
+    def count(self, size: int) -> int:
+        return size ** (size - 1)
+
+
+class WidthTreeTarget(_RootedTrees, Target):
     """thm:cotwidoftree with ``λ`` symbolic (BFS weights are 1: the theorem's ``A = {1, ∞}``)."""
 
     name = "thm:cotwidoftree"
@@ -289,12 +304,6 @@ class WidthTreeTarget(Target):
         self.variant = variant
         self.make = make or (lambda lam_of: WidthTreeConstruction(variant, lam_of=lam_of))
         self._decoders: dict[int, Any] = {}
-
-    def topologies(self, size: int) -> Iterable[tuple[Digraph, int]]:
-        return rooted_labeled_trees(size)
-
-    def count(self, size: int) -> int:
-        return size ** (size - 1)
 
     def describe(self, inp: tuple[Digraph, int]) -> dict[str, Any]:
         g, r = inp
@@ -318,9 +327,7 @@ class WidthTreeTarget(Target):
 
         g, r = inp
         cons = self._symbolic()
-        if g.n not in self._decoders:
-            self._decoders[g.n] = symbolic_decoder(cons.concrete(inp))
-        dec = self._decoders[g.n]
+        dec = self._decoder(g.n, inp)
         prompt = cons.prompt(inp)
         lam = lam_poly()
         bound = [ge(lam, g.n)] if dom.kind == "rule" else _lam_bound(dom)
@@ -364,7 +371,7 @@ class WidthTreeTarget(Target):
 # -- Strahler on trees ----------------------------------------------------------------------------------
 
 
-class StrahlerTreeTarget(Target):
+class StrahlerTreeTarget(_RootedTrees, Target):
     """thm:cottreestrahler with ``λ`` symbolic in the backtrack keys ``K_B = [λ·π_cur ‖ π_flg4]``."""
 
     name = "thm:cottreestrahler"
@@ -377,12 +384,6 @@ class StrahlerTreeTarget(Target):
         self.variant = variant
         self.make = make or (lambda lam_value: StrahlerTreeConstruction(variant, lam_value=lam_value))
         self._decoders: dict[int, Any] = {}
-
-    def topologies(self, size: int) -> Iterable[tuple[Digraph, int]]:
-        return rooted_labeled_trees(size)
-
-    def count(self, size: int) -> int:
-        return size ** (size - 1)
 
     def describe(self, inp: tuple[Digraph, int]) -> dict[str, Any]:
         g, s = inp
@@ -406,9 +407,7 @@ class StrahlerTreeTarget(Target):
 
         g, r = inp
         cons = self._symbolic()
-        if g.n not in self._decoders:
-            self._decoders[g.n] = symbolic_decoder(cons.concrete(inp))
-        dec = self._decoders[g.n]
+        dec = self._decoder(g.n, inp)
         prompt = cons.prompt(inp)
         bound = [ge(lam_poly(), 2 * g.n - 1)] if dom.kind == "rule" else _lam_bound(dom)
         states = reference(inp)
@@ -498,9 +497,7 @@ class StrahlerPathTarget(Target):
 
         cons = self._symbolic()
         k = len(inp)
-        if k not in self._decoders:
-            self._decoders[k] = symbolic_decoder(cons.concrete(inp))
-        dec = self._decoders[k]
+        dec = self._decoder(k, inp)
         prompt = cons.prompt(inp)
         bound = [ge(lam_poly(), k + 2)] if dom.kind == "rule" else _lam_bound(dom)
         states = reference(inp)
