@@ -84,20 +84,15 @@ class NotNumericError(SymcotError):
 
 
 def as_rational(c: Any) -> int | Fraction:
-    """``c`` as ``int``/``Fraction``; SymPy rationals are converted, anything else is refused."""
-    if isinstance(c, bool):
-        return int(c)
-    if isinstance(c, int):
-        return c
-    if isinstance(c, Fraction):
-        return c.numerator if c.denominator == 1 else c
-    if isinstance(c, float):
-        raise NotNumericError(f"float {c!r} where an exact number is required")
-    import sympy as sp
+    """``c`` as ``int``/``Fraction`` (via :func:`symcot.ir.symbols.to_exact`); anything else is refused."""
+    from symcot.ir.symbols import to_exact
 
-    e = sp.sympify(c)
-    if e.is_Rational:
-        return int(e.p) if e.q == 1 else Fraction(int(e.p), int(e.q))
+    try:
+        e = to_exact(c)
+    except TypeError as err:
+        raise NotNumericError(str(err)) from None
+    if isinstance(e, (int, Fraction)):
+        return e
     raise NotNumericError(f"coefficient {c} is not an exact rational (substitute every constant first)")
 
 
