@@ -25,8 +25,9 @@ from symcot.algorithms.dfs import DfsState, dfs_dynamic
 from symcot.check.exhaustive import Family
 from symcot.check.stepwise import StepwiseSpec
 from symcot.claims import Claim, ConstructionCheck
-from symcot.constructions.dfs import PAPER_D, DfsConstruction, expected_blocks, is_terminal
+from symcot.constructions.dfs import PAPER_D, DfsConstruction, expected_blocks, expected_table, is_terminal
 from symcot.inputs import Digraph, digraph_count, digraphs_with_sources, random_digraph, rooted_labeled_trees
+from symcot.inputs.dyck_families import ordered_rooted_tree_family
 
 PAPER_SIZES = {"d": PAPER_D, "layers": 2, "heads": 2}
 
@@ -47,6 +48,7 @@ def state_text(st: DfsState) -> str:
 SPEC = StepwiseSpec(
     reference=lambda inp: dfs_dynamic(*inp),
     expected=lambda inp, st, t: expected_blocks(inp[0], st),
+    expected_table=lambda inp, states: expected_table(inp[0], states),
     terminal=is_terminal,
     state_text=state_text,
 )
@@ -66,6 +68,8 @@ DIGRAPHS = Family("simple digraphs × every source", digraphs_with_sources,
 RANDOM = Family("seeded random digraphs (12 per size)", _random_digraphs, lambda n: 12, describe,
                 min_size=5, exhaustive=False, max_size=12)
 TREES = Family("labeled trees × every root", rooted_labeled_trees, lambda n: n ** (n - 1), describe)
+#: Part of the tree domain that scales (``symcot verify --reach 13``): every ordered tree, preorder labels, root 0.
+ORDERED = ordered_rooted_tree_family(describe)
 
 
 def _tree_steps(inp: tuple[Digraph, int], states: Any, outputs: list[list[Any]], layout: Any) -> str | None:
@@ -84,7 +88,8 @@ def _tree_steps(inp: tuple[Digraph, int], states: Any, outputs: list[list[Any]],
     return None
 
 
-TREE_SPEC = StepwiseSpec(SPEC.reference, SPEC.expected, SPEC.terminal, state_text, final=_tree_steps)
+TREE_SPEC = StepwiseSpec(SPEC.reference, SPEC.expected, SPEC.terminal, state_text, final=_tree_steps,
+                         expected_table=SPEC.expected_table)
 
 CLAIMS = [
     Claim(
@@ -102,7 +107,7 @@ CLAIMS = [
         kind="sentence",
         statement="On a tree G_T the DFS decoder needs 2(n-1) CoT steps (Section 4.1, after thm:cotdfs).",
         where="Section 4.1, paragraph after thm:cotdfs (no label in the paper; id ours)",
-        checks=[ConstructionCheck(DfsConstruction, TREE_SPEC, [TREES], PAPER_SIZES,
+        checks=[ConstructionCheck(DfsConstruction, TREE_SPEC, [TREES, ORDERED], PAPER_SIZES,
                                   method="exhaustive exact replay, every CoT step, step count")],
         default_max_size=6,
         notes=["Read as: the traversal completes after 2(n-1) steps (y_{2(n-1)} at the root, all visited); "

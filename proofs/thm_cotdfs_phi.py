@@ -24,8 +24,9 @@ from symcot.check.exhaustive import Family
 from symcot.check.stepwise import StepwiseSpec
 from symcot.claims import Claim, ConstructionCheck
 from symcot.constructions.dfs import is_terminal
-from symcot.constructions.dfs_phi import PAPER_D, DfsPhiConstruction, expected_blocks, spelled_word
+from symcot.constructions.dfs_phi import PAPER_D, DfsPhiConstruction, expected_blocks, expected_table, spelled_word
 from symcot.inputs import Digraph, rooted_labeled_trees
+from symcot.inputs.dyck_families import ordered_rooted_tree_family
 
 PAPER_SIZES = {"d": PAPER_D, "layers": 2, "heads": 2}
 
@@ -57,12 +58,15 @@ def _spells_phi(inp: tuple[Digraph, int], states: Any, outputs: list[list[Any]],
 SPEC = StepwiseSpec(
     reference=lambda inp: dfs_dynamic(*inp),
     expected=lambda inp, st, t: expected_blocks(inp[0], st),
+    expected_table=lambda inp, states: expected_table(inp[0], states),
     terminal=is_terminal,
     state_text=state_text,
     final=_spells_phi,
 )
 
 TREES = Family("labeled trees × every root", rooted_labeled_trees, lambda k: k ** (k - 1), describe)
+#: Part of the tree domain that scales (``symcot verify --reach 13``): every ordered tree, preorder labels, root 0.
+ORDERED = ordered_rooted_tree_family(describe)
 
 CLAIMS = [
     Claim(
@@ -71,7 +75,7 @@ CLAIMS = [
         statement="Extending the DFS embedding by one component set to +1 on traverse and -1 on backtrack in the "
                   "final layer makes the decoder emit φ(G_T) (Section 4.1, after thm:cotdfs).",
         where="Section 4.1, paragraph after thm:cotdfs, item i (no label in the paper; id ours)",
-        checks=[ConstructionCheck(DfsPhiConstruction, SPEC, [TREES], PAPER_SIZES,
+        checks=[ConstructionCheck(DfsPhiConstruction, SPEC, [TREES, ORDERED], PAPER_SIZES,
                                   method="exhaustive exact replay, every CoT step, word = φ(G_T)")],
         default_max_size=6,
         notes=["q ← 2π_flg1 - 1 in W_2^(2); the word is read over steps 1..2(n-1); y_{2n-1} (the stop) is excluded."],

@@ -6,6 +6,7 @@ with one :class:`Check` per variant (``as-written`` first, repairs after). ``sym
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -22,8 +23,12 @@ class Check(Protocol):
     variant: str
     method: str
 
-    def run(self, claim_id: str, max_size: int, progress: Progress, jobs: int = 1, engine: str = "exact") -> Verdict:
-        """Compute the verdict row for this variant (``engine`` picks exact or batched replay where it applies)."""
+    def run(self, claim_id: str, max_size: int, progress: Progress, jobs: int = 1) -> Verdict:
+        """Compute the verdict row for this variant.
+
+        A check may also take ``engine`` (exact or batched replay) and ``reach`` (the size of the
+        families marked ``Family.reach``) as keyword arguments; :meth:`Claim.run` passes them when it does.
+        """
         ...
 
 
@@ -46,18 +51,21 @@ class ConstructionCheck:
         """The construction's variant name."""
         return self.construction().variant
 
-    def run(self, claim_id: str, max_size: int, progress: Progress, jobs: int = 1, engine: str = "exact") -> Verdict:
-        """Check every family up to ``max_size`` with exact per-input replay or the batched engine."""
+    def run(self, claim_id: str, max_size: int, progress: Progress, jobs: int = 1, engine: str = "exact",
+            reach: int | None = None) -> Verdict:
+        """Check every family up to ``max_size`` (``reach`` for ``Family.reach`` families), exactly or batched."""
         cons = self.construction()
         if engine == "batched":
             from symcot.check.batched_check import run_batched_check
 
             return run_batched_check(claim_id, cons, self.spec, self.families, max_size, self.paper_sizes,
-                                     progress=progress, method=f"{self.method} [batched engine]", jobs=jobs)
+                                     progress=progress, method=f"{self.method} [batched engine]", jobs=jobs,
+                                     reach=reach)
         if engine != "exact":
             raise ValueError(f"unknown engine {engine!r}")
         return run_construction_check(claim_id, cons, self.spec, self.families, max_size,
-                                      self.paper_sizes, progress=progress, method=self.method, jobs=jobs)
+                                      self.paper_sizes, progress=progress, method=self.method, jobs=jobs,
+                                      reach=reach)
 
 
 @dataclass
@@ -105,11 +113,13 @@ class Claim:
 
     def run(self, max_size: int | None = None, progress: Progress | None = None,
             variants: list[str] | None = None, jobs: int = 1, symbolic: bool = False,
-            engine: str = "exact") -> list[Verdict]:
+            engine: str = "exact", reach: int | None = None) -> list[Verdict]:
         """Run every check (or the named variants) and return their verdict rows.
 
         Checks whose ``symbolic`` attribute is true (symbolic replay with Z3) run only when ``symbolic``
-        is asked for; with ``symbolic`` only those run.
+        is asked for; with ``symbolic`` only those run. ``engine`` (exact or batched replay) and
+        ``reach`` (the size of the families marked ``Family.reach``) are passed to the checks that take
+        them; the others (lemmas, symbolic checks) run as usual.
         """
         out = []
         for chk in self.checks:
@@ -119,8 +129,17 @@ class Claim:
                 continue
             if variants and chk.variant not in variants:
                 continue
-            if engine == "exact":
-                out.append(chk.run(self.id, size, progress or Progress(False), jobs))
-            else:
-                out.append(chk.run(self.id, size, progress or Progress(False), jobs, engine=engine))
+            # engine and reach go only to the checks they apply to (a lemma has neither)
+            options: dict[str, Any] = {}
+            if engine != "exact" and _accepts(chk.run, "engine"):
+                options["engine"] = engine
+            if reach is not None and _accepts(chk.run, "reach"):
+                options["reach"] = reach
+            out.append(chk.run(self.id, size, progress or Progress(False), jobs, **options))
         return out
+
+
+def _accepts(fn: Callable[..., Any], name: str) -> bool:
+    """Whether ``fn`` takes the keyword argument ``name``."""
+    params = inspect.signature(fn).parameters
+    return name in params or any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values())

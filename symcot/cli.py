@@ -26,6 +26,11 @@ def _cmd_verify(args: argparse.Namespace) -> int:
         raise SymcotError(f"--max-size must be at least 1, got {args.max_size}")
     if args.jobs is not None and args.jobs < 1:
         raise SymcotError(f"--jobs must be at least 1, got {args.jobs}")
+    if args.reach is not None and args.reach < 1:
+        raise SymcotError(f"--reach must be at least 1, got {args.reach}")
+    if args.reach is not None and args.symbolic:
+        raise SymcotError("--reach applies to exhaustive checks, not to --symbolic")
+    engine = args.engine or ("batched" if args.reach is not None else "exact")
     claims = select(load_claims(args.proofs), args.claims)
     if args.symbolic:
         claims = [c for c in claims if any(getattr(chk, "symbolic", False) for chk in c.checks)]
@@ -36,7 +41,7 @@ def _cmd_verify(args: argparse.Namespace) -> int:
     t0 = time.perf_counter()
     for claim in claims:
         for row in claim.run(args.max_size, progress, args.variant or None, args.jobs or default_jobs(),
-                             symbolic=args.symbolic, engine=args.engine):
+                             symbolic=args.symbolic, engine=engine, reach=args.reach):
             rows.append(row)
             size = "-" if row.max_size is None else row.max_size
             print(f"{row.id} [{row.variant}]: {row.verdict} (max size {size}, {row.inputs_checked} inputs, "
@@ -44,7 +49,8 @@ def _cmd_verify(args: argparse.Namespace) -> int:
     print()
     print(render_table(rows))
     meta: dict[str, Any] = {"symcot": __version__, "python": platform.python_version(),
-                            "max_size_requested": args.max_size, "seconds_total": round(time.perf_counter() - t0, 3)}
+                            "max_size_requested": args.max_size, "reach": args.reach, "engine": engine,
+                            "seconds_total": round(time.perf_counter() - t0, 3)}
     if args.json:
         write_json(args.json, rows, meta)
         print(f"\nJSON report written to {args.json}")
@@ -214,8 +220,12 @@ def build_parser() -> argparse.ArgumentParser:
     v.add_argument("--markdown", metavar="PATH", help="write a Markdown report here")
     v.add_argument("--variant", action="append", help="only these variants (repeatable)")
     v.add_argument("--no-progress", action="store_true", help="no progress bars")
-    v.add_argument("--engine", choices=["exact", "batched"], default="exact",
-                   help="exact per-input replay (default) or the batched numpy engine with certified exactness")
+    v.add_argument("--engine", choices=["exact", "batched"], default=None,
+                   help="exact per-input replay (default) or the batched numpy engine with certified exactness "
+                        "(default with --reach)")
+    v.add_argument("--reach", type=int, default=None, metavar="K",
+                   help="also take the families that scale (Dyck words; ordered trees for the tree-side "
+                        "constructions) up to K vertices, e.g. --reach 13")
     v.add_argument("--symbolic", action="store_true",
                    help="run the symbolic checks (λ and weights as symbols, decided by Z3) instead")
     v.add_argument("--jobs", type=int, default=None, help="worker processes for large sizes (default: all cores)")

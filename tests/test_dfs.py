@@ -9,6 +9,7 @@ from symcot.constructions.dfs import PAPER_D, DfsConstruction, build_decoder
 from symcot.constructions.mutant import Mutant
 from symcot.errors import InvalidInputError
 from symcot.inputs import Digraph, digraph_count, rooted_labeled_trees
+from symcot.inputs.dyck import catalan
 from symcot.ir import n
 from symcot.replay import render_text, replay
 
@@ -60,7 +61,10 @@ def test_as_written_verified_at_default_sizes(claims):
     assert row.inputs_checked == exhaustive + 12 * 8
     tree = claims["thm:cotdfs:tree"].run()[0]
     assert tree.verdict == "verified" and tree.max_size == 6
-    assert tree.inputs_checked == sum(k ** (k - 1) for k in range(1, 7))
+    labeled, ordered = sum(k ** (k - 1) for k in range(1, 7)), sum(catalan(k - 1) for k in range(1, 7))
+    assert tree.inputs_checked == labeled + ordered  # the ordered trees (a part of the domain) run along
+    fams = {f["family"]: f for f in tree.families}
+    assert [f["inputs_checked"] for f in fams.values()] == [labeled, ordered]
 
 
 def test_broken_parent_gate_is_refuted_with_the_smallest_counterexample(dfs_proofs):

@@ -160,3 +160,14 @@ def test_floats_are_refused_in_constructions():
     x = L.vars()
     with pytest.raises(TypeError):
         Map("W", L, L, {"a": x.a + 0.5}, keep=["b", "c"])
+
+
+
+def test_exact_replay_refuses_float_prompt_tokens():
+    """A float would round silently; exact replay names the token instead (Fractions are fine)."""
+    from symcot.errors import InvalidInputError
+
+    dec = one_layer(argmax_head("h", "a"), {"c": lambda o: o["h.b"]}).instantiate({})
+    with pytest.raises(InvalidInputError, match="prompt token 1 holds a float"):
+        generate(dec, [[1, 0, 0], [0.5, 0, 0]], 1)
+    assert generate(dec, [[1, 0, 0], [Fraction(1, 2), 0, 0]], 1).outputs == [[Fraction(1, 2), 0, 0]]

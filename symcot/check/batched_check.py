@@ -22,9 +22,10 @@ The certificates of all batches (:mod:`symcot.check.certify`) are summarised in 
 
 from __future__ import annotations
 
+import gc
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import islice
 from typing import Any
 
@@ -37,6 +38,9 @@ from symcot.check.verdict import Verdict
 from symcot.constructions.base import Construction
 from symcot.errors import SymcotError
 from symcot.replay.batched import BatchedDecoder, StepView, _exact_lists
+
+#: Rows per batch on which ``spec.expected_table`` is compared with ``spec.expected``.
+SPOT_CHECK = 4
 
 #: Inputs replayed together (memory grows linearly with it: a few MB per thousand inputs at n ≈ 10).
 BATCH = 2048
@@ -58,7 +62,15 @@ class _Row:
     total: int
     dec: Any
     prompt: Any
-    expected: list[dict[str, list[Any]]]
+    expected: list[dict[str, list[Any]]] | None  # per step; None when ``table`` holds them
+    table: dict[str, np.ndarray] | None = None  # spec.expected_table's arrays
+
+    def y0_expected(self) -> dict[str, list[Any]]:
+        """What ``y_0`` must carry."""
+        if self.table is not None:
+            return {b: a[0].tolist() for b, (a, here) in _table_items(self.table) if here is None or here[0]}
+        assert self.expected is not None
+        return self.expected[0]
 
 
 @dataclass
@@ -116,6 +128,17 @@ class BatchedChecker:
         :func:`check_input` (``Mismatch.as_dict()``); ``error`` is the exception that preparing the input
         after the last result raised (the exact checker would have raised it there too), else ``None``.
         """
+        # the per-input Python below allocates many small objects that live until the batch ends; the
+        # cyclic garbage collector would rescan them over and over (~40 % of the time), so it waits
+        paused = gc.isenabled()
+        gc.disable()
+        try:
+            return self._check(inputs)
+        finally:
+            if paused:
+                gc.enable()
+
+    def _check(self, inputs: list[Any]) -> tuple[list[dict[str, Any] | None], BaseException | None]:
         rows: list[_Row] = []
         error: BaseException | None = None
         spec = self.spec
@@ -125,11 +148,20 @@ class BatchedChecker:
                 dec = self._concrete(inp)
                 prompt = self.cons.prompt(inp)
                 total = len(states) - 1
-                expected = [spec.expected(inp, states[t], t) for t in range(total + 1)]
+                table = spec.expected_table(inp, states) if spec.expected_table is not None else None
+                expected = None
+                if table is None or k < SPOT_CHECK:
+                    expected = [spec.expected(inp, states[t], t) for t in range(total + 1)]
+                if table is not None and k < SPOT_CHECK:
+                    why = _table_disagreement(table, expected)
+                    if why:
+                        raise EngineDisagreement(f"spec.expected_table disagrees with spec.expected on {inp!r}: {why}")
+            except EngineDisagreement:
+                raise
             except Exception as e:  # noqa: BLE001 - re-raised at the same input, as the exact checker does
                 error = e
                 break
-            rows.append(_Row(k, inp, states, total, dec, prompt, expected))
+            rows.append(_Row(k, inp, states, total, dec, prompt, None if table is not None else expected, table))
         bad = self._failures(rows)
         n_ok = len(rows)
         first = min(bad) if bad else None
@@ -155,7 +187,7 @@ class BatchedChecker:
         bad: dict[int, str] = {}
         groups: dict[tuple[int, int], list[_Row]] = {}
         for r in rows:
-            y0_bad = compare_blocks(r.dec.layout, r.prompt.tokens[-1], r.expected[0])
+            y0_bad = compare_blocks(r.dec.layout, r.prompt.tokens[-1], r.y0_expected())
             if y0_bad:
                 bad[r.k] = f"y_0 block {y0_bad[0][0]}"
                 continue
@@ -240,10 +272,12 @@ class _Expected:
 
     def __init__(self, grp: list[_Row], layout: Any):
         names: list[str] = []
+        seen: set[str] = set()
         for r in grp:
-            for e in r.expected:
+            for e in ([r.table] if r.table is not None else r.expected or []):
                 for b in e:
-                    if b not in names:
+                    if b not in seen:
+                        seen.add(b)
                         names.append(b)
         order = {b: k for k, b in enumerate(layout.names)}
         names.sort(key=lambda b: order.get(b, len(order)))
@@ -258,7 +292,18 @@ class _Expected:
         self.unrepresentable: set[int] = set()
         zeros = {b: [0] * n for b, n in zip(names, sizes)}
         sizes_arr = np.array(sizes, dtype=np.intp)
+        span = {b: (int(offs[k]), int(offs[k + 1])) for k, b in enumerate(names)}
         for i, r in enumerate(grp):
+            if r.table is not None:
+                for b, (a, here) in _table_items(r.table):
+                    lo, hi = span[b]
+                    if a.shape != (r.total + 1, hi - lo) or a.dtype.kind not in "iub":
+                        raise EngineDisagreement(f"spec.expected_table gave block {b} of shape {a.shape} "
+                                                 f"({a.dtype}); expected ({r.total + 1}, {hi - lo}) integers")
+                    self.vals[i, : r.total + 1, lo:hi] = a
+                    self.mask[i, : r.total + 1, lo:hi] = True if here is None else here[:, None]
+                continue
+            assert r.expected is not None
             flat: list[list[Any]] = []
             present: list[list[bool]] = []
             for e in r.expected:
@@ -284,7 +329,9 @@ class _Expected:
         want = self.vals[idx, t].T
         mask = self.mask[idx, t].T
         if view.scale != 1:
-            want = want.astype(object) * view.scale
+            # scale·want in int64 when it cannot overflow (|want| ≤ int64 limit / scale), else exactly
+            top = int(np.abs(want).max(initial=0))
+            want = want * view.scale if top <= LIMITS["int64"] // view.scale else want.astype(object) * view.scale
         if got.dtype == object or want.dtype == object:
             diff = np.asarray(got != want, dtype=bool)
         else:
@@ -294,6 +341,53 @@ class _Expected:
             in_range = np.abs(want) <= lim
             diff = np.where(in_range, got != want.astype(got.dtype), True)
         return (diff & mask).any(axis=0)
+
+
+def _table_items(table: dict[str, Any]) -> list[tuple[str, tuple[np.ndarray, np.ndarray | None]]]:
+    """``(block, (values (T + 1, size), steps where the block is expected or None for every step))``."""
+    out = []
+    for b, v in table.items():
+        if isinstance(v, tuple):
+            a, here = v
+            out.append((b, (np.asarray(a), np.asarray(here, dtype=bool))))
+        else:
+            out.append((b, (np.asarray(v), None)))
+    return out
+
+
+def _table_disagreement(table: dict[str, Any], expected: list[dict[str, list[Any]]] | None) -> str | None:
+    """Why ``table`` (``spec.expected_table``) is not the per-step ``expected``, or ``None`` if it is."""
+    assert expected is not None
+    items = _table_items(table)
+    if any(len(a) != len(expected) or (here is not None and len(here) != len(expected)) for _, (a, here) in items):
+        return f"{len(expected)} steps expected, table rows {[len(a) for _, (a, _h) in items]}"
+    for t, e in enumerate(expected):
+        blocks = {b for b, (_, here) in items if here is None or here[t]}
+        if set(e) != blocks:
+            return f"step {t}: blocks {sorted(e)} but the table has {sorted(blocks)}"
+        for b, (a, _) in items:
+            if b not in blocks:
+                continue
+            got = a[t].tolist()
+            if got != list(e[b]):
+                return f"step {t}, block {b}: expected {list(e[b])}, table {got}"
+    return None
+
+
+def table_disagreements(spec: StepwiseSpec, inputs: Any) -> list[tuple[Any, str]]:
+    """The inputs on which ``spec.expected_table`` differs from ``spec.expected`` (for tests): ``(input, why)``."""
+    if spec.expected_table is None:
+        raise ValueError("the spec has no expected_table")
+    out = []
+    for inp in inputs:
+        states = spec.reference(inp)
+        table = spec.expected_table(inp, states)
+        if table is None:
+            continue
+        why = _table_disagreement(table, [spec.expected(inp, st, t) for t, st in enumerate(states)])
+        if why:
+            out.append((inp, why))
+    return out
 
 
 def zero_block_rule(block: str) -> Callable[[Any, StepView], np.ndarray]:
@@ -322,8 +416,7 @@ def batched_family(fam: Family, checker: BatchedChecker, chunk: int | None = Non
             if results and results[-1] is not None:
                 return
 
-    return Family(fam.name, inputs, fam.count, lambda item: fam.describe(item[0]), fam.min_size, fam.exhaustive,
-                  fam.max_size)
+    return replace(fam, inputs=inputs, describe=lambda item: fam.describe(item[0]), inputs_range=None)
 
 
 def _result(item: tuple[Any, Any]) -> Any:
@@ -343,13 +436,15 @@ def run_batched_check(
     batch: int = BATCH,
     engine: Any = None,
     terminal_batched: Callable[[Any, StepView], np.ndarray] | None = None,
+    reach: int | None = None,
 ) -> Verdict:
     """Check ``cons`` on every family up to ``max_size`` with the batched engine.
 
     Same arguments and the same verdict, counterexample and ``inputs_checked`` as
     :func:`~symcot.check.exhaustive.run_construction_check`; ``details`` adds the engine and its
     exactness certificate. ``jobs > 1`` (or a distributed ``engine``, see :mod:`symcot.check.shard`)
-    checks large sizes as independent rank-range shards on that many processes.
+    checks large sizes as independent rank-range shards on that many processes. ``reach`` takes the
+    families marked ``Family.reach`` up to that size (``symcot verify --reach``).
     """
     start = time.perf_counter()
     notes, size_info, refuted = check_sizes(claim_id, cons, paper_sizes, start)
@@ -363,7 +458,7 @@ def run_batched_check(
         wrapped = [sharded_family(f, checker, jobs=jobs, engine=engine, stats=shard_stats) for f in families]
     else:
         wrapped = [batched_family(f, checker) for f in families]
-    row = run_property_check(claim_id, cons.variant, method, wrapped, max_size, _result, progress, 1)
+    row = run_property_check(claim_id, cons.variant, method, wrapped, max_size, _result, progress, 1, reach)
     row.notes = notes + row.notes
     row.sizes = size_info
     row.seconds = time.perf_counter() - start

@@ -20,6 +20,9 @@ from symcot.errors import SymcotError
 from symcot.inputs.family import Family  # re-exported: claims modules import it from here
 from symcot.model.decoder import SizeReport
 
+#: How a row's note on a ``Family.partial`` family starts (the table prints these notes).
+PARTIAL_NOTE = "also every input of"
+
 
 class Progress:
     """A progress bar per check (tqdm on a terminal; silent otherwise or when disabled)."""
@@ -88,12 +91,13 @@ def run_construction_check(
     progress: Progress | None = None,
     method: str = "exhaustive exact replay, every CoT step",
     jobs: int = 1,
+    reach: int | None = None,
 ) -> Verdict:
     """Check ``cons`` on every family up to ``max_size`` and return the verdict row.
 
     First the size accounting against ``paper_sizes``; then every input with :func:`check_input`.
     ``jobs > 1`` checks large sizes in that many processes; the verdict and counterexample are the
-    same as with one process.
+    same as with one process. ``reach`` takes the families marked ``reach`` up to that size.
     """
     start = time.perf_counter()
     notes, size_info, refuted = check_sizes(claim_id, cons, paper_sizes, start)
@@ -104,7 +108,7 @@ def run_construction_check(
         mm = check_input(cons, spec, inp)
         return None if mm is None else mm.as_dict()
 
-    row = run_property_check(claim_id, cons.variant, method, families, max_size, per_input, progress, jobs)
+    row = run_property_check(claim_id, cons.variant, method, families, max_size, per_input, progress, jobs, reach)
     row.notes = notes + row.notes
     row.sizes = size_info
     row.seconds = time.perf_counter() - start
@@ -120,12 +124,18 @@ def run_property_check(
     per_input: Callable[[Any], dict[str, Any] | None],
     progress: Progress | None = None,
     jobs: int = 1,
+    reach: int | None = None,
 ) -> Verdict:
     """Apply ``per_input`` to every input of every family, size by size; the first failure refutes.
 
     ``per_input`` returns ``None`` when the input satisfies the claim, else a JSON-friendly description
     of the failure (it becomes the counterexample, with the family, size and input added). Use this for
     claims checked without a decoder (an observation against a recursive definition, a bijection, …).
+
+    ``reach`` (``symcot verify --reach``) takes the families marked ``Family.reach`` up to that size (and
+    never below ``max_size``); the others stop at ``max_size``. A ``Family.partial`` family is enumerated
+    completely at each size like an exhaustive one but does not count toward the row's ``max_size``; its
+    sizes are in ``families`` and a note.
     """
     progress = progress or Progress(False)
     start = time.perf_counter()
@@ -139,12 +149,13 @@ def run_property_check(
     def top(f: Family) -> int:
         if not f.exhaustive:
             return f.max_size if f.max_size is not None else max_size
-        return max_size if f.max_size is None else min(max_size, f.max_size)
+        limit = max(max_size, reach) if (reach is not None and f.reach) else max_size
+        return limit if f.max_size is None else min(limit, f.max_size)
 
     # Exhaustive families size by size (so the first failure has the smallest size over all of them),
     # then the seeded random samples.
     schedule: list[tuple[int, Family]] = []
-    for size in range(1, max(max_size, 1) + 1):
+    for size in range(1, max([max_size, 1] + [top(f) for f in families if f.exhaustive]) + 1):
         schedule += [(size, f) for f in families if f.exhaustive and f.min_size <= size <= top(f)]
     for f in families:
         if not f.exhaustive:
@@ -177,6 +188,10 @@ def run_property_check(
     verdict = "verified" if complete_upto is not None else "unknown"
     if complete_upto is None:
         notes.append("no exhaustive family was checked completely at any size")
+    for f in families:
+        done = per_fam[f.name]["sizes_complete"]
+        if f.partial and done and (complete_upto is None or max(done) > complete_upto):
+            notes.append(f"{PARTIAL_NOTE} {f.name} (part of the domain) up to size {max(done)}")
     return Verdict(claim_id, variant, verdict, method, complete_upto, checked, time.perf_counter() - start,
                    None, notes, None, list(per_fam.values()))
 
@@ -188,7 +203,7 @@ def _complete(families: list[Family], per_fam: dict[str, dict[str, Any]], top: C
     claim's domain at size ``s`` was not covered.
     """
     best: int | None = None
-    exhaustive = [f for f in families if f.exhaustive]
+    exhaustive = [f for f in families if f.exhaustive and not f.partial]
     if not exhaustive:
         return None
     for s in range(1, 10_000):

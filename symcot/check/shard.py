@@ -26,7 +26,7 @@ import os
 import sys
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 from itertools import islice
 from math import comb
@@ -427,8 +427,7 @@ def sharded_family(fam: Family, checker: BatchedChecker, jobs: int = 1, engine: 
             if close is not None:
                 close()
 
-    return Family(fam.name, inputs, fam.count, lambda item: fam.describe(item[0]), fam.min_size, fam.exhaustive,
-                  fam.max_size)
+    return replace(fam, inputs=inputs, describe=lambda item: fam.describe(item[0]), inputs_range=None)
 
 
 def merged_certificate(stats: dict[str, Any]) -> Certificate | None:

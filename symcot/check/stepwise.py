@@ -29,6 +29,13 @@ class StepwiseSpec:
         state_text: short human description of a reference state (for counterexamples and traces).
         final: an extra whole-run check ``final(inp, states, outputs, layout)`` (e.g. a step count the
             theorem states); returns a message when it fails, ``None`` when it holds.
+        expected_table: optional fast form of ``expected`` for the batched checker:
+            ``expected_table(inp, states)`` → ``{block: int64 array (T + 1, size)}``, row ``t`` being
+            ``expected(inp, states[t], t)[block]``; a block that ``expected`` names at some steps only is
+            ``(array, present)`` with ``present`` a bool array ``(T + 1,)``. ``None`` for an input it does
+            not cover (the checker then calls ``expected``). It
+            must agree with ``expected``: the batched checker spot-checks the first rows of every batch,
+            and :func:`symcot.check.batched_check.table_disagreements` tests it on any inputs.
 
     """
 
@@ -36,7 +43,8 @@ class StepwiseSpec:
     expected: Callable[[Any, Any, int], dict[str, list[Any]]]
     terminal: Callable[[ConcreteLayout, list[Any]], bool] | None = None
     state_text: Callable[[Any], str] = str
-    final: Callable[[Any, Sequence[Any], list[list[Any]], ConcreteLayout], str | None] | None = None
+    final: Callable[[Any, Sequence[Any], Sequence[list[Any]], ConcreteLayout], str | None] | None = None
+    expected_table: Callable[[Any, Sequence[Any]], dict[str, Any] | None] | None = None
 
 
 @dataclass

@@ -61,6 +61,7 @@ class Construction:
     decoder: Decoder
     notes: list[str] = field(default_factory=list)
     _cache: dict[Any, ConcreteDecoder] = field(default_factory=dict, repr=False)
+    _tokens: dict[int, tuple[Any, dict[Any, list[Any]]]] = field(default_factory=dict, repr=False)
 
     # -- to implement -------------------------------------------------------------------------
     def env(self, inp: Any) -> Env:
@@ -83,11 +84,23 @@ class Construction:
     def concrete(self, inp: Any) -> ConcreteDecoder:
         """Exact weights for this input's sizes (cached per size)."""
         env, subs = self.env(inp), self.subs(inp)
-        key = (tuple(sorted((str(k), v) for k, v in env.items())),
-               tuple(sorted((str(k), str(v)) for k, v in subs.items())))
-        if key not in self._cache:
-            self._cache[key] = self.decoder.instantiate(env, subs)
-        return self._cache[key]
+        try:  # fast key: the sizes and constants themselves
+            key: Any = (frozenset(env.items()), frozenset(subs.items()))
+            hit = self._cache.get(key)
+        except TypeError:  # an unhashable constant: key by the printed values
+            key = (tuple(sorted((str(k), v) for k, v in env.items())),
+                   tuple(sorted((str(k), str(v)) for k, v in subs.items())))
+            hit = self._cache.get(key)
+        if hit is None:
+            hit = self._cache[key] = self.decoder.instantiate(env, subs)
+        return hit
+
+    def _token_cache(self, cl: Any) -> dict[Any, list[Any]]:
+        """A dict for one concrete layout in which ``prompt`` may keep recurring token lists (read-only)."""
+        got = self._tokens.get(id(cl))
+        if got is None or got[0] is not cl:
+            got = self._tokens[id(cl)] = (cl, {})
+        return got[1]
 
     @property
     def label(self) -> str:

@@ -51,6 +51,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+import numpy as np
+
 from symcot.algorithms.dfs import DfsState
 from symcot.constructions.base import Construction, Expectation, Prompt
 from symcot.errors import InvalidInputError
@@ -183,17 +185,32 @@ def validate(g: Digraph, source: int) -> None:
         raise InvalidInputError(f"source {source!r} is not a vertex of a graph on 0..{g.n - 1}")
 
 
-def dfs_prompt(cl: Any, g: Digraph, s: int) -> Prompt:
-    """``[x_⊥, x_0, …, x_{n-1}, y_0]`` of the proof; blocks beyond ``flg3`` (extensions) are 0."""
+def dfs_prompt(cl: Any, g: Digraph, s: int, cache: dict[Any, list[Any]] | None = None) -> Prompt:
+    """``[x_⊥, x_0, …, x_{n-1}, y_0]`` of the proof; blocks beyond ``flg3`` (extensions) are 0.
+
+    ``cache`` (one dict per layout, kept by the caller) returns the same token list for the same
+    ``(vertex, adjacency row)``, so prompts share their recurring tokens (read-only lists).
+    """
     a = g.adjacency()
     e = lambda i: [1 if j == i else 0 for j in range(g.n)]  # noqa: E731
-    toks = [cl.assemble({})]
-    labels = ["x_⊥"]
-    for i in range(g.n):
-        toks.append(cl.assemble({"cur": e(i), "nbr": a[i], "flg1": -1, "flg2": -1, "flg3": 0}))
-        labels.append(f"x_{i}")
-    toks.append(cl.assemble({"cur": e(s), "vis": e(s), "nbr": a[s], "flg1": -1, "flg2": -1, "flg3": 1}))
-    labels.append("y_0")
+    memo: dict[Any, list[Any]] = {} if cache is None else cache
+
+    def token(kind: str, i: int, row: list[int]) -> list[Any]:
+        key = (kind, i, tuple(row))
+        tok = memo.get(key)
+        if tok is None:
+            if kind == "x":
+                tok = cl.assemble({"cur": e(i), "nbr": row, "flg1": -1, "flg2": -1, "flg3": 0})
+            else:
+                tok = cl.assemble({"cur": e(i), "vis": e(i), "nbr": row, "flg1": -1, "flg2": -1, "flg3": 1})
+            memo[key] = tok
+        return tok
+
+    bottom = memo.get(("⊥", 0, ()))
+    if bottom is None:
+        bottom = memo[("⊥", 0, ())] = cl.assemble({})
+    toks = [bottom] + [token("x", i, a[i]) for i in range(g.n)] + [token("y", s, a[s])]
+    labels = ["x_⊥"] + [f"x_{i}" for i in range(g.n)] + ["y_0"]
     return Prompt(toks, labels)
 
 
@@ -212,7 +229,8 @@ class DfsConstruction(Construction):
         """``[x_⊥, x_0, …, x_{n-1}, y_0]`` as in the proof."""
         g, s = inp
         validate(g, s)
-        return dfs_prompt(self.concrete(inp).layout, g, s)
+        cl = self.concrete(inp).layout
+        return dfs_prompt(cl, g, s, self._token_cache(cl))
 
     def invariants(self, inp: tuple[Digraph, int], states: Sequence[DfsState], t: int) -> list[Expectation]:
         """The proof's claims inside step ``t``: layer-1 flags and buffer, and each head's selection."""
@@ -250,6 +268,38 @@ def expected_blocks(g: Digraph, state: DfsState) -> dict[str, Any]:
     if state.cur is not None:
         out["par"] = e(state.par[state.cur])
     return out
+
+
+def expected_table(g: Digraph, states: Sequence[DfsState]) -> dict[str, Any]:
+    """:func:`expected_blocks` of every state at once (``StepwiseSpec.expected_table``).
+
+    ``{"cur": (T+1, n), "vis": (T+1, n), "par": ((T+1, n), present)}``: ``par`` is expected only while
+    ``dfs^(t)(s) ≠ φ``. ``vst^(t)`` only grows, so ``vis`` is read off the step at which each vertex enters it.
+    """
+    nv, steps = g.n, len(states)
+    never = steps  # a vertex that never enters vst
+    enter = [never] * nv
+    cur_i: list[int] = []
+    par_i: list[int] = []
+    prev: frozenset[int] = frozenset()
+    for t, st in enumerate(states):
+        if st.vst is not prev:
+            if not prev <= st.vst:
+                raise ValueError(f"vst shrinks at step {t}: the DFS dynamic only adds vertices")
+            for v in st.vst - prev:
+                enter[v] = t
+            prev = st.vst
+        c = -1 if st.cur is None else st.cur
+        cur_i.append(c)
+        p = st.par[c] if c >= 0 else None
+        par_i.append(-1 if p is None else p)
+    ci, pi = np.array(cur_i), np.array(par_i)
+    here = ci >= 0
+    cols = np.arange(nv)
+    cur = (ci[:, None] == cols).astype(np.int64)
+    par = (pi[:, None] == cols).astype(np.int64)
+    vis = (np.arange(steps)[:, None] >= np.array(enter)[None, :]).astype(np.int64)
+    return {"cur": cur, "vis": vis, "par": (par, here)}
 
 
 def is_terminal(layout_c: Any, y: list[Any]) -> bool:

@@ -27,7 +27,10 @@ Interpretive choices (beyond the DFS ones, choices 1-6 of :mod:`symcot.construct
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
+
+import numpy as np
 
 from symcot.algorithms.dfs import DfsState
 from symcot.constructions.base import Construction
@@ -43,10 +46,12 @@ from symcot.constructions.dfs import (
     w_o_assign,
 )
 from symcot.constructions.dfs import expected_blocks as dfs_expected
+from symcot.constructions.dfs import expected_table as dfs_expected_table
 from symcot.constructions.dfs import layout as dfs_layout
 from symcot.inputs.graphs import Digraph
 from symcot.ir import Layout, n
 from symcot.model import FFN, Attention, Decoder, Layer, value_space
+from symcot.replay.batched import block_series
 
 #: d = 6n + 4: the DFS embedding (6n + 3) and one component.
 PAPER_D = 6 * n + 4
@@ -90,6 +95,13 @@ def expected_blocks(g: Digraph, state: DfsState) -> dict[str, Any]:
     return out
 
 
+def expected_table(g: Digraph, states: Sequence[DfsState]) -> dict[str, Any]:
+    """:func:`expected_blocks` of every state at once (``StepwiseSpec.expected_table``)."""
+    out = dfs_expected_table(g, states)
+    out["q"] = np.array([[{"init": 0, "traverse": 1, "backtrack": -1}[st.move]] for st in states], dtype=np.int64)
+    return out
+
+
 def spelled_word(layout_c: Any, outputs: list[list[Any]], steps: int) -> str:
     """``U``/``D`` for ``π_q(y_1) … π_q(y_steps)`` (``?`` for any other value)."""
-    return "".join({1: "U", -1: "D"}.get(layout_c.pi("q", y)[0], "?") for y in outputs[:steps])
+    return "".join({1: "U", -1: "D"}.get(q[0], "?") for q in block_series(outputs, layout_c, "q", steps))

@@ -70,7 +70,15 @@ def dyck_family(name: str = "Dyck words of length 2(n-1), n = vertices of ψ(w)"
         hi = total if stop is None else min(stop, total)
         return max(0, hi - start)
 
-    return Family(name, inputs, count, describe_word, max_size=max_size)
+    def inputs_range(size: int, lo: int, hi: int) -> Iterator[str]:
+        if size < domain_from:
+            return iter(())
+        total = word_count(size)
+        a = min(start + lo, total)
+        b = min(start + hi, total if stop is None else min(stop, total))
+        return words_by_rank(size, a, max(a, b))
+
+    return Family(name, inputs, count, describe_word, max_size=max_size, inputs_range=inputs_range, reach=True)
 
 
 #: Every Dyck word, including the empty word (size 1).
@@ -146,3 +154,36 @@ def ordered_tree_family(domain_from: int = 1) -> Family:
 ORDERED_TREES = ordered_tree_family()
 #: Every ordered tree on n ≥ 2 vertices; size 1 is empty.
 ORDERED_TREES_2 = ordered_tree_family(2)
+
+
+# -- ordered trees as rooted labeled trees (the tree-side constructions' inputs) -----------------------
+
+
+def ordered_rooted_trees(size: int, start: int = 0, stop: int | None = None) -> Iterator[tuple[Any, int]]:
+    """``(ψ(w) as a labeled tree, root 0)`` for the Dyck words ``w`` of ``size`` vertices with rank in range.
+
+    ψ labels the vertices in preorder, so every ordered tree appears once, with the labels under which a
+    DFS that takes the smallest-indexed neighbour first walks its children in their order.
+    """
+    from symcot.algorithms.bijection import psi  # local: symcot.algorithms imports the inputs package
+
+    return ((psi(w).to_digraph(), 0) for w in words_by_rank(size, start, stop))
+
+
+def ordered_rooted_tree_family(describe: Any, what: str = "") -> Family:
+    """Every ordered tree ψ(w), rooted at 0, as a ``(Digraph, 0)`` input: a ``reach``, ``partial`` family.
+
+    It covers the part of "every labeled tree with every root" whose labels are a preorder from root 0
+    (one labeling per ordered tree), so ``symcot verify --reach K`` can take tree-side constructions to
+    ``K`` vertices. ``describe`` is the claim's own description of a ``(tree, root)`` input; the Dyck
+    word is added.
+    """
+    from symcot.algorithms.bijection import phi  # local: as above
+
+    def describe_with_word(inp: tuple[Any, int]) -> dict[str, Any]:
+        out = dict(describe(inp))
+        out["dyck"] = phi(*inp[:2])
+        return out
+
+    return Family(f"ordered trees ψ(w), preorder labels, root 0{what}", ordered_rooted_trees, word_count,
+                  describe_with_word, inputs_range=ordered_rooted_trees, reach=True, partial=True)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import cached_property
 
 import networkx as nx
 
@@ -136,7 +137,15 @@ class Digraph:
 
     def out_neighbors(self, u: int) -> list[int]:
         """Out-neighbours of ``u`` in increasing index order."""
-        return sorted(v for (x, v) in self.arcs if x == u)
+        return list(self._out[u]) if 0 <= u < self.n else []
+
+    @cached_property
+    def _out(self) -> tuple[tuple[int, ...], ...]:
+        """Every vertex's out-neighbours, sorted (computed once: the graph is immutable)."""
+        out: list[list[int]] = [[] for _ in range(self.n)]
+        for u, v in self.arcs:
+            out[u].append(v)
+        return tuple(tuple(sorted(o)) for o in out)
 
     def weight(self, u: int, v: int) -> Weight | None:
         """Weight of arc ``(u, v)`` (1 if unweighted), or ``None`` without such an arc."""

@@ -116,6 +116,7 @@ class ConcreteLayout:
             self.offsets[b.name] = off
             off += s
         self.dim = off
+        self._slices = {nm: slice(o, o + self.sizes[nm]) for nm, o in self.offsets.items()}
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -124,9 +125,11 @@ class ConcreteLayout:
 
     def slice(self, name: str) -> slice:
         """Index range of block ``name``."""
-        self.layout.block(name)
-        o = self.offsets[name]
-        return slice(o, o + self.sizes[name])
+        sl = self._slices.get(name)
+        if sl is None:
+            self.layout.block(name)  # raises the error naming the layout
+            raise KeyError(name)
+        return sl
 
     def pi(self, name: str, vec: Sequence[Any]) -> list[Any]:
         """The paper's selector ``π_name``: the block's coordinates of ``vec``."""
@@ -146,8 +149,8 @@ class ConcreteLayout:
         vec: list[Any] = [default] * self.dim
         for name, val in blocks.items():
             sl = self.slice(name)
-            size = self.sizes[name]
-            vals = list(val) if isinstance(val, (list, tuple)) else [val]
+            size = sl.stop - sl.start
+            vals = val if isinstance(val, list) else list(val) if isinstance(val, tuple) else [val]
             if len(vals) != size:
                 raise DimensionError(
                     f"block {name!r} of layout {self.layout.name!r} has size {size}, got {len(vals)} values"

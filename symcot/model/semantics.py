@@ -25,7 +25,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from symcot.errors import DimensionError
+from symcot.errors import DimensionError, InvalidInputError
 from symcot.model.decoder import ConcreteDecoder
 
 Vec = list[Any]
@@ -88,6 +88,9 @@ class Semantics:
 
 
 EXACT = Semantics()
+
+#: Number types a prompt token may hold without a closer look (``generate`` refuses floats).
+_EXACT_TYPES = {int, bool}
 
 
 def _sparse(v: Sequence[Any]) -> list[tuple[int, Any]]:
@@ -199,6 +202,11 @@ def generate(
     gen = Generation()
     if not prompt:
         raise DimensionError("the prompt must contain at least y_0")
+    if semantics is EXACT:
+        for i, tok in enumerate(prompt):
+            if set(map(type, tok)) - _EXACT_TYPES and any(isinstance(v, float) for v in tok):
+                raise InvalidInputError(f"prompt token {i} holds a float; exact replay takes int, Fraction or "
+                                        "SymPy numbers (floats would round silently)")
     y: Vec = []
     recs: list[LayerRecord] = []
     for i, tok in enumerate(prompt):

@@ -389,6 +389,58 @@ class StepView:
         return self.y[self.layout.slice(name)]
 
 
+class RowOutputs(Sequence):
+    """One row's outputs ``y_1 … y_T`` as exact lists, converted only when read.
+
+    Equal (``==``) to the list of those lists, as ``generate``'s ``outputs``.
+    """
+
+    def __init__(self, kept: list[tuple[np.ndarray, np.ndarray, int]], row: int, steps: int,
+                 cache: dict[Any, list[list[Any]]] | None = None):
+        self._kept, self._row, self._steps = kept, row, steps
+        self._cache = {} if cache is None else cache  # step -> every row's exact lists (shared by a run's rows)
+
+    def __len__(self) -> int:
+        return self._steps
+
+    def __getitem__(self, i: Any) -> Any:
+        if isinstance(i, slice):
+            return [self[k] for k in range(*i.indices(self._steps))]
+        if i < 0:
+            i += self._steps
+        if not 0 <= i < self._steps:
+            raise IndexError(i)
+        rows, y, scale = self._kept[i]
+        col = int(np.searchsorted(rows, self._row))
+        lists = self._cache.get(i)
+        if lists is None:
+            lists = self._cache[i] = _exact_lists(y, scale)
+        return lists[col]
+
+    def block(self, layout: ConcreteLayout, name: str, steps: int | None = None) -> list[list[Any]]:
+        """``π_name(y_1) … π_name(y_steps)`` (all steps by default), converting only that block."""
+        sl = layout.slice(name)
+        out = []
+        for i in range(min(self._steps, self._steps if steps is None else steps)):
+            lists = self._cache.get((i, name))
+            if lists is None:
+                rows, y, scale = self._kept[i]
+                by_row = dict(zip(rows.tolist(), _exact_lists(y[sl], scale)))
+                lists = self._cache[(i, name)] = by_row
+            out.append(lists[self._row])
+        return out
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Sequence):
+            return NotImplemented
+        return len(self) == len(other) and all(a == b for a, b in zip(self, other))
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"RowOutputs({list(self)!r})"
+
+
 @dataclass
 class BatchRun:
     """The result of :meth:`BatchedDecoder.run`.
@@ -396,7 +448,8 @@ class BatchRun:
     Attributes:
         steps: generated tokens per row.
         stopped: whether the row's stop rule fired (as ``Generation.stopped``).
-        outputs: per row, ``y_1 … y_T`` as lists of exact numbers (when ``keep_outputs``).
+        outputs: per row, ``y_1 … y_T`` (a :class:`RowOutputs`: exact lists, converted when read; when
+            ``keep_outputs``).
         head_index: ``(B, positions, heads)``: the position each head selected when each position was
             pushed (``-1`` where not computed); heads in layer order, as in ``head_names``.
         head_score: the same shape, the selected score (exact numbers; object array).
@@ -409,7 +462,7 @@ class BatchRun:
 
     steps: np.ndarray
     stopped: np.ndarray
-    outputs: list[list[list[Any]]] | None
+    outputs: list[RowOutputs] | None
     head_index: np.ndarray | None
     head_score: np.ndarray | None
     head_names: list[tuple[int, str]]
@@ -418,6 +471,70 @@ class BatchRun:
 
 
 # -- the engine -----------------------------------------------------------------------------------
+
+
+class _Tokens:
+    """A batch of prompts as distinct token rows and an index.
+
+    ``table`` is ``(T, d)`` at scale ``scale``; ``index`` is ``(B, P)``: row ``b``'s token at position ``p``
+    is ``table[index[b, p]]``.
+    """
+
+    def __init__(self, table: np.ndarray, index: np.ndarray, scale: int):
+        self.table, self.index, self.scale = table, index, scale
+        self._typed: dict[str, np.ndarray] = {}
+
+    @property
+    def positions(self) -> int:
+        """Prompt length ``P``."""
+        return self.index.shape[1]
+
+    @property
+    def batch(self) -> int:
+        """Number of prompts ``B``."""
+        return self.index.shape[0]
+
+    @property
+    def exact_only(self) -> bool:
+        """Tokens beyond int64 (held as exact objects)."""
+        return self.table.dtype == object
+
+    def at(self, p: int, path: str, rows: np.ndarray | None = None) -> np.ndarray:
+        """Position ``p`` of every prompt (or of ``rows``) as ``(d, B)`` in the number type of ``path``."""
+        tab = self._typed.get(path)
+        if tab is None:  # the table, transposed to (d, T), in the path's type (exact values on "object")
+            if path == "object":
+                tab = (_to_exact(self.table, self.scale) if self.scale != 1 else self.table.astype(object)).T
+            else:
+                tab = self.table.astype(DTYPES[path]).T
+            tab = self._typed[path] = np.ascontiguousarray(tab)
+        idx = self.index[:, p] if rows is None else self.index[rows, p]
+        return np.take(tab, idx, axis=1)  # C-contiguous (d, B); tab[:, idx] would not be
+
+    def bounds(self) -> np.ndarray:
+        """``(P, d)``: the largest magnitude of each coordinate at each position over the batch (float64)."""
+        mag = np.abs(self.table).astype(np.float64)
+        return np.stack([mag[np.unique(self.index[:, p])].max(axis=0) for p in range(self.positions)])
+
+    def shared_prefix(self) -> tuple[np.ndarray, np.ndarray] | None:
+        """Rows with equal prompts before the last token: ``(one row per class, class of each row)``, or ``None``.
+
+        Equal tokens have equal indices, so prompts are compared by their index rows. Only worth it (and
+        only tried) when neighbouring rows share prefixes and at most three quarters of the rows are distinct.
+        """
+        b, npos = self.index.shape
+        if self.exact_only or b < 8 or npos < 2:
+            return None
+        key = np.ascontiguousarray(self.index[:, :-1])
+        # cheap test first: families list shared prefixes next to each other (a graph, then every source)
+        probe = min(b - 1, 64)
+        if (key[1:probe + 1] == key[:probe]).all(axis=1).mean() < 0.25:
+            return None
+        void = key.view(np.dtype((np.void, key.shape[1] * key.itemsize))).ravel()
+        _, reps, inverse = np.unique(void, return_index=True, return_inverse=True)
+        if len(reps) > 0.75 * b:
+            return None
+        return reps, inverse.ravel()
 
 
 class BatchedDecoder:
@@ -447,24 +564,48 @@ class BatchedDecoder:
     # -- input conversion --------------------------------------------------------------------------
     def tokens(self, prompts: Any) -> tuple[np.ndarray, int]:
         """Prompts ``(B, P, d)`` of exact numbers → ``((P, d, B) integer array, token scale)``."""
+        tk = self.token_table(prompts)
+        return np.ascontiguousarray(tk.table[tk.index].transpose(1, 2, 0)), tk.scale
+
+    def token_table(self, prompts: Any) -> _Tokens:
+        """Prompts ``(B, P, d)`` of exact numbers as their distinct tokens and an index (:class:`_Tokens`).
+
+        A list of prompts is converted through its *distinct* tokens (:func:`_intern`): constructions build
+        prompts from a few recurring tokens (an input letter at a position, an arc), so only those are
+        converted element by element; a position's tokens are gathered when it is pushed.
+        """
         if isinstance(prompts, np.ndarray):
-            arr = prompts
+            if prompts.ndim != 3:
+                raise DimensionError(f"prompts must be (batch, positions, d); got shape {prompts.shape}")
+            b, npos, d = prompts.shape
+            table, index = prompts.reshape(-1, d), np.arange(b * npos, dtype=np.intp).reshape(b, npos)
         else:
             lens = {len(p) for p in prompts}
             if len(lens) > 1:
                 raise DimensionError(f"prompts of different lengths {sorted(lens)} in one batch")
+            rows, index = _intern(prompts)
+            widths = {len(r) for r in rows}
+            if len(widths) > 1:
+                raise DimensionError("tokens of different lengths in one batch")
             try:
-                arr = np.array(prompts)
+                table = np.array(rows)
             except ValueError:
                 raise DimensionError("tokens of different lengths in one batch") from None
-        if arr.ndim != 3:
-            raise DimensionError(f"prompts must be (batch, positions, d); got shape {arr.shape}")
-        if arr.shape[2] != self.d:
-            raise DimensionError(f"tokens of length {arr.shape[2]} given to a decoder with d = {self.d}")
+            if table.ndim != 2:
+                raise DimensionError(f"prompts must be (batch, positions, d); got tokens of shape {table.shape[1:]}")
+            d = table.shape[1]
+        if d != self.d:
+            raise DimensionError(f"tokens of length {d} given to a decoder with d = {self.d}")
+        table, scale = self._exact_table(table)
+        return _Tokens(table, index, scale)
+
+    @staticmethod
+    def _exact_table(arr: np.ndarray) -> tuple[np.ndarray, int]:
+        """Token rows ``(T, d)`` of exact numbers → (int64 rows at the token scale, or exact objects; scale)."""
         if arr.dtype.kind == "b":
             arr = arr.astype(np.int64)
         if arr.dtype.kind in "iu":
-            return np.ascontiguousarray(arr.astype(np.int64).transpose(1, 2, 0)), 1
+            return arr.astype(np.int64), 1
         if arr.dtype.kind == "f":
             raise NotNumericError("floats in the prompt tokens; tokens must be exact (int or Fraction)")
         vals = np.frompyfunc(as_rational, 1, 1)(arr).astype(object)
@@ -474,8 +615,7 @@ class BatchedDecoder:
                 scale = math.lcm(scale, v.denominator)
         ints = np.frompyfunc(lambda v: int(v * scale), 1, 1)(vals).astype(object)
         top = max((abs(v) for v in ints.flat), default=0)
-        out = ints.astype(np.int64) if top <= LIMITS["int64"] else ints
-        return np.ascontiguousarray(out.transpose(1, 2, 0)), scale
+        return (ints.astype(np.int64) if top <= LIMITS["int64"] else ints), scale
 
     # -- running -------------------------------------------------------------------------------------
     def run(
@@ -500,7 +640,7 @@ class BatchedDecoder:
             on_step: called after each step with the rows that produced ``y_t``; returns a bool per row of
                 those to end (``None``: none), like ``generate``'s ``on_step`` returning ``False``.
             record_heads: keep every head's choice at every position.
-            keep_outputs: keep every ``y_t`` of every row as exact lists.
+            keep_outputs: keep every ``y_t`` of every row (read as exact lists through ``outputs``).
             path: ``"auto"`` (certified choice), or the number type to start with (``float32``,
                 ``float64``, ``int64``, ``object``); a numeric path is still guarded and widened when a
                 bound needs it.
@@ -512,8 +652,8 @@ class BatchedDecoder:
             empty = np.zeros(0, dtype=np.int64)
             return BatchRun(empty, empty.astype(bool), [] if keep_outputs else None, None, None, self.head_names,
                             Certificate("float32", "static", 0.0, LIMITS["float32"], paths={}, runs=0))
-        toks, tscale = self.tokens(prompts)
-        n_pos, _, batch = toks.shape
+        tk = self.token_table(prompts)
+        tscale, n_pos, batch = tk.scale, tk.positions, tk.batch
         if isinstance(steps, int):
             row_steps = np.full(batch, steps, dtype=np.int64)
         else:
@@ -528,17 +668,17 @@ class BatchedDecoder:
         total_pos = n_pos + max(max_steps - 1, 0)
         head_index = np.full((batch, total_pos, nh), -1, dtype=np.int64) if record_heads else None
         head_score = np.empty((batch, total_pos, nh), dtype=object) if record_heads else None
-        outputs: list[list[list[Any]]] | None = [[] for _ in range(batch)] if keep_outputs else None
+        kept: list[tuple[np.ndarray, np.ndarray, int]] | None = [] if keep_outputs else None
         done_steps = np.zeros(batch, dtype=np.int64)
         stopped = np.zeros(batch, dtype=bool)
 
         # the certificate: whole-run bound first, then per-pass guards if needed
-        if toks.dtype == object:
+        if tk.exact_only:
             cert = Certificate("object", "static", None, None, None, False, sd.scales(), paths={"object": 1})
             cur = "object"
             guarded = False
         else:
-            pb = np.abs(toks).max(axis=2).astype(np.float64)
+            pb = tk.bounds()
             static = static_certificate(sd, pb, max_steps)
             if path == "auto" and static.path == "float32":
                 cert, cur, guarded = static, static.path, False  # proved for the whole run: no guards
@@ -551,18 +691,11 @@ class BatchedDecoder:
         plan = self.plan(cur, tscale)
         rows = np.arange(batch)
         st = _State(self, plan, total_pos, batch)
-        tok_arr = toks if cur == "object" else toks.astype(DTYPES[cur])
-        if cur == "object":
-            tok_arr = _to_exact(toks, tscale) if tscale != 1 else toks.astype(object)
 
         def promote(new: str, position: int, reason: str) -> None:
-            nonlocal cur, plan, tok_arr, st
+            nonlocal cur, plan, st
             cert.promotions.append({"position": position, "from": cur, "to": new, "reason": reason})
             st.convert(cur, new, sd)
-            if new == "object":
-                tok_arr = _to_exact(toks, tscale)
-            else:
-                tok_arr = toks.astype(DTYPES[new])
             cur = new
             plan = self.plan(cur, tscale)
             st.plan = plan
@@ -586,23 +719,21 @@ class BatchedDecoder:
         # prompt positions. Rows whose prompts agree before y_0 (one graph with every source, say) share
         # those positions: they are computed once and their caches copied (rule 4: they never change).
         y = None
-        shared = _shared_prefix(toks) if n_pos > 1 else None
+        shared = tk.shared_prefix()
         first = 0
         if shared is not None:
             reps, inverse = shared
             full = st
             st = _State(self, plan, total_pos, len(reps))
             for p in range(n_pos - 1):
-                guard(tok_arr[p][:, reps], p)
-                y, sel = st.push(tok_arr[p][:, reps])
+                y, sel = st.push(self._prompt_token(tk, p, cur, reps, guard, lambda: cur))
                 if record_heads:
                     self._record(head_index, head_score, rows, p, [(i[inverse], sc[inverse], k) for i, sc, k in sel],
                                  st)
             st = st.expanded(inverse, full)
             first = n_pos - 1
         for p in range(first, n_pos):
-            guard(tok_arr[p], p)
-            y, sel = st.push(tok_arr[p])
+            y, sel = st.push(self._prompt_token(tk, p, cur, None, guard, lambda: cur))
             if record_heads:
                 self._record(head_index, head_score, rows, p, sel, st)
         t = 0
@@ -622,9 +753,8 @@ class BatchedDecoder:
                     break
             view = StepView(t, rows, y, 1 if cur == "object" else plan.s_out, cur, self.dec.layout)
             done_steps[rows] = t
-            if outputs is not None:
-                for r, vals in zip(rows.tolist(), view.exact()):
-                    outputs[r].append(vals)
+            if kept is not None:
+                kept.append((rows, y, view.scale))
             end = np.zeros(len(rows), dtype=bool)
             if on_step is not None:
                 res = on_step(view)
@@ -665,8 +795,18 @@ class BatchedDecoder:
         cert.paths = {cert.path: 1}
         if cert.path == "object" and cert.mode != "static":
             cert.bound = None
+        cache: dict[Any, list[list[Any]]] = {}
+        outputs = None if kept is None else [RowOutputs(kept, r, int(done_steps[r]), cache) for r in range(batch)]
         return BatchRun(done_steps, stopped, outputs, head_index, head_score, self.head_names, cert,
                         None if shared is None else len(shared[0]))
+
+    @staticmethod
+    def _prompt_token(tk: _Tokens, p: int, path: str, rows: np.ndarray | None,
+                      guard: Callable[[np.ndarray, int], None], current: Callable[[], str]) -> np.ndarray:
+        """Position ``p``'s tokens after the guard of its pass (re-gathered if the guard widened the path)."""
+        tok = tk.at(p, path, rows)
+        guard(tok, p)
+        return tok if current() == path else tk.at(p, current(), rows)
 
     def _feedback(self, y: np.ndarray, plan: _Plan, cur: str) -> np.ndarray | None:
         if cur == "object" or (plan.fb_num == 1 and plan.fb_den == 1):
@@ -683,6 +823,37 @@ class BatchedDecoder:
         for h, (idx, score, scale) in enumerate(sel):
             hi[rows, p, h] = idx
             hs[rows, p, h] = _to_exact(score[None, :], scale)[0]
+
+
+_EXACT_TYPES = {int, Fraction, bool}
+
+
+def _intern(prompts: Sequence[Sequence[Any]]) -> tuple[list[Any], np.ndarray]:
+    """The distinct tokens of ``prompts`` and, per prompt and position, the index of its token among them.
+
+    Tokens are looked up first by object identity (constructions reuse token objects) and then by value.
+    """
+    by_id: dict[int, int] = {}
+    by_value: dict[tuple, int] = {}
+    rows: list[Any] = []
+    index = np.empty((len(prompts), len(prompts[0]) if len(prompts) else 0), dtype=np.intp)
+    for b, prompt in enumerate(prompts):
+        out = index[b]
+        for q, tok in enumerate(prompt):
+            j = by_id.get(id(tok))
+            if j is None:
+                key = tuple(tok)
+                kinds = set(map(type, key))
+                if kinds - _EXACT_TYPES and any(isinstance(v, float) for v in key):  # 1.0 == 1: refuse before
+                    raise NotNumericError(  # merging by value
+                        "floats in the prompt tokens; tokens must be exact (int or Fraction)")
+                j = by_value.get(key)
+                if j is None:
+                    j = by_value[key] = len(rows)
+                    rows.append(key)
+                by_id[id(tok)] = j
+            out[q] = j
+    return rows, index
 
 
 def _float_abs_max(v: np.ndarray) -> float:
@@ -810,20 +981,12 @@ def _widen(a: np.ndarray, dtype: Any) -> np.ndarray:
     return a if a.dtype == dtype else np.empty(a.shape, dtype=dtype)
 
 
-def _shared_prefix(toks: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
-    """Rows with equal prompts before the last token: ``(one row per class, class of each row)``, or ``None``.
-
-    Only worth it (and only tried) when at most three quarters of the rows are distinct.
-    """
-    if toks.dtype == object or toks.shape[2] < 8:
-        return None
-    b = toks.shape[2]
-    key = np.ascontiguousarray(toks[:-1].transpose(2, 0, 1)).reshape(b, -1)
-    void = key.view(np.dtype((np.void, key.shape[1] * key.itemsize))).ravel()
-    _, reps, inverse = np.unique(void, return_index=True, return_inverse=True)
-    if len(reps) > 0.75 * b:
-        return None
-    return reps, inverse.ravel()
+def block_series(outputs: Sequence[Sequence[Any]], layout: ConcreteLayout, name: str,
+                 steps: int | None = None) -> list[list[Any]]:
+    """``[π_name(y) for y in outputs[:steps]]`` for exact-replay outputs and for a :class:`RowOutputs` alike."""
+    if isinstance(outputs, RowOutputs):
+        return outputs.block(layout, name, steps)
+    return [layout.pi(name, y) for y in (outputs if steps is None else outputs[:steps])]
 
 
 def generate_batch(
@@ -839,4 +1002,4 @@ def generate_batch(
                                    path=path)
 
 
-__all__ = ["BatchRun", "BatchedDecoder", "StepView", "generate_batch"]
+__all__ = ["BatchRun", "BatchedDecoder", "RowOutputs", "StepView", "block_series", "generate_batch"]

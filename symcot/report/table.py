@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from symcot.check.exhaustive import PARTIAL_NOTE
 from symcot.check.verdict import Verdict
 
 SCHEMA_VERSION = 1
@@ -50,6 +51,7 @@ def render_table(rows: list[Verdict]) -> str:
             lines.append(f"    counterexample: {counterexample_summary(r)}")
         if r.verdict == "error":
             lines += [f"    {note}" for note in r.notes if note.startswith("check failed")]
+        lines += [f"    {note}" for note in r.notes if note.startswith(PARTIAL_NOTE)]
         if r.verdict == "unknown" and r.notes:
             lines.append(f"    why unknown: {r.notes[-1]}")
     return "\n".join(lines)

@@ -1,0 +1,141 @@
+"""The batched checker's fast paths agree with the slow ones, and refuse what they cannot represent.
+
+Distinct-token prompt conversion, lazy outputs (``RowOutputs``, ``block_series``), the shared-prefix
+probe and ``StepwiseSpec.expected_table`` (spot-checked, and testable with ``table_disagreements``).
+"""
+
+import random
+from dataclasses import replace
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+from proofs.thm_cotdfs import SPEC, TREE_SPEC
+from symcot.algorithms.dfs import dfs_dynamic
+from symcot.check.batched_check import BatchedChecker, EngineDisagreement, table_disagreements
+from symcot.check.certify import NotNumericError
+from symcot.constructions.dfs import DfsConstruction, expected_table, is_terminal
+from symcot.inputs import random_digraph, rooted_labeled_trees
+from symcot.model import generate
+from symcot.replay.batched import BatchedDecoder, RowOutputs, block_series, generate_batch
+
+
+def _dfs_prompts(inps):
+    cons = DfsConstruction()
+    return cons.concrete(inps[0]), [cons.prompt(i).tokens for i in inps]
+
+
+def test_prompt_conversion_through_distinct_tokens_equals_the_plain_conversion():
+    rng = random.Random(3)
+    inps = [(random_digraph(5, rng, p=0.4), rng.randrange(5)) for _ in range(30)]
+    dec, prompts = _dfs_prompts(inps)
+    eng = BatchedDecoder(dec)
+    got, scale = eng.tokens(prompts)
+    plain = np.array(prompts, dtype=np.int64).transpose(1, 2, 0)
+    assert scale == 1 and np.array_equal(got, plain)
+    shared = [[prompts[0][0]] + p[1:] for p in prompts]  # the same token object in every prompt
+    assert np.array_equal(eng.tokens(shared)[0], eng.tokens([list(map(list, p)) for p in shared])[0])
+
+
+def test_a_float_token_is_refused_even_after_an_equal_exact_token():
+    dec, prompts = _dfs_prompts([(random_digraph(3, random.Random(1)), 0)] * 2)
+    second = [list(t) for t in prompts[1]]
+    second[1] = [float(v) for v in second[1]]  # equal in value (1.0 == 1) to the first prompt's token
+    with pytest.raises(NotNumericError, match="floats"):
+        BatchedDecoder(dec).tokens([prompts[0], second])
+
+
+def test_rational_tokens_get_a_common_scale():
+    dec, prompts = _dfs_prompts([(random_digraph(3, random.Random(2)), 0)])
+    tok = [list(t) for t in prompts[0]]
+    tok[1][0] = Fraction(1, 3)
+    arr, scale = BatchedDecoder(dec).tokens([tok])
+    assert scale == 3 and arr[1, 0, 0] == 1 and arr[0, 0, 0] == 0
+
+
+def test_row_outputs_are_the_exact_outputs_read_lazily():
+    rng = random.Random(5)
+    inps = [(random_digraph(4, rng, p=0.5), rng.randrange(4)) for _ in range(12)]
+    dec, prompts = _dfs_prompts(inps)
+    br = generate_batch(dec, prompts, 10, stop=lambda y: is_terminal(dec.layout, y))
+    for b, p in enumerate(prompts):
+        want = generate(dec, p, 10, stop=lambda y: is_terminal(dec.layout, y)).outputs
+        row = br.outputs[b]
+        assert isinstance(row, RowOutputs) and len(row) == len(want)
+        assert row == want and list(row) == want and row[-1] == want[-1] and row[1:3] == want[1:3]
+        assert block_series(row, dec.layout, "cur") == block_series(want, dec.layout, "cur")
+        assert block_series(row, dec.layout, "vis", 2) == [dec.layout.pi("vis", y) for y in want[:2]]
+        with pytest.raises(IndexError):
+            row[len(want)]
+    assert br.outputs[0] != br.outputs[0][:-1]  # equality compares contents, so it can fail
+
+
+def test_the_shared_prefix_probe_finds_graphs_with_every_source_and_skips_distinct_prompts():
+    rng = random.Random(8)
+    graphs = [random_digraph(9, rng, p=0.4) for _ in range(3)]
+    dec, prompts = _dfs_prompts([(g, s) for g in graphs for s in range(9)])
+    reps, inverse = BatchedDecoder(dec).token_table(prompts).shared_prefix()
+    assert len(reps) == 3 and len(set(inverse.tolist())) == 3
+    assert BatchedDecoder(dec).run(prompts, 4).prefix_classes == 3
+    dec, prompts = _dfs_prompts([(random_digraph(9, rng, p=0.4), 0) for _ in range(27)])
+    assert BatchedDecoder(dec).token_table(prompts).shared_prefix() is None
+    assert BatchedDecoder(dec).run(prompts, 4).prefix_classes is None
+
+
+def test_the_dfs_table_is_the_per_step_expected_and_a_broken_table_is_caught():
+    trees = list(rooted_labeled_trees(4))
+    rng = random.Random(11)
+    graphs = [(random_digraph(5, rng, p=0.3), rng.randrange(5)) for _ in range(40)]
+    assert table_disagreements(SPEC, trees + graphs) == []
+
+    def broken(inp, states):
+        table = expected_table(inp[0], states)
+        table["vis"][-1, 0] ^= 1  # one bit of the last step
+        return table
+
+    bad = table_disagreements(replace(SPEC, expected_table=broken), trees[:5])
+    assert len(bad) == 5 and "vis" in bad[0][1]
+
+    def missing_presence(inp, states):
+        table = expected_table(inp[0], states)
+        table["par"] = table["par"][0]  # par claimed at every step, but it is undefined once cur = φ
+        return table
+
+    assert table_disagreements(replace(SPEC, expected_table=missing_presence), trees[:2])[0][1].startswith("step")
+
+
+def test_the_checker_spot_checks_the_table_and_refuses_a_wrong_one():
+    def broken(inp, states):
+        table = expected_table(inp[0], states)
+        table["cur"][0] = 0
+        return table
+
+    checker = BatchedChecker(DfsConstruction(), replace(TREE_SPEC, expected_table=broken))
+    with pytest.raises(EngineDisagreement, match="expected_table"):
+        checker.check(list(rooted_labeled_trees(3)))
+
+
+def test_a_table_checked_by_the_engine_gives_the_verdicts_of_the_per_step_expected():
+    trees = list(rooted_labeled_trees(5))
+    with_table = BatchedChecker(DfsConstruction(), TREE_SPEC).check(trees)
+    without = BatchedChecker(DfsConstruction(), replace(TREE_SPEC, expected_table=None)).check(trees)
+    assert with_table == without and with_table[1] is None and all(r is None for r in with_table[0])
+    # a table beyond the spot-checked rows that is wrong makes the engine flag the input; exact replay then
+    # accepts it, which is reported as a disagreement, never as a verdict
+
+    def late_wrong(inp, states):
+        table = expected_table(inp[0], states)
+        if inp == trees[10]:
+            table["cur"][1] = 0
+        return table
+
+    with pytest.raises(EngineDisagreement, match="exact replay accepts"):
+        BatchedChecker(DfsConstruction(), replace(TREE_SPEC, expected_table=late_wrong)).check(trees)
+
+
+def test_dfs_reference_states_fill_the_table_shapes():
+    g, s = next(iter(rooted_labeled_trees(4)))
+    states = dfs_dynamic(g, s)
+    table = expected_table(g, states)
+    assert table["cur"].shape == (len(states), 4) and table["par"][1].tolist()[-1] is False
