@@ -36,6 +36,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from symcot.algorithms.dijkstra import INF, dijkstra_dynamic, state_text
+from symcot.check.batched_check import run_batched_check
 from symcot.check.exhaustive import Family, Progress, run_construction_check
 from symcot.check.stepwise import StepwiseSpec, check_input
 from symcot.check.symbolic_check import SymbolicCheck
@@ -49,10 +50,12 @@ from symcot.constructions.dijkstra import (
     Inp,
     Number,
     expected_blocks,
+    expected_table,
     is_terminal,
     lambda_rule,
 )
 from symcot.inputs import rooted_labeled_trees
+from symcot.inputs.dyck_families import ordered_rooted_tree_family
 from symcot.inputs.weighted import (
     connected_count,
     connected_digraphs_with_sources,
@@ -74,6 +77,7 @@ def make_spec(lam_of: Callable[[Inp], Number] = lambda_rule) -> StepwiseSpec:
     return StepwiseSpec(
         reference=lambda inp: dijkstra_dynamic(*inp),
         expected=lambda inp, st, t: expected_blocks(st, t, lam_of(inp), inp[0].n),
+        expected_table=lambda inp, states: expected_table(states, lam_of(inp), inp[0].n),
         terminal=is_terminal,
         state_text=state_text,
     )
@@ -100,7 +104,10 @@ WEIGHTS12 = Family("connected digraphs × weights {1,2} × every source",
                    lambda k: weighted_digraphs_with_sources(k, (1, 2)), lambda k: connected_count(k, 2), describe,
                    max_size=3)
 
-FAMILY_W = {WEIGHTED.name: 3, UNIT.name: 1, TREES.name: 1, WEIGHTS12.name: 2}
+#: Part of the tree domain that scales (``symcot verify --reach 13``): every ordered tree, preorder labels, root 0.
+ORDERED = ordered_rooted_tree_family(describe, ", BFS weights")
+
+FAMILY_W = {WEIGHTED.name: 3, UNIT.name: 1, TREES.name: 1, WEIGHTS12.name: 2, ORDERED.name: 1}
 
 
 def _scan_slice(cons: Construction, spec: StepwiseSpec, inputs: list[Any], lo: int, hi: int, out: Any) -> None:
@@ -205,12 +212,25 @@ class LambdaScanCheck:
         """The variant at the λ rule (used by ``symcot replay``)."""
         return self.make(lambda_rule)
 
-    def run(self, claim_id: str, max_size: int, progress: Progress, jobs: int = 1) -> Verdict:
-        """The verdict at the λ rule; ``details`` gets the scan."""
+    def run(self, claim_id: str, max_size: int, progress: Progress, jobs: int = 1, engine: str = "exact",
+            reach: int | None = None) -> Verdict:
+        """The verdict at the λ rule; ``details`` gets the scan.
+
+        ``engine`` picks exact or batched replay for the verdict; ``reach`` takes the ordered trees further.
+        The λ scan stays at ``max_size``.
+        """
         start = time.perf_counter()
         progress = progress or Progress(False)
-        row = run_construction_check(claim_id, self.make(lambda_rule), SPEC, self.families, max_size,
-                                     self.paper_sizes, progress=progress, method=self.method, jobs=jobs)
+        if engine == "batched":
+            row = run_batched_check(claim_id, self.make(lambda_rule), SPEC, self.families, max_size, self.paper_sizes,
+                                    progress=progress, method=f"{self.method} [batched engine]", jobs=jobs,
+                                    reach=reach)
+        elif engine == "exact":
+            row = run_construction_check(claim_id, self.make(lambda_rule), SPEC, self.families, max_size,
+                                         self.paper_sizes, progress=progress, method=self.method, jobs=jobs,
+                                         reach=reach)
+        else:
+            raise ValueError(f"unknown engine {engine!r}")
         if row.verdict == "error":
             return row
         groups = []
@@ -256,7 +276,7 @@ def _repaired(lam_of: Callable[[Inp], Number]) -> Construction:
     return DijkstraConstruction("repaired", lam_of=lam_of)
 
 
-FAMILIES = [WEIGHTED, UNIT, TREES, RANDOM]
+FAMILIES = [WEIGHTED, UNIT, TREES, ORDERED, RANDOM]
 
 CLAIMS = [
     Claim(

@@ -37,11 +37,13 @@ from symcot.constructions.strahler_tree import (
     PAPER_D,
     StrahlerTreeConstruction,
     expected_blocks,
+    expected_table,
     is_terminal,
     paper_lambda,
     reference,
 )
 from symcot.inputs import Digraph, rooted_labeled_trees
+from symcot.inputs.dyck_families import ordered_rooted_tree_family
 from symcot.model import generate
 from symcot.replay.symbolic_targets import StrahlerTreeTarget
 
@@ -79,12 +81,15 @@ def _final(inp: tuple[Digraph, int], states: Any, outputs: list[list[Any]], layo
 SPEC = StepwiseSpec(
     reference=reference,
     expected=lambda inp, st, t: expected_blocks(inp[0], st, t),
+    expected_table=lambda inp, states: expected_table(inp[0], states),
     terminal=is_terminal,
     state_text=state_text,
     final=_final,
 )
 
 TREES = Family("labeled trees × every root", rooted_labeled_trees, lambda k: k ** (k - 1), describe)
+#: Part of the tree domain that scales (``symcot verify --reach 13``): every ordered tree, preorder labels, root 0.
+ORDERED = ordered_rooted_tree_family(describe)
 
 
 def final_step_survey(max_size: int, variant: str = "as-written") -> list[dict[str, int]]:
@@ -198,9 +203,9 @@ CLAIMS = [
         where="Section 4.2; proof in Appendix Realizing str (app:cotstr), eq:strahM, eq:strahc, "
               "eq:gatingTBstrahlertree",
         checks=[
-            ConstructionCheck(lambda: StrahlerTreeConstruction("as-written"), SPEC, [TREES], PAPER_SIZES,
+            ConstructionCheck(lambda: StrahlerTreeConstruction("as-written"), SPEC, [TREES, ORDERED], PAPER_SIZES,
                               method="exhaustive exact replay, every CoT step, final str"),
-            ConstructionCheck(lambda: StrahlerTreeConstruction("repaired"), SPEC, [TREES], PAPER_SIZES,
+            ConstructionCheck(lambda: StrahlerTreeConstruction("repaired"), SPEC, [TREES, ORDERED], PAPER_SIZES,
                               method="exhaustive exact replay, every CoT step, final str"),
             SymbolicCheck("as-written", StrahlerTreeTarget("as-written"), default_size=6, claim_default=6),
             SymbolicCheck("repaired", StrahlerTreeTarget("repaired"), default_size=6, claim_default=6,

@@ -33,6 +33,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import numpy as np
+
 from symcot.algorithms.bijection import phi_ordered
 from symcot.algorithms.dijkstra import (
     DkstState,
@@ -49,9 +51,10 @@ from symcot.check.exhaustive import Family
 from symcot.check.stepwise import StepwiseSpec
 from symcot.check.symbolic_check import SymbolicCheck
 from symcot.claims import Claim, ConstructionCheck, PropertyCheck
-from symcot.constructions.dijkstra import expected_blocks, is_terminal, lambda_rule
+from symcot.constructions.dijkstra import expected_blocks, expected_table, is_terminal, lambda_rule
 from symcot.constructions.width_tree import PAPER_D, WidthTreeConstruction
 from symcot.inputs import Digraph, OrderedTree, catalan, ordered_trees, random_labeled_tree, rooted_labeled_trees
+from symcot.inputs.dyck_families import ordered_rooted_tree_family
 from symcot.replay.symbolic_targets import WidthTreeTarget
 
 PAPER_SIZES = {"d": PAPER_D, "layers": 3, "heads": 1}
@@ -78,6 +81,16 @@ def expected_w(inp: tuple[Digraph, int], st: Any, t: int) -> dict[str, list[Any]
     return out
 
 
+def expected_table_w(inp: tuple[Digraph, int], states: Any) -> dict[str, Any] | None:
+    """:func:`expected_w` of every state at once: thm:cotdijkstra's table plus ``twd`` and ``mwd`` columns."""
+    out = expected_table(states, lambda_rule(inp), inp[0].n)
+    if out is None:
+        return None
+    out["twd"] = np.array([[st.twd] for st in states], dtype=np.int64).reshape(len(states), 1)
+    out["mwd"] = np.array([[st.mwd] for st in states], dtype=np.int64).reshape(len(states), 1)
+    return out
+
+
 def final_w(inp: tuple[Digraph, int], states: Any, outputs: list[list[Any]], layout: Any) -> str | None:
     """Exactly ``n - 1`` steps, and ``π_mwd(y_{n-1}) = wd(G_T)`` by the definition of width."""
     g, root = inp
@@ -93,12 +106,16 @@ def final_w(inp: tuple[Digraph, int], states: Any, outputs: list[list[Any]], lay
 SPEC = StepwiseSpec(
     reference=lambda inp: bfs_width_dynamic(*inp, reading="repaired"),
     expected=expected_w,
+    expected_table=expected_table_w,
     terminal=is_terminal,
     state_text=state_text_w,
     final=final_w,
 )
 
 TREES = Family("labeled trees × every root, BFS weights", rooted_labeled_trees, lambda k: k ** (k - 1), describe_tree)
+#: Part of the tree domain that scales (``symcot verify --reach 13``): every ordered tree, preorder labels, root 0.
+ORDERED_ROOTED = ordered_rooted_tree_family(describe_tree, ", BFS weights")
+TREE_FAMILIES = [TREES, ORDERED_ROOTED]
 
 
 # -- obs:dynamicwidbfs ---------------------------------------------------------------------------------
@@ -190,9 +207,9 @@ CLAIMS = [
         statement="A three-layer single-head decoder finds wd(G_T) while simulating Dkst (BFS) in exactly "
                   "n - 1 steps.",
         where="Section 4.2; proof in Appendix Realizing wd (app:cotwid), with lem:widsupffn",
-        checks=[ConstructionCheck(lambda: WidthTreeConstruction("as-written"), SPEC, [TREES], PAPER_SIZES,
+        checks=[ConstructionCheck(lambda: WidthTreeConstruction("as-written"), SPEC, TREE_FAMILIES, PAPER_SIZES,
                                   method="exhaustive exact replay, every CoT step, final width"),
-                ConstructionCheck(lambda: WidthTreeConstruction("repaired"), SPEC, [TREES], PAPER_SIZES,
+                ConstructionCheck(lambda: WidthTreeConstruction("repaired"), SPEC, TREE_FAMILIES, PAPER_SIZES,
                                   method="exhaustive exact replay, every CoT step, final width"),
                 SymbolicCheck("as-written", WidthTreeTarget("as-written"), default_size=6, claim_default=6),
                 SymbolicCheck("repaired", WidthTreeTarget("repaired"), default_size=6, claim_default=6)],

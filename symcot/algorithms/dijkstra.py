@@ -32,6 +32,7 @@ from fractions import Fraction
 from typing import Any, Literal
 
 from symcot.errors import InvalidInputError
+from symcot.inputs.digraphs import reachable_from
 from symcot.inputs.graphs import Digraph
 from symcot.inputs.trees import validate_tree
 
@@ -121,14 +122,7 @@ def validate_dijkstra_input(g: Digraph, source: object) -> int:
     for (u, v), w in zip(g.arcs, g.weights or ()):
         if isinstance(w, float) or not w > 0:
             raise InvalidInputError(f"weight of arc {(u, v)} is {w!r}; weights must be exact and positive (> 0)")
-    seen = {source}
-    stack = [source]
-    while stack:
-        u = stack.pop()
-        for v in g.out_neighbors(u):
-            if v not in seen:
-                seen.add(v)
-                stack.append(v)
+    seen = reachable_from(g, source)
     if len(seen) != g.n:
         missing = sorted(set(range(g.n)) - seen)
         raise InvalidInputError(
@@ -149,8 +143,26 @@ def weight_matrix(g: Digraph) -> list[list[Value]]:
 
 def dijkstra_dynamic(g: Digraph, source: int) -> list[DkstState]:
     """Run ``Dkst`` from ``source``: the ``n`` states ``Dkst^(0) … Dkst^(n-1)``."""
-    s = validate_dijkstra_input(g, source)
-    a = weight_matrix(g)
+    return _dijkstra_run(g, validate_dijkstra_input(g, source))
+
+
+def _out_arcs(g: Digraph) -> list[list[tuple[int, Value]]]:
+    """``(j, a_ij)`` for every arc out of each ``v_i``: the finite entries of :func:`weight_matrix`."""
+    out: list[list[tuple[int, Value]]] = [[] for _ in range(g.n)]
+    ws = g.weights if g.weights is not None else (1,) * len(g.arcs)
+    for (u, v), w in zip(g.arcs, ws):
+        out[u].append((v, w))
+    return out
+
+
+def _dijkstra_run(g: Digraph, s: int) -> list[DkstState]:
+    """:func:`dijkstra_dynamic` on an input already validated.
+
+    The relaxation ``Dist[j] = min(Dist[j], Dist[i] + a_ij)`` only changes ``j`` with an arc ``(i, j)``
+    (``a_ij = ∞`` otherwise, and ``min`` keeps ``Dist[j]`` on a tie), so only those are visited; the
+    selection skips the ``∞`` entries, which lose every comparison, unless no finite one is left.
+    """
+    out = _out_arcs(g)
     n = g.n
     dist: list[Value] = [INF] * n
     dist[s] = 0
@@ -158,12 +170,19 @@ def dijkstra_dynamic(g: Digraph, source: int) -> list[DkstState]:
     cur = s
     states = [DkstState(0, tuple(dist), cur, vst)]
     for t in range(1, n):
-        i = cur
-        dist = [min(dist[j], dist[i] + a[i][j]) for j in range(n)]  # relax every v_j
+        di = dist[cur]
+        for j, w in out[cur]:  # relax every v_j (the others keep Dist[j]); each state holds its own tuple
+            cand = di + w
+            if cand < dist[j]:
+                dist[j] = cand
         best: int | None = None
+        bd: Value = INF
         for j in range(n):  # argmin over unvisited, lowest index among ties
-            if j not in vst and (best is None or dist[j] < dist[best]):
-                best = j
+            if j in vst:
+                continue
+            d = dist[j]
+            if best is None or (d is not INF and (bd is INF or d < bd)):
+                best, bd = j, d
         assert best is not None and dist[best] is not INF, "unreachable vertex (validated above)"
         cur = best
         vst = vst | {cur}
@@ -186,8 +205,7 @@ def validate_bfs_input(g: Digraph, source: object) -> int:
 
 def bfs_dynamic(g: Digraph, source: int) -> list[DkstState]:
     """BFS as the paper's special case of ``Dkst`` (``a_ij = 1`` for an arc, ``∞`` otherwise)."""
-    validate_bfs_input(g, source)
-    return dijkstra_dynamic(g, source)
+    return _dijkstra_run(g, validate_bfs_input(g, source))
 
 
 def bfs_levels(g: Digraph, source: int) -> list[list[int]]:
@@ -210,21 +228,20 @@ def bfs_levels(g: Digraph, source: int) -> list[list[int]]:
 def tree_depths(tree: Digraph, root: int) -> list[int]:
     """``dep(v)``: the number of edges on the unique path from ``root`` to ``v`` (parent walk)."""
     validate_tree(tree, root)
+    nbrs: list[list[int]] = [[] for _ in range(tree.n)]
+    for u, v in tree.arcs:
+        nbrs[u].append(v)
     parent: dict[int, int | None] = {root: None}
+    depth = [0] * tree.n  # dep(v) = dep(parent(v)) + 1: the length of the parent walk from v
     stack = [root]
     while stack:
         u = stack.pop()
-        for v in tree.out_neighbors(u):
+        for v in nbrs[u]:
             if v not in parent:
                 parent[v] = u
+                depth[v] = depth[u] + 1
                 stack.append(v)
-    out = []
-    for v in range(tree.n):
-        d, p = 0, parent[v]
-        while p is not None:
-            d, p = d + 1, parent[p]
-        out.append(d)
-    return out
+    return depth
 
 
 def width_levels(tree: Digraph, root: int) -> list[int]:

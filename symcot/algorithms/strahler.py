@@ -86,12 +86,15 @@ def _check(str_v: object, acc_u: object) -> tuple[int, int, int]:
 def children_lists(g: Digraph, root: int) -> list[list[int]]:
     """Children of every vertex of the rooted labeled tree ``(g, root)``, in increasing index (DFS) order."""
     validate_tree(g, root)
+    nbrs: list[list[int]] = [[] for _ in range(g.n)]
+    for u, v in g.arcs:  # arcs are sorted: each list is in increasing index order (Digraph.out_neighbors)
+        nbrs[u].append(v)
     kids: list[list[int]] = [[] for _ in range(g.n)]
     seen = {root}
     stack = [root]
     while stack:
         u = stack.pop()
-        for v in g.out_neighbors(u):
+        for v in nbrs[u]:
             if v not in seen:
                 seen.add(v)
                 kids[u].append(v)
@@ -136,7 +139,11 @@ def str_of(acc: Acc) -> int:
 
 def fold_case(str_v: int, acc_u: Acc) -> Acc:
     """eq:dynamicstrdfs, the case form as printed (``D = str(τ_v) - M_u``)."""
-    s, m_u, c_u = _check(str_v, acc_u)
+    return _fold_case(*_check(str_v, acc_u))
+
+
+def _fold_case(s: int, m_u: int, c_u: int) -> Acc:
+    """:func:`fold_case` on checked arguments (``str(τ_v)``, ``M_u``, ``c_u``: non-negative ints)."""
     d = s - m_u
     if d < 0:
         return m_u, c_u
@@ -238,6 +245,8 @@ def strahler_dynamic(g: Digraph, root: int, update: Update = fold_case) -> list[
     done: dict[int, list[int]] = {root: []}
     states = dfs_dynamic(g, root)
     out = [StrahlerState(states[0], EMPTY)]
+    if update is fold_case:  # the accumulators below are valid by construction: skip fold_case's checks
+        update = lambda str_v, acc_u: _fold_case(str_v, *acc_u)  # noqa: E731
     prev = states[0]
     for st in states[1:]:
         if st.move == "traverse":

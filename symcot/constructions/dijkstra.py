@@ -55,6 +55,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Literal
 
+import numpy as np
+
 from symcot.algorithms.dijkstra import INF, DkstState, validate_dijkstra_input
 from symcot.constructions.base import Construction, Expectation, Prompt
 from symcot.inputs.graphs import Digraph
@@ -67,6 +69,8 @@ from symcot.model import FFN, Attention, Decoder, Head, Layer, value_space
 BLOCKS = ["cur", "crd", "vis", "wei", "dis", "buf"]
 #: d = 5n + 1, as stated in the proof.
 PAPER_D = 5 * n + 1
+#: Assembled prompt tokens a construction keeps (see :func:`dijkstra_tokens`); the cache starts over beyond.
+TOKEN_CACHE_LIMIT = 1 << 16
 
 Number = int | Fraction
 Inp = tuple[Digraph, int]
@@ -158,6 +162,16 @@ class Encoding:
             a[u][v] = w
         return a
 
+    def row(self, n_vertices: int, i: int, out_arcs: Sequence[tuple[int, Number]], lam_value: Number) -> list[Number]:
+        """Row ``i`` of :meth:`matrix` from the arcs ``(j, a_ij)`` out of ``v_i`` alone."""
+        off: Number = 0 if self.absent == "0" else lam_value
+        diag: Number = 0 if self.diagonal == "0" else lam_value
+        out = [off] * n_vertices
+        out[i] = diag
+        for j, w in out_arcs:
+            out[j] = w
+        return out
+
 
 #: As written: the adjacency-matrix row, 0 for a non-arc and on the diagonal (choice 1).
 AS_WRITTEN = Encoding(absent="0", diagonal="0")
@@ -185,18 +199,61 @@ class FixedLambda:
 
 
 def dijkstra_tokens(cl: ConcreteLayout, g: Digraph, s: int, lam_value: Number, enc: Encoding,
-                    x_extra: dict[str, Any] | None = None, y_extra: dict[str, Any] | None = None) -> Prompt:
-    """``[x_0, …, x_{n-1}, y_0]`` of the proof; ``x_extra``/``y_extra`` fill appended blocks."""
-    e = lambda i: [1 if j == i else 0 for j in range(g.n)]  # noqa: E731
-    a = enc.matrix(g, lam_value)
-    toks, labels = [], []
-    for i in range(g.n):
-        toks.append(cl.assemble({"cur": e(i), "crd": -lam_value, "wei": a[i],
-                                 "dis": [lam_value] * g.n, **(x_extra or {})}))
-        labels.append(f"x_{i}")
-    toks.append(cl.assemble({"cur": e(s), "crd": 0, "vis": e(s), "dis": [lam_value] * g.n, **(y_extra or {})}))
-    labels.append("y_0")
+                    x_extra: dict[str, Any] | None = None, y_extra: dict[str, Any] | None = None,
+                    cache: dict[Any, Any] | None = None) -> Prompt:
+    """``[x_0, …, x_{n-1}, y_0]`` of the proof; ``x_extra``/``y_extra`` fill appended blocks.
+
+    With ``cache`` (a dict for this layout, ``Construction._token_cache``) each token is assembled once
+    and reused, read-only, by every prompt that has it (the batched engine then converts it once):
+    ``x_i`` depends on ``n``, ``λ``, the encoding, ``i`` and the arcs out of ``v_i`` with their weights,
+    ``y_0`` on ``n``, ``λ`` and ``s``. Only ``int`` ``λ`` and weights are cached (``2 == Fraction(2)``
+    must not hand out a token of the other type); the cache is emptied when it holds more than
+    :data:`TOKEN_CACHE_LIMIT` tokens.
+    """
+    nv = g.n
+    ws = g.weights if g.weights is not None else (1,) * len(g.arcs)
+    out: list[list[tuple[int, Number]]] = [[] for _ in range(nv)]
+    for (u, v), w in zip(g.arcs, ws):
+        out[u].append((v, w))
+    e = lambda i: [1 if j == i else 0 for j in range(nv)]  # noqa: E731
+
+    def x_token(i: int) -> list[Any]:
+        return cl.assemble({"cur": e(i), "crd": -lam_value, "wei": enc.row(nv, i, out[i], lam_value),
+                            "dis": [lam_value] * nv, **(x_extra or {})})
+
+    def y_token() -> list[Any]:
+        return cl.assemble({"cur": e(s), "crd": 0, "vis": e(s), "dis": [lam_value] * nv, **(y_extra or {})})
+
+    labels = [*(f"x_{i}" for i in range(nv)), "y_0"]
+    extras = _hashable_extras(x_extra, y_extra)
+    if cache is None or extras is None or type(lam_value) is not int or any(type(w) is not int for w in ws):
+        return Prompt([*(x_token(i) for i in range(nv)), y_token()], labels)
+    if len(cache) > TOKEN_CACHE_LIMIT:
+        cache.clear()
+    head = (lam_value, enc, extras)
+    toks = []
+    for i in range(nv):
+        key = (*head, "x", i, tuple(out[i]))
+        tok = cache.get(key)
+        if tok is None:
+            tok = cache[key] = x_token(i)
+        toks.append(tok)
+    key = (*head, "y", s)
+    tok = cache.get(key)
+    if tok is None:
+        tok = cache[key] = y_token()
+    toks.append(tok)
     return Prompt(toks, labels)
+
+
+def _hashable_extras(x_extra: dict[str, Any] | None, y_extra: dict[str, Any] | None) -> tuple | None:
+    """``x_extra`` and ``y_extra`` as a cache key part, or ``None`` when a value is not hashable."""
+    key = (tuple(sorted((x_extra or {}).items())), tuple(sorted((y_extra or {}).items())))
+    try:
+        hash(key)
+    except TypeError:
+        return None
+    return key
 
 
 def encode_dist(dist: Sequence[Any], lam_value: Number) -> list[Number]:
@@ -212,6 +269,34 @@ def expected_blocks(state: DkstState, t: int, lam_value: Number, n_vertices: int
     if t >= 1:
         out["dis"] = encode_dist(state.dist, lam_value)
     return out
+
+
+def expected_table(states: Sequence[DkstState], lam_value: Number, n_vertices: int) -> dict[str, Any] | None:
+    """:func:`expected_blocks` of every state at once (``StepwiseSpec.expected_table``).
+
+    ``{"cur", "vis", "crd": (T + 1, ·), "dis": ((T + 1, n), present)}`` with ``dis`` absent at ``t = 0``
+    (choice 5). ``None`` (the checker then calls :func:`expected_blocks`) unless every value is a
+    Python int within int64 (what ``np.array`` makes int64): rational weights give ``Fraction``
+    values. (``bool`` would pass as an int, but ``Digraph`` refuses boolean weights.)
+    """
+    steps = len(states)
+    if any(st.dist[st.cur] is INF for st in states):
+        return None  # crd would be ∞ (not a number); Dkst never visits an unreached vertex
+    # np.array gives int64 exactly when every value is a Python int within int64 (a Fraction: object)
+    try:
+        dis = np.array([[lam_value if d is INF else d for d in st.dist] for st in states])
+    except (ValueError, OverflowError):
+        return None
+    if dis.dtype != np.int64 or dis.shape != (steps, n_vertices):
+        return None
+    at = np.arange(steps)
+    cur_idx = np.array([st.cur for st in states], dtype=np.intp)
+    cur = np.zeros((steps, n_vertices), dtype=np.int64)
+    cur[at, cur_idx] = 1
+    vis = np.zeros((steps, n_vertices), dtype=np.int64)
+    vis[[t for t, st in enumerate(states) for _ in st.vst], [v for st in states for v in st.vst]] = 1
+    crd = dis[at, cur_idx].reshape(steps, 1)  # Dist^(t)[cur^(t)], finite, so equal to its encoding
+    return {"cur": cur, "vis": vis, "crd": crd, "dis": (dis, at >= 1)}
 
 
 def dijkstra_invariants(states: Sequence[DkstState], t: int, lam_value: Number, n_vertices: int
@@ -269,7 +354,8 @@ class DijkstraConstruction(Construction):
         """``[x_0, …, x_{n-1}, y_0]`` (no sentinel in this proof)."""
         g, s = inp
         validate_dijkstra_input(g, s)
-        return dijkstra_tokens(self.concrete(inp).layout, g, s, self.lam_of(inp), self.encoding)
+        cl = self.concrete(inp).layout
+        return dijkstra_tokens(cl, g, s, self.lam_of(inp), self.encoding, cache=self._token_cache(cl))
 
     def invariants(self, inp: Inp, states: Sequence[DkstState], t: int) -> list[Expectation]:
         """Head choices and block values the proof states for step ``t``."""

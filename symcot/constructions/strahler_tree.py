@@ -82,6 +82,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+import numpy as np
+
 from symcot.algorithms.strahler import StrahlerState, ind, strahler_dynamic
 from symcot.constructions.base import Construction, Expectation, Prompt
 from symcot.constructions.dfs import (
@@ -96,6 +98,7 @@ from symcot.constructions.dfs import (
     w2_2_assign,
     w_o_assign,
 )
+from symcot.constructions.dfs import expected_table as dfs_expected_table
 from symcot.constructions.dfs import layout as dfs_layout
 from symcot.errors import InvalidInputError
 from symcot.inputs.graphs import Digraph
@@ -230,7 +233,8 @@ class StrahlerTreeConstruction(Construction):
         """``[x_⊥, x_0, …, x_{n-1}, y_0]``: the DFS tokens with ``0^{11}`` appended."""
         g, s = inp
         validate(g, s)
-        return dfs_prompt(self.concrete(inp).layout, g, s)
+        cl = self.concrete(inp).layout
+        return dfs_prompt(cl, g, s, self._token_cache(cl))  # recurring tokens shared (read-only)
 
     def invariants(self, inp: tuple[Digraph, int], states: Sequence[StrahlerState], t: int) -> list[Expectation]:
         """The proof's claims inside step ``t``: DFS flags and heads, buffers, ``str(v)``, ``D`` and indicators."""
@@ -297,6 +301,23 @@ def expected_blocks(g: Digraph, state: StrahlerState, t: int) -> dict[str, Any]:
     out = dfs_expected(g, state.dfs)
     out.update({"M": [state.acc[0]], "c": [state.acc[1]], "M_buf": [0], "c_buf": [0], "flg4": [t]})
     out.update({b: [0] for b in TMP_BLOCKS})
+    return out
+
+
+def expected_table(g: Digraph, states: Sequence[StrahlerState]) -> dict[str, Any]:
+    """:func:`expected_blocks` of every state at once (``StepwiseSpec.expected_table``).
+
+    The DFS blocks come from :func:`symcot.constructions.dfs.expected_table` (``par`` only while
+    ``dfs^(t)(s) ≠ φ``); ``M``, ``c`` are the fold's accumulators, ``flg4`` is ``t``, and the buffers and
+    ``tmp_·`` scalars are 0 at every step (those zero blocks share one read-only array).
+    """
+    steps = len(states)
+    out = dfs_expected_table(g, [st.dfs for st in states])
+    acc = np.array([st.acc for st in states], dtype=np.int64).reshape(steps, 2)
+    zero = np.zeros((steps, 1), dtype=np.int64)
+    out.update({"M": acc[:, :1], "c": acc[:, 1:], "M_buf": zero, "c_buf": zero,
+                "flg4": np.arange(steps, dtype=np.int64).reshape(steps, 1)})
+    out.update({b: zero for b in TMP_BLOCKS})
     return out
 
 

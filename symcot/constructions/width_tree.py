@@ -142,8 +142,10 @@ class WidthTreeConstruction(Construction):
         """``x_i = [x̃_i ‖ 0 ‖ 0 ‖ 0]``, ``y_0 = [ỹ_0 ‖ 0 ‖ 1 ‖ 1]``."""
         g, root = inp
         validate(g, root)
-        return dijkstra_tokens(self.concrete(inp).layout, g, root, self.lam_of(inp), self.encoding,
-                               x_extra={"dif": 0, "twd": 0, "mwd": 0}, y_extra={"dif": 0, "twd": 1, "mwd": 1})
+        cl = self.concrete(inp).layout
+        return dijkstra_tokens(cl, g, root, self.lam_of(inp), self.encoding,
+                               x_extra={"dif": 0, "twd": 0, "mwd": 0}, y_extra={"dif": 0, "twd": 1, "mwd": 1},
+                               cache=self._token_cache(cl))
 
     def invariants(self, inp: Inp, states: Sequence[DkstState], t: int) -> list[Expectation]:
         """thm:cotdijkstra's invariants, ``dif`` after layer 2, and the lemma's update after layer 3."""
