@@ -25,7 +25,13 @@ from symcot.algorithms.paths import FoldState, strahler
 from symcot.check.stepwise import StepwiseSpec
 from symcot.check.symbolic_check import SymbolicCheck
 from symcot.claims import Claim, ConstructionCheck
-from symcot.constructions.strahler_path import PAPER_D, StrahlerPathConstruction, expected_blocks, reference
+from symcot.constructions.strahler_path import (
+    PAPER_D,
+    StrahlerPathConstruction,
+    expected_blocks,
+    expected_table,
+    reference,
+)
 from symcot.inputs.dyck_families import NONEMPTY_DYCK_WORDS
 from symcot.replay.symbolic_targets import StrahlerPathTarget
 
@@ -52,6 +58,7 @@ def final_strahler(word: str, states: Any, outputs: list[list[Any]], layout: Any
 SPEC = StepwiseSpec(
     reference=reference,
     expected=lambda w, st, t: expected_blocks(w, st),
+    expected_table=expected_table,
     terminal=None,
     state_text=state_text,
     final=final_strahler,

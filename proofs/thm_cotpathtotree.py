@@ -34,6 +34,7 @@ from symcot.constructions.path_to_tree import (
     PAPER_HIDDEN,
     PathToTreeConstruction,
     expected_blocks,
+    expected_table,
     reference,
 )
 from symcot.inputs.dyck_families import DYCK_WORDS
@@ -62,6 +63,7 @@ def final_tree(word: str, states: Any, outputs: list[list[Any]], layout: Any) ->
 SPEC = StepwiseSpec(
     reference=reference,
     expected=lambda w, st, t: expected_blocks(w, st),
+    expected_table=expected_table,
     terminal=None,
     state_text=state_text,
     final=final_tree,
@@ -74,8 +76,11 @@ class SizedConstructionCheck(ConstructionCheck):
 
     paper_hidden: list[Any] | None = None
 
-    def run(self, claim_id: str, max_size: int, progress: Progress, jobs: int = 1) -> Verdict:
-        """Refute on a hidden-width mismatch before any input; otherwise the usual check."""
+    def run(self, claim_id: str, max_size: int, progress: Progress, jobs: int = 1, **options: Any) -> Verdict:
+        """Refute on a hidden-width mismatch before any input; otherwise the usual check.
+
+        ``options`` (``engine``, ``reach``) go to :meth:`ConstructionCheck.run` unchanged.
+        """
         t0 = time.perf_counter()
         cons = self.construction()
         sizes = cons.decoder.sizes()
@@ -88,7 +93,7 @@ class SizedConstructionCheck(ConstructionCheck):
                 return Verdict(claim_id, cons.variant, "refuted", "size accounting against the paper", None, 0,
                                time.perf_counter() - t0, {"kind": "size", "differences": diffs}, list(cons.notes),
                                info)
-        return super().run(claim_id, max_size, progress, jobs)
+        return super().run(claim_id, max_size, progress, jobs, **options)
 
 
 CLAIMS = [

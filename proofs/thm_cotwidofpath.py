@@ -21,7 +21,13 @@ from symcot.algorithms.bijection import psi
 from symcot.algorithms.paths import WidthState, tree_width
 from symcot.check.stepwise import StepwiseSpec
 from symcot.claims import Claim, ConstructionCheck
-from symcot.constructions.width_path import PAPER_D, WidthPathConstruction, expected_blocks, reference
+from symcot.constructions.width_path import (
+    PAPER_D,
+    WidthPathConstruction,
+    expected_blocks,
+    expected_table,
+    reference,
+)
 from symcot.inputs.dyck_families import NONEMPTY_DYCK_WORDS
 
 PAPER_SIZES = {"d": PAPER_D, "layers": 2, "heads": 1}
@@ -43,6 +49,7 @@ def final_width(word: str, states: Any, outputs: list[list[Any]], layout: Any) -
 SPEC = StepwiseSpec(
     reference=reference,
     expected=lambda w, st, t: expected_blocks(w, st),
+    expected_table=expected_table,
     terminal=None,
     state_text=state_text,
     final=final_width,

@@ -47,8 +47,16 @@ from symcot.inputs.trees import OrderedTree
 
 
 def depths(tree: OrderedTree) -> list[int]:
-    """Return ``dep(v)`` for every vertex: edges on the path from the root 0 (Section 2.2)."""
-    return [tree.depth(v) for v in range(tree.n)]
+    """Return ``dep(v)`` for every vertex: edges on the path from the root 0 (Section 2.2).
+
+    One pass in preorder: a child's label is larger than its parent's, so ``dep(parent)`` is known when
+    the child is reached (``dep(child) = dep(parent) + 1``).
+    """
+    dep = [0] * tree.n
+    for v, kids in enumerate(tree.children):
+        for c in kids:
+            dep[c] = dep[v] + 1
+    return dep
 
 
 def tree_height(tree: OrderedTree) -> int:
@@ -160,13 +168,17 @@ def algorithm1_states(word: str) -> list[Alg1State]:
     size = len(word) // 2 + 1
     a = [[0] * size for _ in range(size)]  # line 1
     nl, i = 0, 0  # line 2
-    out = [Alg1State(0, i, nl, tuple(map(tuple, a)), None, "")]
+    # The snapshot of A_w as a tuple of row tuples; a U changes rows i and nl only, so only those two are
+    # re-frozen (the other row tuples are shared between consecutive states, which are immutable).
+    rows = [tuple(r) for r in a]
+    out = [Alg1State(0, i, nl, tuple(rows), None, "")]
     for t, c in enumerate(word, 1):  # line 3
         if c == UP:  # line 4
             before = i
             nl = nl + 1  # line 5
             a[i][nl] = 1  # line 6
             a[nl][i] = 1
+            rows[i], rows[nl] = tuple(a[i]), tuple(a[nl])
             i = nl  # line 7
             par: int | None = before
         else:
@@ -175,7 +187,7 @@ def algorithm1_states(word: str) -> list[Alg1State]:
                 raise RuntimeError(f"Algorithm 1: {len(found)} indices j < {i} with A_w[j, {i}] = 1")
             i = found[0]  # line 9
             par = None
-        out.append(Alg1State(t, i, nl, tuple(map(tuple, a)), par, c))
+        out.append(Alg1State(t, i, nl, tuple(rows), par, c))
     return out
 
 
@@ -221,13 +233,17 @@ def width_states(word: str, levels: int) -> list[WidthState]:
     validate_dyck(word)
     s = heights(word)
     p = [0] * levels
-    out = [WidthState(0, 0, tuple(p), 0)]
+    wd = 0  # max(p, default=0): p only grows, one coordinate at a time
+    snap = tuple(p)
+    out = [WidthState(0, 0, snap, wd)]
     for t in range(1, len(s)):
         if s[t] - s[t - 1] == 1:
             if not 1 <= s[t] <= levels:
                 raise InvalidInputError(f"height {s[t]} outside the p block of {levels} levels")
             p[s[t] - 1] += 1
-        out.append(WidthState(t, s[t], tuple(p), max(p, default=0)))
+            wd = max(wd, p[s[t] - 1])
+            snap = tuple(p)
+        out.append(WidthState(t, s[t], snap, wd))
     return out
 
 

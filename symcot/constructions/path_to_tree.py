@@ -54,7 +54,10 @@ seven hidden blocks.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Any
+
+import numpy as np
 
 from symcot.algorithms.paths import Alg1State, algorithm1_states
 from symcot.constructions.base import Construction, Expectation, Prompt
@@ -159,18 +162,37 @@ class PathToTreeConstruction(Construction):
         return {m: len(inp) // 2 + 1}
 
     def prompt(self, inp: str) -> Prompt:
-        """``[x_0, …, x_{2m-3}, y_0]`` as in the proof; a word that is not Dyck is rejected."""
+        """``[x_0, …, x_{2m-3}, y_0]`` as in the proof; a word that is not Dyck is rejected.
+
+        The tokens are the read-only list objects of :meth:`prompt_tokens` (``x_τ`` depends only on the size, ``τ``
+        and the letter, ``y_0`` only on the size), shared between prompts.
+        """
         validate_dyck(inp)
-        cl = self.concrete(inp).layout
+        ups, downs, y0, labels = self.prompt_tokens(inp)
+        toks = [ups[tau] if c == UP else downs[tau] for tau, c in enumerate(inp)]
+        toks.append(y0)
+        return Prompt(toks, list(labels))
+
+    def prompt_tokens(self, inp: str) -> tuple[list[list[Any]], list[list[Any]], list[Any], tuple[str, ...]]:
+        """The assembled tokens of ``inp``'s size, built once per size and construction.
+
+        Returns:
+            ``(ups, downs, y_0, labels)``: ``ups[τ]`` is ``x_τ`` for the letter ``U`` (``q_τ = 1``), ``downs[τ]``
+            for ``D`` (``q_τ = -1``), and ``labels`` the names ``x_0 … x_{2m-3}, y_0``. Treat them as read-only.
+
+        """
         size, steps = len(inp) // 2 + 1, len(inp)
-        toks, labels = [], []
-        for tau, c in enumerate(inp):
-            toks.append(cl.assemble({"pos": _e(steps, tau), "stp": 1 if c == UP else -1}))
-            labels.append(f"x_{tau}")
-        toks.append(cl.assemble({"cur": _e(size, 0), "nl": _e(size, 0), "pos": _e(steps, 0 if steps else None),
-                                 "flg": 1}))
-        labels.append("y_0")
-        return Prompt(toks, labels)
+        cache = self.__dict__.setdefault("_tokens", {})
+        got = cache.get(size)
+        if got is None:
+            cl = self.concrete(inp).layout
+            ups = [cl.assemble({"pos": _e(steps, tau), "stp": 1}) for tau in range(steps)]
+            downs = [cl.assemble({"pos": _e(steps, tau), "stp": -1}) for tau in range(steps)]
+            y0 = cl.assemble({"cur": _e(size, 0), "nl": _e(size, 0), "pos": _e(steps, 0 if steps else None),
+                              "flg": 1})
+            labels = tuple(f"x_{tau}" for tau in range(steps)) + ("y_0",)
+            got = cache[size] = (ups, downs, y0, labels)
+        return got
 
     def invariants(self, inp: str, states: Sequence[Alg1State], t: int) -> list[Expectation]:
         """Inside step ``t``: head U reads ``x_{t-1}``; head D finds the creation token of the current node."""
@@ -201,6 +223,52 @@ def expected_blocks(word: str, st: Alg1State) -> dict[str, Any]:
         "buf": [0] * size,
         "flg": [1],
     }
+
+
+@lru_cache(maxsize=64)
+def _constant_columns(size: int) -> dict[str, np.ndarray]:
+    """The blocks of :func:`expected_blocks` that depend only on the size: ``pos``, ``stp``, ``buf``, ``flg``.
+
+    Read-only arrays with ``2m - 1`` rows (``t = 0 .. 2m - 2``); ``pos`` is ``ê_t``, and ``0`` on the last row.
+    """
+    steps = 2 * (size - 1)
+    out = {"pos": np.eye(steps + 1, steps, dtype=np.int64),
+           "stp": np.zeros((steps + 1, 1), dtype=np.int64),
+           "buf": np.zeros((steps + 1, size), dtype=np.int64),
+           "flg": np.ones((steps + 1, 1), dtype=np.int64)}
+    for a in out.values():
+        a.flags.writeable = False
+    return out
+
+
+def expected_table(word: str, states: Sequence[Alg1State]) -> dict[str, np.ndarray] | None:
+    """:func:`expected_blocks` of every state at once (``StepwiseSpec.expected_table``): ``{block: (T+1, size)}``.
+
+    ``A`` is rebuilt from the edges the states record: a ``U`` step ``t`` with recorded parent ``par`` and new
+    node ``nl`` sets ``A[par, nl] = A[nl, par] = 1`` (Algorithm 1's line 6), so an entry is 1 from the first
+    step that sets it on. The last row is compared with the last state's ``A_w``; if they differ, ``None`` is
+    returned (the checker then uses :func:`expected_blocks`).
+    """
+    size, steps = len(word) // 2 + 1, len(word)
+    rows = len(states)
+    if rows != steps + 1:
+        return None
+    idx = np.arange(rows)
+    cur = np.zeros((rows, size), dtype=np.int64)
+    nl = np.zeros((rows, size), dtype=np.int64)
+    par = np.zeros((rows, size), dtype=np.int64)
+    cur[idx, [st.i for st in states]] = 1
+    nl[idx, [st.nl for st in states]] = 1
+    first = np.full(size * size, rows, dtype=np.intp)  # the first step at which A[a, b] is set (rows: never)
+    made = [(t, st.par, st.nl) for t, st in enumerate(states) if st.par is not None]
+    if made:
+        ts, ps, ns = (np.array(v, dtype=np.intp) for v in zip(*made))
+        par[ts, ps] = 1
+        np.minimum.at(first, np.concatenate([ps * size + ns, ns * size + ps]), np.concatenate([ts, ts]))
+    adj = (idx[:, None] >= first).astype(np.int64)
+    if adj[-1].tolist() != [v for row in states[-1].a for v in row]:
+        return None
+    return {"cur": cur, "nl": nl, "par": par, "A": adj, **_constant_columns(size)}
 
 
 def reference(word: str) -> list[Alg1State]:

@@ -91,7 +91,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any
+
+import numpy as np
 
 from symcot.algorithms.paths import FoldState, strahler_fold
 from symcot.constructions.base import Construction, Expectation, Prompt
@@ -281,14 +284,30 @@ class StrahlerPathConstruction(Construction):
         validate_dyck(inp)
         if not inp:
             raise InvalidInputError("thm:cotpathstrahler needs a non-empty Dyck word (e_0 needs n ≥ 1)")
-        cl = self.concrete(inp).layout
         k, s = len(inp), heights(inp)
-        toks = [cl.assemble({"pos": _e(k, tau), "pos_sc": tau + 1, "q": 1 if c == UP else -1, "ht": _e(k, s[tau])})
-                for tau, c in enumerate(inp)]
-        labels = [f"x_{tau}" for tau in range(k)]
-        toks.append(cl.assemble({"pos": _e(k, 0), "pos_sc": 1, "q": 1, "ht": _e(k, 0), "flg": 1}))
-        labels.append("y_0")
-        return Prompt(toks, labels)
+        cache = self.__dict__.setdefault("_tokens", {})
+        got = cache.get(k)
+        if got is None:
+            cl = self.concrete(inp).layout
+            y0 = cl.assemble({"pos": _e(k, 0), "pos_sc": 1, "q": 1, "ht": _e(k, 0), "flg": 1})
+            labels = tuple(f"x_{tau}" for tau in range(k)) + ("y_0",)
+            got = cache[k] = ({}, y0, labels, cl)
+        inputs, y0, labels, cl = got
+        toks = []
+        for tau, c in enumerate(inp):
+            key = (tau, c, s[tau])
+            tok = inputs.get(key)
+            if tok is None:
+                tok = inputs[key] = self._input_token(cl, k, tau, c, s[tau])
+            toks.append(tok)
+        toks.append(y0)
+        return Prompt(toks, list(labels))
+
+    @staticmethod
+    def _input_token(cl: Any, k: int, tau: int, letter: str, height: int) -> list[Any]:
+        """``x_τ = [e_τ ‖ τ+1 ‖ 0 ‖ q_τ ‖ 0 ‖ e_{s_τ} ‖ 0 …]`` for a word of length ``k`` (assembled once, shared)."""
+        q = 1 if letter == UP else -1
+        return cl.assemble({"pos": _e(k, tau), "pos_sc": tau + 1, "q": q, "ht": _e(k, height)})
 
     def invariants(self, inp: str, states: Sequence[FoldState], t: int) -> list[Expectation]:
         """Inside step ``t`` (point ``t - 1`` to ``t``): the reads, the parent, ``str(v)``, ``D``, the indicators."""
@@ -329,6 +348,47 @@ def expected_blocks(word: str, st: FoldState) -> dict[str, Any]:
         out[b] = [0] * (k if b in VECTOR else 1)
     if st.t < k:
         out.update({"pos": _e(k, st.t), "pos_sc": [st.t + 1], "q": [1 if word[st.t] == UP else -1]})
+    return out
+
+
+@lru_cache(maxsize=64)
+def _constant_columns(k: int) -> dict[str, Any]:
+    """The blocks of :func:`expected_blocks` that depend only on ``n = k``, as read-only arrays of ``k + 1`` rows.
+
+    ``flg = 1``, the scratch blocks 0, and ``pos = e_t``, ``pos_sc = t + 1`` with the mask ``t < n`` (their last
+    row is not compared).
+    """
+    rows = k + 1
+    out: dict[str, Any] = {"flg": np.ones((rows, 1), dtype=np.int64)}
+    for b in ["tmp_pos_sc", "tmp_q", "tmp_ht", "M_buf", "c_buf", *TMPS]:
+        out[b] = np.zeros((rows, k if b in VECTOR else 1), dtype=np.int64)
+    here = np.arange(rows) < k
+    out["pos"] = (np.eye(rows, k, dtype=np.int64), here)
+    out["pos_sc"] = (np.arange(1, rows + 1, dtype=np.int64)[:, None], here)
+    for v in [here, out["pos"][0], out["pos_sc"][0], *(out[b] for b in out if b not in ("pos", "pos_sc"))]:
+        v.flags.writeable = False
+    return out
+
+
+def expected_table(word: str, states: Sequence[FoldState]) -> dict[str, Any] | None:
+    """:func:`expected_blocks` of every state at once (``StepwiseSpec.expected_table``).
+
+    ``{block: (T+1, size)}``, with ``pos``, ``pos_sc`` and ``q`` given as ``(array, t < n)``; ``None`` unless there
+    is one state per prefix.
+    """
+    k, rows = len(word), len(states)
+    if rows != k + 1:
+        return None
+    out = dict(_constant_columns(k))
+    out["M"] = np.array([[st.m] for st in states], dtype=np.int64)
+    out["c"] = np.array([[st.c] for st in states], dtype=np.int64)
+    ht = np.zeros((rows, k), dtype=np.int64)
+    if k:  # e_{s_t}; the empty word has a 0-wide ht block
+        ht[np.arange(rows), [st.height for st in states]] = 1
+    out["ht"] = ht
+    q = np.zeros((rows, 1), dtype=np.int64)
+    q[:k, 0] = [1 if ch == UP else -1 for ch in word]
+    out["q"] = (q, out["pos"][1])
     return out
 
 

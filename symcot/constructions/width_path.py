@@ -57,6 +57,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+import numpy as np
 import sympy as sp
 
 from symcot.algorithms.paths import WidthState, width_states
@@ -175,13 +176,30 @@ class WidthPathConstruction(Construction):
         if not inp:
             raise InvalidInputError("thm:cotwidofpath needs a non-empty Dyck word (e_0 needs n ≥ 1; wid needs n ≥ 2 "
                                     "vertices)")
-        cl = self.concrete(inp).layout
+        ups, downs, y0, labels = self.prompt_tokens(inp)
+        toks = [ups[tau] if c == UP else downs[tau] for tau, c in enumerate(inp)]
+        toks.append(y0)
+        return Prompt(toks, list(labels))
+
+    def prompt_tokens(self, inp: str) -> tuple[list[list[Any]], list[list[Any]], list[Any], tuple[str, ...]]:
+        """The assembled tokens of ``inp``'s length, built once per length and construction.
+
+        Returns:
+            ``(ups, downs, y_0, labels)``: ``ups[τ]`` is ``x_τ`` for the letter ``U`` (``q_τ = 1``), ``downs[τ]``
+            for ``D`` (``q_τ = -1``), and ``labels`` the names ``x_0 … x_{n-1}, y_0``. Treat them as read-only.
+
+        """
         k = len(inp)
-        toks = [cl.assemble({"pos": _e(k, tau), "q": 1 if c == UP else -1}) for tau, c in enumerate(inp)]
-        labels = [f"x_{tau}" for tau in range(k)]
-        toks.append(cl.assemble({"pos": _e(k, 0)}))
-        labels.append("y_0")
-        return Prompt(toks, labels)
+        cache = self.__dict__.setdefault("_tokens", {})
+        got = cache.get(k)
+        if got is None:
+            cl = self.concrete(inp).layout
+            ups = [cl.assemble({"pos": _e(k, tau), "q": 1}) for tau in range(k)]
+            downs = [cl.assemble({"pos": _e(k, tau), "q": -1}) for tau in range(k)]
+            y0 = cl.assemble({"pos": _e(k, 0)})
+            labels = tuple(f"x_{tau}" for tau in range(k)) + ("y_0",)
+            got = cache[k] = (ups, downs, y0, labels)
+        return got
 
     def invariants(self, inp: str, states: Sequence[WidthState], t: int) -> list[Expectation]:
         """Inside step ``t``: the head reads ``x_{t-1}``; layer 1 leaves ``ht = s_t`` and ``p``; layer 2 ``wd``."""
@@ -198,6 +216,17 @@ class WidthPathConstruction(Construction):
 def expected_blocks(word: str, st: WidthState) -> dict[str, Any]:
     """``ht = s_t``, ``p = (p_1 … p_H)``, ``wd = max_i p_i`` and ``q = 0`` in ``y_t``."""
     return {"ht": [st.ht], "p": list(st.p), "wd": [st.wd], "q": [0]}
+
+
+def expected_table(word: str, states: Sequence[WidthState]) -> dict[str, np.ndarray]:
+    """:func:`expected_blocks` of every state at once (``StepwiseSpec.expected_table``): ``{block: (T+1, size)}``."""
+    rows = len(states)
+    return {
+        "ht": np.array([[st.ht] for st in states], dtype=np.int64),
+        "p": np.array([st.p for st in states], dtype=np.int64),
+        "wd": np.array([[st.wd] for st in states], dtype=np.int64),
+        "q": np.zeros((rows, 1), dtype=np.int64),
+    }
 
 
 def reference(word: str) -> list[WidthState]:
