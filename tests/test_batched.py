@@ -173,7 +173,7 @@ MUTANTS = [
 def test_batched_check_gives_the_exact_checkers_verdict_counterexample_and_count(dfs_proofs):
     fams = [dfs_proofs.DIGRAPHS, dfs_proofs.RANDOM]
     good = run_batched_check("thm:cotdfs", DfsConstruction(), dfs_proofs.SPEC, fams, 3, dfs_proofs.PAPER_SIZES,
-                             batch=50)
+                             batch=50, native=False)
     ref = run_construction_check("thm:cotdfs", DfsConstruction(), dfs_proofs.SPEC, fams, 3, dfs_proofs.PAPER_SIZES)
     assert good.verdict == "verified" and strip(good) == strip(ref)
     cert = good.details["certificate"]

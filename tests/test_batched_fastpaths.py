@@ -77,10 +77,10 @@ def test_the_shared_prefix_probe_finds_graphs_with_every_source_and_skips_distin
     dec, prompts = _dfs_prompts([(g, s) for g in graphs for s in range(9)])
     reps, inverse = BatchedDecoder(dec).token_table(prompts).shared_prefix()
     assert len(reps) == 3 and len(set(inverse.tolist())) == 3
-    assert BatchedDecoder(dec).run(prompts, 4).prefix_classes == 3
+    assert BatchedDecoder(dec).run(prompts, 4, native=False).prefix_classes == 3
     dec, prompts = _dfs_prompts([(random_digraph(9, rng, p=0.4), 0) for _ in range(27)])
     assert BatchedDecoder(dec).token_table(prompts).shared_prefix() is None
-    assert BatchedDecoder(dec).run(prompts, 4).prefix_classes is None
+    assert BatchedDecoder(dec).run(prompts, 4, native=False).prefix_classes is None
 
 
 def test_the_dfs_table_is_the_per_step_expected_and_a_broken_table_is_caught():

@@ -137,7 +137,7 @@ def test_certificates_merge_to_the_widest_path_and_largest_bound():
     cons = DfsConstruction()
     rng = random.Random(2)
     prompts = [cons.prompt((random_digraph(3, rng), 0)).tokens for _ in range(5)]
-    a = eng.run(prompts, 4).certificate
+    a = eng.run(prompts, 4, native=False).certificate
     b = eng.run(prompts, 4, path="object").certificate
     m = merge([a, b])
     assert m.path == "object" and m.runs == 2 and m.paths == {a.path: 1, "object": 1}

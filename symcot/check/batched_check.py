@@ -85,6 +85,8 @@ class BatchedChecker:
             array`` (also taken from an attribute ``batched`` on ``spec.terminal``). It must agree with
             ``spec.terminal``; without it the scalar rule is applied row by row.
         certificates: one per engine run (see :mod:`symcot.check.certify`).
+        exact_fallbacks: inputs decided by exact replay because the engine cannot represent them.
+        native: the compiled kernel (:mod:`symcot.replay.native`): ``None`` when available, ``False`` never.
 
     """
 
@@ -94,6 +96,7 @@ class BatchedChecker:
     terminal_batched: Callable[[Any, StepView], np.ndarray] | None = None
     certificates: list[Certificate] = field(default_factory=list)
     exact_fallbacks: int = 0
+    native: bool | None = None
     _engines: dict[int, tuple[Any, BatchedDecoder]] = field(default_factory=dict, repr=False)
     _decoders: dict[Any, Any] = field(default_factory=dict, repr=False)
 
@@ -245,7 +248,7 @@ class BatchedChecker:
 
         prompts = [grp[i].prompt.tokens for i in runnable]
         keep = spec.final is not None
-        run = eng.run(prompts, totals, on_step=on_step, keep_outputs=keep)
+        run = eng.run(prompts, totals, on_step=on_step, keep_outputs=keep, native=self.native)
         self.certificates.append(run.certificate)
         if keep:
             assert run.outputs is not None and spec.final is not None
@@ -437,6 +440,7 @@ def run_batched_check(
     engine: Any = None,
     terminal_batched: Callable[[Any, StepView], np.ndarray] | None = None,
     reach: int | None = None,
+    native: bool | None = None,
 ) -> Verdict:
     """Check ``cons`` on every family up to ``max_size`` with the batched engine.
 
@@ -444,13 +448,14 @@ def run_batched_check(
     :func:`~symcot.check.exhaustive.run_construction_check`; ``details`` adds the engine and its
     exactness certificate. ``jobs > 1`` (or a distributed ``engine``, see :mod:`symcot.check.shard`)
     checks large sizes as independent rank-range shards on that many processes. ``reach`` takes the
-    families marked ``Family.reach`` up to that size (``symcot verify --reach``).
+    families marked ``Family.reach`` up to that size (``symcot verify --reach``). ``native=False`` keeps
+    the compiled kernel out (the numpy engine alone).
     """
     start = time.perf_counter()
     notes, size_info, refuted = check_sizes(claim_id, cons, paper_sizes, start)
     if refuted is not None:
         return refuted
-    checker = BatchedChecker(cons, spec, batch, terminal_batched)
+    checker = BatchedChecker(cons, spec, batch, terminal_batched, native=native)
     shard_stats: dict[str, Any] = {}
     if jobs > 1 or engine is not None:
         from symcot.check.shard import sharded_family

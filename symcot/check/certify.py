@@ -362,8 +362,9 @@ class Certificate:
     Attributes:
         path: the widest path used (``float64``, ``int64`` or ``object``).
         mode: ``static`` (whole-run bound proved before running), ``guarded`` (bound proved before each
-            token's pass from measured token magnitudes) or ``forced`` (a path asked for explicitly;
-            guarded all the same).
+            token's pass from measured token magnitudes), ``forced`` (a path asked for explicitly;
+            guarded all the same) or ``native-checked`` (the compiled kernel of
+            :mod:`symcot.replay.native`: every int64 operation checked or proved safe).
         bound: the largest magnitude bound proved for the run (``None`` on the exact path where no bound
             was needed or the bound overflowed).
         limit: the limit of ``path`` (``None`` for ``object``).
@@ -403,7 +404,9 @@ class Certificate:
             "promotions": self.promotions[:20], "batches": self.runs, "batches_per_path": dict(self.paths),
             "rule": "float32 when every partial sum is an integer of magnitude ≤ 2^24 (bound ≤ 2^23 computed), "
                     "float64 when ≤ 2^53 (bound ≤ 2^52), int64 when ≤ 2^63-1 (bound ≤ 2^62), "
-                    "else exact Python int/Fraction",
+                    "else exact Python int/Fraction; native-checked: the compiled kernel's int64 operations are "
+                    "each checked for overflow or proved safe by an exact threshold, rows it abandons rerun on "
+                    "the numpy engine (promotions)",
         }
 
 

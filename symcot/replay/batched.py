@@ -26,8 +26,9 @@ partial sum fits, and otherwise object arrays of Python ``int``/``Fraction``. Th
 from __future__ import annotations
 
 import math
+import os
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
 
@@ -545,6 +546,7 @@ class BatchedDecoder:
         self.d = dec.layout.dim
         self._scaled: dict[int, ScaledDecoder] = {}
         self._plans: dict[tuple[str, int], _Plan] = {}
+        self._native: dict[int, Any] = {}
         self.head_names = [(k + 1, h.name) for k, lay in enumerate(dec.layers)
                            for h in (lay.attention.heads if lay.attention else [])]
 
@@ -629,6 +631,7 @@ class BatchedDecoder:
         record_heads: bool = False,
         keep_outputs: bool = False,
         path: str = "auto",
+        native: bool | None = None,
     ) -> BatchRun:
         """Run the chain of thought on a batch of prompts (rule 5), as :func:`symcot.model.semantics.generate`.
 
@@ -644,6 +647,9 @@ class BatchedDecoder:
             path: ``"auto"`` (certified choice), or the number type to start with (``float32``,
                 ``float64``, ``int64``, ``object``); a numeric path is still guarded and widened when a
                 bound needs it.
+            native: use the compiled kernel of :mod:`symcot.replay.native` (checked int64; rows it
+                abandons rerun here). ``None`` (default): when a C compiler works, ``path`` is ``"auto"``,
+                heads are not recorded and the tokens fit int64. ``False``: never. ``True``: required.
 
         """
         if path != "auto" and path not in PATHS:
@@ -660,9 +666,104 @@ class BatchedDecoder:
             row_steps = np.asarray(list(steps), dtype=np.int64)
             if row_steps.shape != (batch,):
                 raise DimensionError(f"{len(row_steps)} step counts for {batch} prompts")
-        max_steps = int(row_steps.max(initial=0))
         if n_pos < 1:
             raise DimensionError("the prompt must contain at least y_0")
+        if (row_steps < 0).any():
+            raise ValueError("step counts must be non-negative")
+        kernel = self.native_kernel(tscale) if (native is not False and path == "auto" and not record_heads
+                                                and not tk.exact_only) else None
+        if native is True and kernel is None:
+            raise ValueError("native replay is not available here (no C compiler, record_heads, a forced path, "
+                             "or tokens beyond int64)")
+        if kernel is not None:
+            return self._run_native(kernel, tk, row_steps, stop, stop_batched, on_step, keep_outputs)
+        return self._run_numpy(tk, row_steps, stop, stop_batched, on_step, record_heads, keep_outputs, path)
+
+    def native_kernel(self, token_scale: int) -> Any:
+        """The compiled kernel for tokens at ``token_scale`` (:mod:`symcot.replay.native`), or ``None``.
+
+        ``None`` when no C compiler works here, when ``SYMCOT_NATIVE=0`` is set, or when the kernel cannot be
+        built for this decoder (a scale beyond int64); the numpy engine then runs instead.
+        """
+        if token_scale in self._native:
+            return self._native[token_scale]
+        from symcot.replay.native import NativeDecoder, NativeError, native_available
+
+        kernel = None
+        if os.environ.get("SYMCOT_NATIVE", "1") != "0" and native_available():
+            try:
+                kernel = NativeDecoder(self.scaled(token_scale))
+            except NativeError:
+                kernel = None
+        self._native[token_scale] = kernel
+        return kernel
+
+    def _run_native(self, kernel: Any, tk: _Tokens, row_steps: np.ndarray,
+                    stop: Callable[[list[Any]], bool] | None, stop_batched: Callable[[StepView], np.ndarray] | None,
+                    on_step: Callable[[StepView], np.ndarray | None] | None, keep_outputs: bool) -> BatchRun:
+        """The whole batch in the native kernel, then the step rules replayed on its outputs.
+
+        Every row runs its full ``steps`` in C (a row's outputs do not depend on when the caller will end
+        it); ``on_step`` and the stop rule then see step ``t`` of the rows still running, exactly as in the
+        numpy loop, and end rows the same way. Rows the kernel abandons (an int64 operation would
+        overflow, or an inexact feedback) are rerun on the numpy engine, whose certificate widens as needed.
+        """
+        batch = tk.batch
+        sd = kernel.sd
+        outs, status = kernel.run_indexed(tk.table, tk.index, row_steps)
+        done_steps = np.zeros(batch, dtype=np.int64)
+        stopped = np.zeros(batch, dtype=bool)
+        kept: list[tuple[np.ndarray, np.ndarray, int]] = []
+        rows = np.flatnonzero((status == 0) & (row_steps >= 1))
+        t = 0
+        while len(rows):
+            t += 1
+            y = np.ascontiguousarray(outs[rows, t - 1].T)
+            view = StepView(t, rows, y, sd.s_out, "int64", self.dec.layout)
+            done_steps[rows] = t
+            if keep_outputs:
+                kept.append((rows, y, view.scale))
+            end = _step_ends(view, row_steps, stopped, on_step, stop, stop_batched)
+            rows = rows[~end]
+        cert = Certificate("int64", "native-checked", None, LIMITS["int64"], None, False, sd.scales(),
+                           paths={"int64": 1})
+        cache: dict[Any, list[list[Any]]] = {}
+        outputs: list[Any] | None = (
+            [RowOutputs(kept, r, int(done_steps[r]), cache) for r in range(batch)] if keep_outputs else None)
+        redo = np.flatnonzero(status != 0)
+        if len(redo):
+            def sub_step(view: StepView) -> np.ndarray | None:
+                return None if on_step is None else on_step(replace(view, rows=redo[view.rows]))
+
+            def sub_stop(view: StepView) -> np.ndarray:
+                assert stop_batched is not None
+                return stop_batched(replace(view, rows=redo[view.rows]))
+
+            sub = self._run_numpy(_Tokens(tk.table, tk.index[redo], tk.scale), row_steps[redo], stop,
+                                  None if stop_batched is None else sub_stop, sub_step, False, keep_outputs, "auto")
+            done_steps[redo] = sub.steps
+            stopped[redo] = sub.stopped
+            if outputs is not None and sub.outputs is not None:
+                for j, r in enumerate(redo.tolist()):
+                    outputs[r] = sub.outputs[j]
+            codes = {1: "an int64 operation would overflow", 2: "y_t is not representable at the token scale"}
+            for code, why in codes.items():
+                k = int((status[redo] == code).sum())
+                if k:
+                    cert.promotions.append({"rows": k, "from": "native", "to": sub.certificate.path,
+                                            "reason": f"{why}: rerun on the numpy engine"})
+            cert.path = wider(cert.path, sub.certificate.path)
+            cert.limit = LIMITS[cert.path]
+            cert.bound = sub.certificate.bound
+        return BatchRun(done_steps, stopped, outputs, None, None, self.head_names, cert, None)
+
+    def _run_numpy(self, tk: _Tokens, row_steps: np.ndarray, stop: Callable[[list[Any]], bool] | None,
+                   stop_batched: Callable[[StepView], np.ndarray] | None,
+                   on_step: Callable[[StepView], np.ndarray | None] | None, record_heads: bool,
+                   keep_outputs: bool, path: str) -> BatchRun:
+        """The numpy engine (module docstring): guarded, widened exactly when a bound needs it."""
+        tscale, n_pos, batch = tk.scale, tk.positions, tk.batch
+        max_steps = int(row_steps.max(initial=0))
         sd = self.scaled(tscale)
         nh = len(self.head_names)
         total_pos = n_pos + max(max_steps - 1, 0)
@@ -755,22 +856,7 @@ class BatchedDecoder:
             done_steps[rows] = t
             if kept is not None:
                 kept.append((rows, y, view.scale))
-            end = np.zeros(len(rows), dtype=bool)
-            if on_step is not None:
-                res = on_step(view)
-                if res is not None:
-                    end |= np.asarray(res, dtype=bool)
-            live = ~end
-            if (stop is not None or stop_batched is not None) and live.any():
-                if stop_batched is not None:
-                    s = np.asarray(stop_batched(view), dtype=bool)
-                else:
-                    ex = view.exact()
-                    s = np.array([bool(stop(ex[i])) if live[i] else False for i in range(len(rows))], dtype=bool)
-                s &= live
-                stopped[rows[s]] = True
-                end |= s
-            end |= row_steps[rows] <= t
+            end = _step_ends(view, row_steps, stopped, on_step, stop, stop_batched)
             if end.all():
                 break
             if end.any():
@@ -854,6 +940,35 @@ def _intern(prompts: Sequence[Sequence[Any]]) -> tuple[list[Any], np.ndarray]:
                 by_id[id(tok)] = j
             out[q] = j
     return rows, index
+
+
+def _step_ends(view: StepView, row_steps: np.ndarray, stopped: np.ndarray,
+               on_step: Callable[[StepView], np.ndarray | None] | None,
+               stop: Callable[[list[Any]], bool] | None,
+               stop_batched: Callable[[StepView], np.ndarray] | None) -> np.ndarray:
+    """Which rows of ``view`` end after step ``view.t`` (rule 5).
+
+    A row ends when ``on_step`` asks, when the stop rule fires (recorded in ``stopped``), or when its steps
+    are done.
+    """
+    rows, t = view.rows, view.t
+    end = np.zeros(len(rows), dtype=bool)
+    if on_step is not None:
+        res = on_step(view)
+        if res is not None:
+            end |= np.asarray(res, dtype=bool)
+    live = ~end
+    if (stop is not None or stop_batched is not None) and live.any():
+        if stop_batched is not None:
+            s = np.asarray(stop_batched(view), dtype=bool)
+        else:
+            ex = view.exact()
+            s = np.array([bool(stop(ex[i])) if live[i] else False for i in range(len(rows))], dtype=bool)
+        s &= live
+        stopped[rows[s]] = True
+        end |= s
+    end |= row_steps[rows] <= t
+    return end
 
 
 def _float_abs_max(v: np.ndarray) -> float:
