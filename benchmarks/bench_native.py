@@ -11,7 +11,8 @@ process and on one core:
 
 - *per-input*: :func:`symcot.model.semantics.generate`, one input at a time, for the reference's number of
   steps (time-boxed to ``--per-input-seconds``); its outputs are kept to check the native ones;
-- *batched*: :meth:`symcot.replay.batched.BatchedDecoder.run` on all inputs (best of ``--reps``);
+- *batched*: :meth:`symcot.replay.batched.BatchedDecoder.run` with ``native=False`` (the numpy engine) on all
+  inputs (best of ``--reps``);
 - *native*: :class:`symcot.replay.native.NativeDecoder`: prompt conversion (``BatchedDecoder.tokens``) and
   the kernel, end to end from the prompts (best of ``--reps``); the compile time is measured with an empty
   kernel cache (a fresh temporary ``SYMCOT_CACHE``) unless ``--keep-cache``.
@@ -90,7 +91,7 @@ def bench(cid: str, chk: ConstructionCheck, args: argparse.Namespace) -> dict[st
 
     def run_batched() -> None:
         for key, idx in groups.items():
-            engines[key].run([prompts[i] for i in idx], [totals[i] for i in idx])
+            engines[key].run([prompts[i] for i in idx], [totals[i] for i in idx], native=False)
 
     t_batched, _ = best_of(run_batched, args.reps)
     # native: compile (cold cache), then end-to-end runs

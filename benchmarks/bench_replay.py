@@ -11,14 +11,17 @@ rank (seeded), and, in the same process:
 
 - *per-input*: :func:`symcot.model.semantics.generate`, one input at a time, for the reference's number
   of steps (the exact replay the checker uses; time-boxed to ``--per-input-seconds``);
-- *batched*: :class:`symcot.replay.batched.BatchedDecoder` on all of them at once (best of 3 runs);
-- *batched, all cores*: the same split over ``--jobs`` forked processes (when ``--jobs > 1``);
+- *numpy batched*: :meth:`symcot.replay.batched.BatchedDecoder.run` with ``native=False`` (the numpy
+  engine alone) on all of them at once (best of 3 runs);
+- *batched (native)*: ``BatchedDecoder.run`` as the checker calls it, from the prompt lists: the compiled
+  kernel of :mod:`symcot.replay.native` where a C compiler works (compiled before the timing);
+- *native, all cores*: the same split over ``--jobs`` forked processes (when ``--jobs > 1``);
 - *checker*: :func:`symcot.check.stepwise.check_input` per input against
   :class:`symcot.check.batched_check.BatchedChecker` (reference, encoding and comparisons included).
 
 Throughput is (inputs × CoT steps)/s. The arithmetic rate counts the operations the polynomial maps and
 the scores need (2 per constant or linear term, 3 per quadratic term, 2 per score term ``K_i·Q_i``,
-1 per ReLU), divided by the batched engine's time, and is compared with a float64 and a float32 matrix
+1 per ReLU), divided by the native run's time, and is compared with a float64 and a float32 matrix
 multiply (``numpy`` BLAS, 2·N³ flops) timed in the same run. Every figure is measured, none is stored.
 """
 
@@ -179,17 +182,22 @@ def bench(cid: str, chk: ConstructionCheck, args: argparse.Namespace) -> dict[st
     engines = {key: BatchedDecoder(decs[idx[0]]) for key, idx in groups.items()}
     certs: list[Any] = []
 
-    def run_all(part: int = 0, parts: int = 1) -> None:
+    def run_all(part: int = 0, parts: int = 1, native: bool | None = False) -> None:
         certs.clear()
         for key, idx in groups.items():
             sub = idx[part::parts]
             if sub:
-                r = engines[key].run([prompts[i] for i in sub], [totals[i] for i in sub])
+                r = engines[key].run([prompts[i] for i in sub], [totals[i] for i in sub], native=native)
                 certs.append(r.certificate)
 
-    t_batched, _ = best_of(run_all)
+    t_batched, _ = best_of(run_all)  # the numpy engine
     batched = steps / t_batched
     cert = certs[0]
+    # BatchedDecoder.run as the checker calls it: the compiled kernel where a C compiler works
+    for eng in engines.values():  # compile (or load) the kernels outside the timing
+        eng.native_kernel(1)
+    t_native, _ = best_of(lambda: run_all(native=None))
+    native_cert = certs[0]
     # arithmetic rate of the batched run: exact operation counts of every pass of every input
     ops_total = 0
     for idx in groups.values():
@@ -197,15 +205,16 @@ def bench(cid: str, chk: ConstructionCheck, args: argparse.Namespace) -> dict[st
         n_push = [len(prompts[i]) + max(totals[i] - 1, 0) for i in idx]
         cum = np.cumsum([0] + [push_ops(d, p) for p in range(max(n_push))])
         ops_total += int(sum(cum[k] for k in n_push))
-    rate = ops_total / t_batched
+    rate = ops_total / t_native
     out: dict[str, Any] = {
         "claim": cid, "variant": cons.variant, "family": fam_name, "size": args.size, "inputs": len(inputs),
         "steps": steps, "per_input": per_input, "batched": batched, "ratio": batched / per_input,
+        "native": steps / t_native, "native_ratio": steps / t_native / per_input, "native_mode": native_cert.mode,
         "path": cert.path, "mode": cert.mode, "bound": cert.as_dict()["bound"], "ops_per_s": rate,
         "d": decs[0].layout.dim,
     }
     if args.jobs > 1:
-        t_par = parallel_time(lambda i: run_all(i, args.jobs), args.jobs)
+        t_par = parallel_time(lambda i: run_all(i, args.jobs, None), args.jobs)
         out["batched_jobs"] = steps / t_par
         out["ratio_jobs"] = out["batched_jobs"] / per_input
     # checkers, end to end (reference, encoding, comparisons included); a refuted sample stops the
@@ -259,16 +268,19 @@ def main(argv: list[str] | None = None) -> int:
     if skipped:
         print(f"Skipped proofs modules that did not import: {'; '.join(skipped)}  ")
     print()
-    head = ["claim", "variant", "family", "n", "inputs", "steps", "per-input steps/s", "batched steps/s", "ratio"]
+    head = ["claim", "variant", "family", "n", "inputs", "steps", "per-input steps/s", "numpy batched steps/s",
+            "ratio", "batched (native) steps/s", "ratio"]
     if args.jobs > 1:
-        head += [f"batched ×{args.jobs} procs", f"ratio ×{args.jobs}"]
-    head += ["path (bound)", "ops/s", "% of float64 matmul", "% of float32 matmul",
+        head += [f"native ×{args.jobs} procs", f"ratio ×{args.jobs}"]
+    head += ["numpy path (bound)", "native ops/s", "% of float64 matmul", "% of float32 matmul",
              "check_input steps/s", "batched checker steps/s", "checker ratio"]
     print("| " + " | ".join(head) + " |")
     print("|" + "---|" * len(head))
     for r in rows:
         cells = [r["claim"], r["variant"], r["family"], str(r["size"]), str(r["inputs"]), fmt(r["steps"]),
-                 fmt(r["per_input"]), fmt(r["batched"]), f"{r['ratio']:.1f}×"]
+                 fmt(r["per_input"]), fmt(r["batched"]), f"{r['ratio']:.1f}×",
+                 fmt(r["native"]) + ("" if r["native_mode"] == "native-checked" else " (no kernel)"),
+                 f"{r['native_ratio']:.1f}×"]
         if args.jobs > 1:
             cells += [fmt(r["batched_jobs"]), f"{r['ratio_jobs']:.1f}×"]
         cells += [f"{r['path']} ({r['bound']})", f"{r['ops_per_s'] / 1e9:.2f} G",

@@ -46,6 +46,16 @@ def test_a_float_token_is_refused_even_after_an_equal_exact_token():
         BatchedDecoder(dec).tokens([prompts[0], second])
 
 
+@pytest.mark.parametrize("bad", [0.5, np.float32(0.5), np.float64(1.0)])
+def test_any_float_kind_is_refused_also_beside_huge_integers(bad):
+    dec, prompts = _dfs_prompts([(random_digraph(3, random.Random(1)), 0)])
+    for first in (0, 10**400):
+        tok = [list(t) for t in prompts[0]]
+        tok[1][0], tok[1][1] = bad, first
+        with pytest.raises(NotNumericError, match="floats"):
+            BatchedDecoder(dec).tokens([tok])
+
+
 def test_rational_tokens_get_a_common_scale():
     dec, prompts = _dfs_prompts([(random_digraph(3, random.Random(2)), 0)])
     tok = [list(t) for t in prompts[0]]

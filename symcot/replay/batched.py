@@ -30,6 +30,7 @@ import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
+from itertools import chain
 from typing import Any
 
 import numpy as np
@@ -715,6 +716,9 @@ class BatchedDecoder:
         stopped = np.zeros(batch, dtype=bool)
         kept: list[tuple[np.ndarray, np.ndarray, int]] = []
         rows = np.flatnonzero((status == 0) & (row_steps >= 1))
+        if on_step is None and stop is None and stop_batched is None and not keep_outputs:
+            done_steps[rows] = row_steps[rows]  # nothing ends a row early: every row runs its steps
+            rows = rows[:0]
         t = 0
         while len(rows):
             t += 1
@@ -911,35 +915,45 @@ class BatchedDecoder:
             hs[rows, p, h] = _to_exact(score[None, :], scale)[0]
 
 
-_EXACT_TYPES = {int, Fraction, bool}
+def _may_hold_floats(key: tuple) -> bool:
+    """``False`` only when ``key`` certainly holds no float: its sum is an ``int`` or a ``Fraction``.
+
+    Adding a float (or a numpy float) to ints or Fractions gives a float, so an exact sum proves there is
+    none; this costs one pass in C instead of a type test per entry. Anything else is looked at closely.
+    """
+    try:
+        return not isinstance(sum(key), (int, Fraction))
+    except (OverflowError, TypeError):
+        return True
 
 
 def _intern(prompts: Sequence[Sequence[Any]]) -> tuple[list[Any], np.ndarray]:
     """The distinct tokens of ``prompts`` and, per prompt and position, the index of its token among them.
 
-    Tokens are looked up first by object identity (constructions reuse token objects) and then by value.
+    Prompts must have one length. Tokens are grouped first by object identity, in C (constructions reuse
+    token objects: ``id`` of every token, then ``np.unique``), and the distinct objects then by value.
     """
-    by_id: dict[int, int] = {}
+    b = len(prompts)
+    npos = len(prompts[0]) if b else 0
+    flat = list(chain.from_iterable(prompts))
+    if len(flat) != b * npos:
+        raise DimensionError("prompts of different lengths in one batch")
+    ids = np.fromiter(map(id, flat), dtype=np.int64, count=len(flat))
+    uniq, first, inverse = np.unique(ids, return_index=True, return_inverse=True)
     by_value: dict[tuple, int] = {}
     rows: list[Any] = []
-    index = np.empty((len(prompts), len(prompts[0]) if len(prompts) else 0), dtype=np.intp)
-    for b, prompt in enumerate(prompts):
-        out = index[b]
-        for q, tok in enumerate(prompt):
-            j = by_id.get(id(tok))
-            if j is None:
-                key = tuple(tok)
-                kinds = set(map(type, key))
-                if kinds - _EXACT_TYPES and any(isinstance(v, float) for v in key):  # 1.0 == 1: refuse before
-                    raise NotNumericError(  # merging by value
-                        "floats in the prompt tokens; tokens must be exact (int or Fraction)")
-                j = by_value.get(key)
-                if j is None:
-                    j = by_value[key] = len(rows)
-                    rows.append(key)
-                by_id[id(tok)] = j
-            out[q] = j
-    return rows, index
+    of_object = np.empty(len(uniq), dtype=np.intp)
+    for k, pos in enumerate(first.tolist()):
+        key = tuple(flat[pos])
+        if _may_hold_floats(key) and any(isinstance(v, (float, np.floating)) for v in key):
+            raise NotNumericError(  # 1.0 == 1: refused before tokens are merged by value
+                "floats in the prompt tokens; tokens must be exact (int or Fraction)")
+        j = by_value.get(key)
+        if j is None:
+            j = by_value[key] = len(rows)
+            rows.append(key)
+        of_object[k] = j
+    return rows, of_object[inverse.ravel()].reshape(b, npos)
 
 
 def _step_ends(view: StepView, row_steps: np.ndarray, stopped: np.ndarray,
