@@ -40,11 +40,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from bench_replay import best_of, fmt, load_checks, sample  # noqa: E402
+from bench_replay import Workload, best_of, fmt, load_checks  # noqa: E402
 
 from symcot.check.shard import limit_blas_threads  # noqa: E402
 from symcot.claims import ConstructionCheck  # noqa: E402
-from symcot.model.semantics import generate  # noqa: E402
 from symcot.replay.batched import BatchedDecoder  # noqa: E402
 from symcot.replay.native import (  # noqa: E402
     DEFAULT_OPT,
@@ -65,28 +64,13 @@ def exact_rows(outs: np.ndarray, scale: int) -> list[list[Any]]:
 
 def bench(cid: str, chk: ConstructionCheck, args: argparse.Namespace) -> dict[str, Any] | None:
     """All figures of one construction check."""
-    got = sample(chk, args.size, args.inputs, args.seed)
-    if got is None:
+    w = Workload.sampled(chk, args)
+    if w is None:
         return None
-    fam_name, inputs = got
-    cons = chk.construction()
-    spec = chk.spec
-    totals = [len(spec.reference(inp)) - 1 for inp in inputs]
-    decs = [cons.concrete(inp) for inp in inputs]
-    prompts = [cons.prompt(inp).tokens for inp in inputs]
-    groups: dict[tuple[int, int], list[int]] = {}
-    for i, (d, p) in enumerate(zip(decs, prompts)):
-        groups.setdefault((id(d), len(p)), []).append(i)
-    steps = sum(totals)
+    fam_name, inputs, cons = w.family, w.inputs, w.cons
+    totals, decs, prompts, groups, steps = w.totals, w.decs, w.prompts, w.groups, w.steps
     # per-input exact replay (time-boxed); outputs kept for the native check
-    t0 = time.perf_counter()
-    done_steps = done = 0
-    exact: list[list[list[Any]]] = []
-    while done < len(inputs) and (time.perf_counter() - t0 < args.per_input_seconds or done < 20):
-        exact.append(generate(decs[done], prompts[done], totals[done]).outputs)
-        done_steps += totals[done]
-        done += 1
-    per_input = done_steps / (time.perf_counter() - t0)
+    per_input, done, exact = w.per_input(args.per_input_seconds, keep=True)
     engines = {key: BatchedDecoder(decs[idx[0]]) for key, idx in groups.items()}
 
     def run_batched() -> None:

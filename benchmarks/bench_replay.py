@@ -155,29 +155,56 @@ def parallel_time(job: Callable[[int], Any], jobs: int) -> float:
         return time.perf_counter() - t
 
 
+class Workload:
+    """The sampled inputs of one construction check, encoded, with their step counts (shared by the benchmarks).
+
+    Attributes:
+        family: the family sampled; inputs, totals (CoT steps per input), decs and prompts per input;
+        groups: input indices by (decoder, prompt length), the batches an engine can run together;
+        steps: the total number of CoT steps.
+
+    """
+
+    def __init__(self, chk: ConstructionCheck, family: str, inputs: list[Any]):
+        self.family, self.inputs = family, inputs
+        self.cons = chk.construction()
+        self.spec = chk.spec
+        self.totals = [len(self.spec.reference(inp)) - 1 for inp in inputs]
+        self.decs = [self.cons.concrete(inp) for inp in inputs]
+        self.prompts = [self.cons.prompt(inp).tokens for inp in inputs]
+        self.groups: dict[tuple[int, int], list[int]] = {}
+        for i, (d, p) in enumerate(zip(self.decs, self.prompts)):
+            self.groups.setdefault((id(d), len(p)), []).append(i)
+        self.steps = sum(self.totals)
+
+    @classmethod
+    def sampled(cls, chk: ConstructionCheck, args: argparse.Namespace) -> Workload | None:
+        """``args.inputs`` inputs of size ``args.size`` (``None`` when the check has no ranked family)."""
+        got = sample(chk, args.size, args.inputs, args.seed)
+        return None if got is None else cls(chk, *got)
+
+    def per_input(self, seconds: float, keep: bool = False) -> tuple[float, int, list[Any]]:
+        """Per-input exact replay (``generate``), time-boxed: ``(steps/s, inputs done, outputs if keep)``."""
+        t0 = time.perf_counter()
+        done_steps = done = 0
+        outs: list[Any] = []
+        while done < len(self.inputs) and (time.perf_counter() - t0 < seconds or done < 20):
+            gen = generate(self.decs[done], self.prompts[done], self.totals[done])
+            if keep:
+                outs.append(gen.outputs)
+            done_steps += self.totals[done]
+            done += 1
+        return done_steps / (time.perf_counter() - t0), done, outs
+
+
 def bench(cid: str, chk: ConstructionCheck, args: argparse.Namespace) -> dict[str, Any] | None:
     """All figures of one construction check."""
-    got = sample(chk, args.size, args.inputs, args.seed)
-    if got is None:
+    w = Workload.sampled(chk, args)
+    if w is None:
         return None
-    fam_name, inputs = got
-    cons = chk.construction()
-    spec = chk.spec
-    totals = [len(spec.reference(inp)) - 1 for inp in inputs]
-    decs = [cons.concrete(inp) for inp in inputs]
-    prompts = [cons.prompt(inp).tokens for inp in inputs]
-    groups: dict[tuple[int, int], list[int]] = {}
-    for i, (d, p) in enumerate(zip(decs, prompts)):
-        groups.setdefault((id(d), len(p)), []).append(i)
-    steps = sum(totals)
-    # per-input exact replay (time-boxed)
-    t0 = time.perf_counter()
-    done_steps = done = 0
-    while done < len(inputs) and (time.perf_counter() - t0 < args.per_input_seconds or done < 20):
-        generate(decs[done], prompts[done], totals[done])
-        done_steps += totals[done]
-        done += 1
-    per_input = done_steps / (time.perf_counter() - t0)
+    fam_name, inputs, cons, spec = w.family, w.inputs, w.cons, w.spec
+    totals, decs, prompts, groups, steps = w.totals, w.decs, w.prompts, w.groups, w.steps
+    per_input, done, _ = w.per_input(args.per_input_seconds)
     # batched engine, one process
     engines = {key: BatchedDecoder(decs[idx[0]]) for key, idx in groups.items()}
     certs: list[Any] = []

@@ -6,7 +6,7 @@ it computes with a reference algorithm.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -106,3 +106,25 @@ class Construction:
     def label(self) -> str:
         """``claim/variant``."""
         return f"{self.claim}/{self.variant}"
+
+
+def word_prompt(cache: dict[Any, list[Any]], word: str, x_token: Callable[[int, str], list[Any]],
+                y0: Callable[[], list[Any]], key: Callable[[int, str], Any] | None = None) -> Prompt:
+    """``[x_0, …, x_{|w|-1}, y_0]`` for a word whose token ``x_τ`` is ``x_token(τ, w_τ)``.
+
+    Each token is built once per ``cache`` (one per concrete layout: :meth:`Construction._token_cache`)
+    and ``key(τ, w_τ)`` (default ``(τ, w_τ)``; a token that depends on more, such as the height before
+    ``τ``, needs a key that says so), so prompts share their token lists (read-only).
+    """
+    toks = []
+    for tau, c in enumerate(word):
+        k = (tau, c) if key is None else key(tau, c)
+        tok = cache.get(k)
+        if tok is None:
+            tok = cache[k] = x_token(tau, c)
+        toks.append(tok)
+    last = cache.get("y_0")
+    if last is None:
+        last = cache["y_0"] = y0()
+    toks.append(last)
+    return Prompt(toks, [f"x_{tau}" for tau in range(len(word))] + ["y_0"])

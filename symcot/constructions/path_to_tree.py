@@ -60,7 +60,7 @@ from typing import Any
 import numpy as np
 
 from symcot.algorithms.paths import Alg1State, algorithm1_states
-from symcot.constructions.base import Construction, Expectation, Prompt
+from symcot.constructions.base import Construction, Expectation, Prompt, word_prompt
 from symcot.inputs.dyck import UP, validate_dyck
 from symcot.ir import IndexMatrix, Layout, Map, Shift, bcast, m, outer
 from symcot.model import FFN, Attention, Decoder, Head, Layer, value_space
@@ -164,35 +164,17 @@ class PathToTreeConstruction(Construction):
     def prompt(self, inp: str) -> Prompt:
         """``[x_0, …, x_{2m-3}, y_0]`` as in the proof; a word that is not Dyck is rejected.
 
-        The tokens are the read-only list objects of :meth:`prompt_tokens` (``x_τ`` depends only on the size, ``τ``
-        and the letter, ``y_0`` only on the size), shared between prompts.
+        ``x_τ`` depends only on the size, ``τ`` and the letter, ``y_0`` only on the size: the token lists are
+        built once and shared between prompts (read-only; :func:`~symcot.constructions.base.word_prompt`).
         """
         validate_dyck(inp)
-        ups, downs, y0, labels = self.prompt_tokens(inp)
-        toks = [ups[tau] if c == UP else downs[tau] for tau, c in enumerate(inp)]
-        toks.append(y0)
-        return Prompt(toks, list(labels))
-
-    def prompt_tokens(self, inp: str) -> tuple[list[list[Any]], list[list[Any]], list[Any], tuple[str, ...]]:
-        """The assembled tokens of ``inp``'s size, built once per size and construction.
-
-        Returns:
-            ``(ups, downs, y_0, labels)``: ``ups[τ]`` is ``x_τ`` for the letter ``U`` (``q_τ = 1``), ``downs[τ]``
-            for ``D`` (``q_τ = -1``), and ``labels`` the names ``x_0 … x_{2m-3}, y_0``. Treat them as read-only.
-
-        """
+        cl = self.concrete(inp).layout
         size, steps = len(inp) // 2 + 1, len(inp)
-        cache = self.__dict__.setdefault("_tokens", {})
-        got = cache.get(size)
-        if got is None:
-            cl = self.concrete(inp).layout
-            ups = [cl.assemble({"pos": _e(steps, tau), "stp": 1}) for tau in range(steps)]
-            downs = [cl.assemble({"pos": _e(steps, tau), "stp": -1}) for tau in range(steps)]
-            y0 = cl.assemble({"cur": _e(size, 0), "nl": _e(size, 0), "pos": _e(steps, 0 if steps else None),
-                              "flg": 1})
-            labels = tuple(f"x_{tau}" for tau in range(steps)) + ("y_0",)
-            got = cache[size] = (ups, downs, y0, labels)
-        return got
+        return word_prompt(
+            self._token_cache(cl), inp,
+            lambda tau, c: cl.assemble({"pos": _e(steps, tau), "stp": 1 if c == UP else -1}),
+            lambda: cl.assemble({"cur": _e(size, 0), "nl": _e(size, 0), "pos": _e(steps, 0 if steps else None),
+                                 "flg": 1}))
 
     def invariants(self, inp: str, states: Sequence[Alg1State], t: int) -> list[Expectation]:
         """Inside step ``t``: head U reads ``x_{t-1}``; head D finds the creation token of the current node."""

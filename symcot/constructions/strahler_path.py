@@ -97,7 +97,7 @@ from typing import Any
 import numpy as np
 
 from symcot.algorithms.paths import FoldState, strahler_fold
-from symcot.constructions.base import Construction, Expectation, Prompt
+from symcot.constructions.base import Construction, Expectation, Prompt, word_prompt
 from symcot.errors import InvalidInputError
 from symcot.inputs.dyck import UP, heights, validate_dyck
 from symcot.ir import Layout, Map, Shift, bcast, lam, n
@@ -285,23 +285,10 @@ class StrahlerPathConstruction(Construction):
         if not inp:
             raise InvalidInputError("thm:cotpathstrahler needs a non-empty Dyck word (e_0 needs n ≥ 1)")
         k, s = len(inp), heights(inp)
-        cache = self.__dict__.setdefault("_tokens", {})
-        got = cache.get(k)
-        if got is None:
-            cl = self.concrete(inp).layout
-            y0 = cl.assemble({"pos": _e(k, 0), "pos_sc": 1, "q": 1, "ht": _e(k, 0), "flg": 1})
-            labels = tuple(f"x_{tau}" for tau in range(k)) + ("y_0",)
-            got = cache[k] = ({}, y0, labels, cl)
-        inputs, y0, labels, cl = got
-        toks = []
-        for tau, c in enumerate(inp):
-            key = (tau, c, s[tau])
-            tok = inputs.get(key)
-            if tok is None:
-                tok = inputs[key] = self._input_token(cl, k, tau, c, s[tau])
-            toks.append(tok)
-        toks.append(y0)
-        return Prompt(toks, list(labels))
+        cl = self.concrete(inp).layout
+        return word_prompt(self._token_cache(cl), inp, lambda tau, c: self._input_token(cl, k, tau, c, s[tau]),
+                           lambda: cl.assemble({"pos": _e(k, 0), "pos_sc": 1, "q": 1, "ht": _e(k, 0), "flg": 1}),
+                           key=lambda tau, c: (tau, c, s[tau]))
 
     @staticmethod
     def _input_token(cl: Any, k: int, tau: int, letter: str, height: int) -> list[Any]:

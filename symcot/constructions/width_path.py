@@ -61,7 +61,7 @@ import numpy as np
 import sympy as sp
 
 from symcot.algorithms.paths import WidthState, width_states
-from symcot.constructions.base import Construction, Expectation, Prompt
+from symcot.constructions.base import Construction, Expectation, Prompt, word_prompt
 from symcot.errors import InvalidInputError
 from symcot.inputs.dyck import UP, validate_dyck
 from symcot.ir import IndexMatrix, Layout, Map, Shift, bcast, n
@@ -176,30 +176,10 @@ class WidthPathConstruction(Construction):
         if not inp:
             raise InvalidInputError("thm:cotwidofpath needs a non-empty Dyck word (e_0 needs n ≥ 1; wid needs n ≥ 2 "
                                     "vertices)")
-        ups, downs, y0, labels = self.prompt_tokens(inp)
-        toks = [ups[tau] if c == UP else downs[tau] for tau, c in enumerate(inp)]
-        toks.append(y0)
-        return Prompt(toks, list(labels))
-
-    def prompt_tokens(self, inp: str) -> tuple[list[list[Any]], list[list[Any]], list[Any], tuple[str, ...]]:
-        """The assembled tokens of ``inp``'s length, built once per length and construction.
-
-        Returns:
-            ``(ups, downs, y_0, labels)``: ``ups[τ]`` is ``x_τ`` for the letter ``U`` (``q_τ = 1``), ``downs[τ]``
-            for ``D`` (``q_τ = -1``), and ``labels`` the names ``x_0 … x_{n-1}, y_0``. Treat them as read-only.
-
-        """
-        k = len(inp)
-        cache = self.__dict__.setdefault("_tokens", {})
-        got = cache.get(k)
-        if got is None:
-            cl = self.concrete(inp).layout
-            ups = [cl.assemble({"pos": _e(k, tau), "q": 1}) for tau in range(k)]
-            downs = [cl.assemble({"pos": _e(k, tau), "q": -1}) for tau in range(k)]
-            y0 = cl.assemble({"pos": _e(k, 0)})
-            labels = tuple(f"x_{tau}" for tau in range(k)) + ("y_0",)
-            got = cache[k] = (ups, downs, y0, labels)
-        return got
+        cl, k = self.concrete(inp).layout, len(inp)
+        return word_prompt(self._token_cache(cl), inp,
+                           lambda tau, c: cl.assemble({"pos": _e(k, tau), "q": 1 if c == UP else -1}),
+                           lambda: cl.assemble({"pos": _e(k, 0)}))
 
     def invariants(self, inp: str, states: Sequence[WidthState], t: int) -> list[Expectation]:
         """Inside step ``t``: the head reads ``x_{t-1}``; layer 1 leaves ``ht = s_t`` and ``p``; layer 2 ``wd``."""

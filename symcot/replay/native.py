@@ -270,13 +270,7 @@ class _Emitter:
             if not _fits(b):  # |a·b| ≥ |b| > int64 unless a = 0
                 self.emit(f"ovf |= ({a} != 0);")
                 return 0
-            bs = _lit(b)
-        else:
-            a, b = min(a, b), max(a, b)
-            bs = b
-        if not self.checked:
-            return self._op("mul", a, b, lambda v: f"const int64_t {v} = {a} * {bs};")
-        return self._op("mul", a, b, lambda v: f"int64_t {v}; ovf |= __builtin_mul_overflow({a}, {bs}, &{v});")
+        return self._binary("mul", a, b)
 
     def add(self, a: Val, b: Val) -> Val:
         """``a + b``, checked."""
@@ -286,14 +280,19 @@ class _Emitter:
             a, b = b, a
         if b == 0:
             return a
+        return self._binary("add", a, b)
+
+    def _binary(self, op: str, a: Val, b: Val) -> str:
+        """``a + b`` or ``a·b`` (``op`` ``add``/``mul``) of a variable and a variable or int64 constant."""
         if isinstance(b, int):
             bs = _lit(b)
         else:
-            a, b = min(a, b), max(a, b)
+            a, b = min(str(a), b), max(str(a), b)  # one order for commuted operands: one shared variable
             bs = b
+        sym = {"add": "+", "mul": "*"}[op]
         if not self.checked:
-            return self._op("add", a, b, lambda v: f"const int64_t {v} = {a} + {bs};")
-        return self._op("add", a, b, lambda v: f"int64_t {v}; ovf |= __builtin_add_overflow({a}, {bs}, &{v});")
+            return self._op(op, a, b, lambda v: f"const int64_t {v} = {a} {sym} {bs};")
+        return self._op(op, a, b, lambda v: f"int64_t {v}; ovf |= __builtin_{op}_overflow({a}, {bs}, &{v});")
 
     def relu(self, a: Val) -> Val:
         """``max(a, 0)`` (cannot overflow)."""
