@@ -56,6 +56,14 @@ def test_any_float_kind_is_refused_also_beside_huge_integers(bad):
             BatchedDecoder(dec).tokens([tok])
 
 
+def test_tokens_beyond_int64_stay_exact_objects():
+    dec, prompts = _dfs_prompts([(random_digraph(3, random.Random(4)), 0)])
+    tok = [list(t) for t in prompts[0]]
+    tok[1][0] = 2**70
+    arr, scale = BatchedDecoder(dec).tokens([tok, prompts[0]])
+    assert scale == 1 and arr.dtype == object and arr[1, 0, 0] == 2**70 and arr[1, 0, 1] == prompts[0][1][0]
+
+
 def test_rational_tokens_get_a_common_scale():
     dec, prompts = _dfs_prompts([(random_digraph(3, random.Random(2)), 0)])
     tok = [list(t) for t in prompts[0]]

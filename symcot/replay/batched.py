@@ -586,16 +586,7 @@ class BatchedDecoder:
             lens = {len(p) for p in prompts}
             if len(lens) > 1:
                 raise DimensionError(f"prompts of different lengths {sorted(lens)} in one batch")
-            rows, index = _intern(prompts)
-            widths = {len(r) for r in rows}
-            if len(widths) > 1:
-                raise DimensionError("tokens of different lengths in one batch")
-            try:
-                table = np.array(rows)
-            except ValueError:
-                raise DimensionError("tokens of different lengths in one batch") from None
-            if table.ndim != 2:
-                raise DimensionError(f"prompts must be (batch, positions, d); got tokens of shape {table.shape[1:]}")
+            table, index = _intern(prompts)
             d = table.shape[1]
         if d != self.d:
             raise DimensionError(f"tokens of length {d} given to a decoder with d = {self.d}")
@@ -915,23 +906,28 @@ class BatchedDecoder:
             hs[rows, p, h] = _to_exact(score[None, :], scale)[0]
 
 
-def _may_hold_floats(key: tuple) -> bool:
-    """``False`` only when ``key`` certainly holds no float: its sum is an ``int`` or a ``Fraction``.
+def _sum_kind(key: tuple) -> str:
+    """What the entries of ``key`` are: ``"int"``, ``"exact"`` (ints and Fractions) or ``"other"``.
 
-    Adding a float (or a numpy float) to ints or Fractions gives a float, so an exact sum proves there is
-    none; this costs one pass in C instead of a type test per entry. Anything else is looked at closely.
+    ``"int"``: every entry a Python ``int`` (or ``bool``); ``"other"``: a float, a numpy or SymPy number…,
+    which the caller looks at closely. One pass in C: a sum is exactly an ``int`` only when every term is,
+    a ``Fraction`` only when the terms are ints and Fractions; a float or a numpy number changes its type.
     """
     try:
-        return not isinstance(sum(key), (int, Fraction))
+        total = sum(key)
     except (OverflowError, TypeError):
-        return True
+        return "other"
+    kind = type(total)
+    return "int" if kind is int else "exact" if kind is Fraction else "other"
 
 
-def _intern(prompts: Sequence[Sequence[Any]]) -> tuple[list[Any], np.ndarray]:
-    """The distinct tokens of ``prompts`` and, per prompt and position, the index of its token among them.
+def _intern(prompts: Sequence[Sequence[Any]]) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct tokens of ``prompts`` as a table ``(T, d)`` and, per prompt and position, their index.
 
     Prompts must have one length. Tokens are grouped first by object identity, in C (constructions reuse
     token objects: ``id`` of every token, then ``np.unique``), and the distinct objects then by value.
+    The table is int64 when every entry is a Python ``int`` (read in C); otherwise numpy's conversion
+    decides (object for Fractions), and :meth:`BatchedDecoder._exact_table` scales it.
     """
     b = len(prompts)
     npos = len(prompts[0]) if b else 0
@@ -942,18 +938,36 @@ def _intern(prompts: Sequence[Sequence[Any]]) -> tuple[list[Any], np.ndarray]:
     uniq, first, inverse = np.unique(ids, return_index=True, return_inverse=True)
     by_value: dict[tuple, int] = {}
     rows: list[Any] = []
+    ints_only = True
     of_object = np.empty(len(uniq), dtype=np.intp)
     for k, pos in enumerate(first.tolist()):
         key = tuple(flat[pos])
-        if _may_hold_floats(key) and any(isinstance(v, (float, np.floating)) for v in key):
-            raise NotNumericError(  # 1.0 == 1: refused before tokens are merged by value
-                "floats in the prompt tokens; tokens must be exact (int or Fraction)")
+        kind = _sum_kind(key)
+        if kind != "int":
+            ints_only = False
+            if kind == "other" and any(isinstance(v, (float, np.floating)) for v in key):
+                raise NotNumericError(  # 1.0 == 1: refused before tokens are merged by value
+                    "floats in the prompt tokens; tokens must be exact (int or Fraction)")
         j = by_value.get(key)
         if j is None:
             j = by_value[key] = len(rows)
             rows.append(key)
         of_object[k] = j
-    return rows, of_object[inverse.ravel()].reshape(b, npos)
+    if len({len(r) for r in rows}) > 1:
+        raise DimensionError("tokens of different lengths in one batch")
+    width = len(rows[0]) if rows else 0
+    table: np.ndarray | None = None
+    if ints_only:  # every entry a Python int (the sum of a token is an int exactly then): read in C
+        try:
+            table = np.fromiter(chain.from_iterable(rows), dtype=np.int64, count=len(rows) * width)
+            table = table.reshape(len(rows), width)
+        except OverflowError:  # beyond int64: numpy's object conversion below
+            table = None
+    if table is None:
+        table = np.array(rows) if rows else np.zeros((0, width), dtype=np.int64)
+        if table.ndim != 2:
+            raise DimensionError(f"prompts must be (batch, positions, d); got tokens of shape {table.shape[1:]}")
+    return table, of_object[inverse.ravel()].reshape(b, npos)
 
 
 def _step_ends(view: StepView, row_steps: np.ndarray, stopped: np.ndarray,

@@ -978,10 +978,8 @@ def index_prompts(prompts: Sequence[Sequence[Sequence[Any]]]) -> tuple[np.ndarra
 
     if len({len(p) for p in prompts}) > 1:
         raise DimensionError("prompts of different lengths in one batch")
-    rows, index = _intern(prompts)
-    if len({len(r) for r in rows}) > 1:
-        raise DimensionError("tokens of different lengths in one batch")
-    table, scale = BatchedDecoder._exact_table(np.array(rows) if rows else np.zeros((0, 0), dtype=np.int64))
+    table, index = _intern(prompts)
+    table, scale = BatchedDecoder._exact_table(table)
     if table.dtype == object:
         raise TypeError("token values beyond int64 at the token scale: native replay cannot hold them")
     return table, index, scale
