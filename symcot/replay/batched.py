@@ -906,7 +906,7 @@ class BatchedDecoder:
             hs[rows, p, h] = _to_exact(score[None, :], scale)[0]
 
 
-def _sum_kind(key: tuple) -> str:
+def _sum_kind(key: Sequence[Any]) -> str:
     """What the entries of ``key`` are: ``"int"``, ``"exact"`` (ints and Fractions) or ``"other"``.
 
     ``"int"``: every entry a Python ``int`` (or ``bool``); ``"other"``: a float, a numpy or SymPy number…,
@@ -924,10 +924,11 @@ def _sum_kind(key: tuple) -> str:
 def _intern(prompts: Sequence[Sequence[Any]]) -> tuple[np.ndarray, np.ndarray]:
     """The distinct tokens of ``prompts`` as a table ``(T, d)`` and, per prompt and position, their index.
 
-    Prompts must have one length. Tokens are grouped first by object identity, in C (constructions reuse
-    token objects: ``id`` of every token, then ``np.unique``), and the distinct objects then by value.
-    The table is int64 when every entry is a Python ``int`` (read in C); otherwise numpy's conversion
-    decides (object for Fractions), and :meth:`BatchedDecoder._exact_table` scales it.
+    Prompts must have one length. Tokens are grouped by object identity, in C (``id`` of every token, then
+    ``np.unique``): constructions reuse token objects (``Construction._token_cache``), and equal tokens held
+    by different objects only cost a table row each, never a wrong value. The table is int64 when every
+    entry is a Python ``int`` (read in C); otherwise numpy's conversion decides (object for Fractions),
+    and :meth:`BatchedDecoder._exact_table` scales it.
     """
     b = len(prompts)
     npos = len(prompts[0]) if b else 0
@@ -936,38 +937,28 @@ def _intern(prompts: Sequence[Sequence[Any]]) -> tuple[np.ndarray, np.ndarray]:
         raise DimensionError("prompts of different lengths in one batch")
     ids = np.fromiter(map(id, flat), dtype=np.int64, count=len(flat))
     uniq, first, inverse = np.unique(ids, return_index=True, return_inverse=True)
-    by_value: dict[tuple, int] = {}
-    rows: list[Any] = []
+    rows = [flat[pos] for pos in first.tolist()]
     ints_only = True
-    of_object = np.empty(len(uniq), dtype=np.intp)
-    for k, pos in enumerate(first.tolist()):
-        key = tuple(flat[pos])
-        kind = _sum_kind(key)
+    for tok in rows:
+        kind = _sum_kind(tok)
         if kind != "int":
             ints_only = False
-            if kind == "other" and any(isinstance(v, (float, np.floating)) for v in key):
-                raise NotNumericError(  # 1.0 == 1: refused before tokens are merged by value
-                    "floats in the prompt tokens; tokens must be exact (int or Fraction)")
-        j = by_value.get(key)
-        if j is None:
-            j = by_value[key] = len(rows)
-            rows.append(key)
-        of_object[k] = j
+            if kind == "other" and any(isinstance(v, (float, np.floating)) for v in tok):
+                raise NotNumericError("floats in the prompt tokens; tokens must be exact (int or Fraction)")
     if len({len(r) for r in rows}) > 1:
         raise DimensionError("tokens of different lengths in one batch")
     width = len(rows[0]) if rows else 0
     table: np.ndarray | None = None
-    if ints_only:  # every entry a Python int (the sum of a token is an int exactly then): read in C
+    if ints_only:  # every entry a Python int (the sum of a token is an int exactly then): converted in C
         try:
-            table = np.fromiter(chain.from_iterable(rows), dtype=np.int64, count=len(rows) * width)
-            table = table.reshape(len(rows), width)
+            table = np.array(rows, dtype=np.int64).reshape(len(rows), width)
         except OverflowError:  # beyond int64: numpy's object conversion below
             table = None
     if table is None:
         table = np.array(rows) if rows else np.zeros((0, width), dtype=np.int64)
         if table.ndim != 2:
             raise DimensionError(f"prompts must be (batch, positions, d); got tokens of shape {table.shape[1:]}")
-    return table, of_object[inverse.ravel()].reshape(b, npos)
+    return table, inverse.ravel().astype(np.intp).reshape(b, npos)
 
 
 def _step_ends(view: StepView, row_steps: np.ndarray, stopped: np.ndarray,
