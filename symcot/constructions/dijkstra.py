@@ -324,7 +324,21 @@ def is_terminal(layout_c: ConcreteLayout, y: list[Any]) -> bool:
     return all(v == 1 for v in layout_c.pi("vis", y))
 
 
-class DijkstraConstruction(Construction):
+class LambdaGraphSizes:
+    """``env`` and ``subs`` of a construction on ``(graph, source)`` inputs whose λ is ``lam_of(input)``."""
+
+    lam_of: Callable[[Any], Any]
+
+    def env(self, inp: Inp) -> dict:
+        """``{n: |V|}``."""
+        return {n: inp[0].n}
+
+    def subs(self, inp: Inp) -> dict:
+        """``{λ: lam_of(inp)}``."""
+        return {lam: self.lam_of(inp)}
+
+
+class DijkstraConstruction(LambdaGraphSizes, Construction):
     """The Dijkstra decoder with an input encoding (``as-written`` or ``repaired``) and a λ rule."""
 
     def __init__(self, variant: str = "as-written", encoding: Encoding | None = None,
@@ -341,14 +355,6 @@ class DijkstraConstruction(Construction):
                          notes if notes is not None else default_notes)
         self.encoding = enc
         self.lam_of = lam_of
-
-    def env(self, inp: Inp) -> dict:
-        """``{n: |V|}``."""
-        return {n: inp[0].n}
-
-    def subs(self, inp: Inp) -> dict:
-        """``{λ: lam_of(inp)}``."""
-        return {lam: self.lam_of(inp)}
 
     def prompt(self, inp: Inp) -> Prompt:
         """``[x_0, …, x_{n-1}, y_0]`` (no sentinel in this proof)."""

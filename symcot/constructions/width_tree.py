@@ -59,6 +59,7 @@ from symcot.constructions.dijkstra import (
 from symcot.constructions.dijkstra import (
     Encoding,
     Inp,
+    LambdaGraphSizes,
     Number,
     dijkstra_invariants,
     dijkstra_layers,
@@ -111,7 +112,7 @@ def validate(g: Any, root: Any) -> None:
     validate_bfs_input(g, root)
 
 
-class WidthTreeConstruction(Construction):
+class WidthTreeConstruction(LambdaGraphSizes, Construction):
     """The width decoder: BFS as Dijkstra plus the ``twd``/``mwd`` update of lem:widsupffn."""
 
     def __init__(self, variant: str = "as-written", encoding: Encoding | None = None,
@@ -127,16 +128,6 @@ class WidthTreeConstruction(Construction):
                          notes if notes is not None else default_notes)
         self.encoding = enc
         self.lam_of = lam_of
-
-    def env(self, inp: Inp) -> dict:
-        """``{n: |V|}``."""
-        return {n: inp[0].n}
-
-    def subs(self, inp: Inp) -> dict:
-        """``{λ: lam_of(inp)}``."""
-        from symcot.ir import lam
-
-        return {lam: self.lam_of(inp)}
 
     def prompt(self, inp: Inp) -> Prompt:
         """``x_i = [x̃_i ‖ 0 ‖ 0 ‖ 0]``, ``y_0 = [ỹ_0 ‖ 0 ‖ 1 ‖ 1]``."""
