@@ -90,3 +90,16 @@ def test_the_batched_checker_gives_the_same_row_with_and_without_the_kernel(dfs_
     assert rows[0].details["certificate"]["mode"] == "native-checked"
     assert rows[0].inputs_checked == sum(k ** (k - 1) for k in range(1, 6)) + 1 + 1 + 2 + 5 + 14
     assert len(list(rooted_labeled_trees(3))) == 9
+
+
+def test_a_kernel_that_cannot_be_built_leaves_the_numpy_engine(monkeypatch):
+    import symcot.replay.native as native
+
+    def broken(*a, **k):
+        raise native.NativeError("cc failed (simulated)")
+
+    monkeypatch.setattr(native, "NativeDecoder", broken)
+    dec, prompts = _dfs(4, 3, 5)
+    run = BatchedDecoder(dec).run(prompts, 3, keep_outputs=True)
+    assert run.certificate.mode != "native-checked"
+    assert [list(o) for o in run.outputs] == [generate(dec, p, 3).outputs for p in prompts]

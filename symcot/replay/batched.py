@@ -685,7 +685,7 @@ class BatchedDecoder:
         if os.environ.get("SYMCOT_NATIVE", "1") != "0" and native_available():
             try:
                 kernel = NativeDecoder(self.scaled(token_scale))
-            except NativeError:
+            except (NativeError, OSError):  # a failed compile or load: the numpy engine runs instead
                 kernel = None
         self._native[token_scale] = kernel
         return kernel
