@@ -18,7 +18,7 @@ reported.
 ``thm:cotdfs:pargate`` (our id; Appendix "DFS", proof of thm:cotdfs): the bilinear ``W_2^(2)`` of the DFS
 decoder "sets π_par(β) to value π_flg1(β) π_buf(β) + (1 - π_flg1(β)) π_par(β), which selects the buffered
 vertex ... when π_flg1(y_t) = 1 and retains the existing parent otherwise". The map is taken from the
-transcribed decoder (:func:`symcot.constructions.dfs.build_decoder`, layer 2), not restated; the lemma
+transcribed decoder (:func:`symcot.constructions.cotdfs.build_decoder`, layer 2), not restated; the lemma
 reads its ``par`` block over ``flg1 ∈ {0, 1}``, ``buf`` and ``par`` one-hot or zero (the proof's
 ``π_par, π_buf : ℝ^d → E ∪ {0^n}``), for every ``n``.
 """
@@ -26,7 +26,7 @@ reads its ``par`` block over ``flg1 ∈ {0, 1}``, ``buf`` and ``par`` one-hot or
 from __future__ import annotations
 
 from symcot.claims import Claim
-from symcot.constructions.dfs import build_decoder
+from symcot.constructions.cotdfs import build_decoder
 from symcot.ir import Layout, Map, n
 from symcot.lemmas import Gate, Lemma, LemmaCheck, Relaxation, each, onehot
 

@@ -7,7 +7,7 @@ Claimed:
     is a tree G_T, the number of required CoT steps is 2(n-1)."
 
 Checked:
-    The construction of the proof, transcribed as written (:mod:`symcot.constructions.dfs`), is replayed
+    The construction of the proof, transcribed as written (:mod:`symcot.constructions.cotdfs`), is replayed
     exactly; after every CoT step, ``π_cur(y_t)``, ``π_vis(y_t)`` and ``π_par(y_t)`` must encode
     ``dfs^(t)(s)``, ``vst^(t)`` and ``par^(t)(dfs^(t)(s))`` of the reference dynamic eq:dfsdynamic
     (:mod:`symcot.algorithms.dfs`), and the stop rule ``π_cur = 0^n`` must fire exactly when the
@@ -25,7 +25,7 @@ from symcot.algorithms.dfs import DfsState, dfs_dynamic
 from symcot.check.exhaustive import Family
 from symcot.check.stepwise import StepwiseSpec
 from symcot.claims import Claim, ConstructionCheck
-from symcot.constructions.dfs import PAPER_D, DfsConstruction, expected_blocks, expected_table, is_terminal
+from symcot.constructions.cotdfs import PAPER_D, DfsConstruction, expected_blocks, expected_table, is_terminal
 from symcot.inputs import Digraph, digraph_count, digraphs_with_sources, random_digraph, rooted_labeled_trees
 from symcot.inputs.dyck_families import ordered_rooted_tree_family
 

@@ -7,7 +7,7 @@ Claimed (the paragraph after thm:cotdfs; no label in the paper, id ours):
     backtrack operations, in the final layer."
 
 Checked:
-    The extended decoder (:mod:`symcot.constructions.dfs_phi`; d = 6n + 4, two layers, two heads) is
+    The extended decoder (:mod:`symcot.constructions.cotdfs_phi`; d = 6n + 4, two layers, two heads) is
     replayed exactly on every labeled tree with every root. After every CoT step the DFS blocks must match
     eq:dfsdynamic (as for thm:cotdfs) and ``π_q(y_t)`` must be +1 after a traverse and -1 after a
     backtrack; the stop rule must fire at step 2n - 1; and ``π_q(y_1) … π_q(y_{2(n-1)})`` read as U/D must
@@ -23,8 +23,8 @@ from symcot.algorithms.dfs import DfsState, dfs_dynamic
 from symcot.check.exhaustive import Family
 from symcot.check.stepwise import StepwiseSpec
 from symcot.claims import Claim, ConstructionCheck
-from symcot.constructions.dfs import is_terminal
-from symcot.constructions.dfs_phi import PAPER_D, DfsPhiConstruction, expected_blocks, expected_table, spelled_word
+from symcot.constructions.cotdfs import is_terminal
+from symcot.constructions.cotdfs_phi import PAPER_D, DfsPhiConstruction, expected_blocks, expected_table, spelled_word
 from symcot.inputs import Digraph, rooted_labeled_trees
 from symcot.inputs.dyck_families import ordered_rooted_tree_family
 

@@ -6,7 +6,7 @@ Claimed:
     |V| - 1 chain-of-thought steps."
 
 Checked:
-    The proof's construction (:mod:`symcot.constructions.dijkstra`) is replayed exactly. After every
+    The proof's construction (:mod:`symcot.constructions.cotdijkstra`) is replayed exactly. After every
     CoT step ``t = 1 .. n-1`` the blocks ``cur``, ``vis``, ``dis`` and ``crd`` of ``y_t`` must equal
     ``enc(Dkst^(t))`` (``∞ ↦ λ``) of the reference dynamic of Section 2.1
     (:mod:`symcot.algorithms.dijkstra`); ``y_0`` is compared on ``cur``, ``vis``, ``crd``; the halting
@@ -43,7 +43,7 @@ from symcot.check.symbolic_check import SymbolicCheck
 from symcot.check.verdict import Verdict
 from symcot.claims import Claim
 from symcot.constructions.base import Construction
-from symcot.constructions.dijkstra import (
+from symcot.constructions.cotdijkstra import (
     PAPER_D,
     DijkstraConstruction,
     FixedLambda,

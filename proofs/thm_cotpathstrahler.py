@@ -4,7 +4,7 @@ Claimed:
     "A four-layer, single-head Transformer decoder can compute str(ψ(w)), the Strahler number of a tree
     corresponding to the Dyck word w in exactly n CoT steps, where n = |w|", with ``d = 3n + 15`` and
     "str(ψ(w)) = π_M(y_n) + 1[π_c(y_n) ≥ 2]". The proof is a sketch; the decoder checked is the completion
-    of :mod:`symcot.constructions.strahler_path` (its docstring lists what was chosen or invented).
+    of :mod:`symcot.constructions.cotpathstrahler` (its docstring lists what was chosen or invented).
 
 Checked:
     Each variant is replayed exactly on every non-empty Dyck word for exactly ``n`` steps. After every step
@@ -25,7 +25,7 @@ from symcot.algorithms.paths import FoldState, strahler
 from symcot.check.stepwise import StepwiseSpec
 from symcot.check.symbolic_check import SymbolicCheck
 from symcot.claims import Claim, ConstructionCheck
-from symcot.constructions.strahler_path import (
+from symcot.constructions.cotpathstrahler import (
     PAPER_D,
     StrahlerPathConstruction,
     expected_blocks,
@@ -83,7 +83,7 @@ CLAIMS = [
                 SymbolicCheck("repaired", StrahlerPathTarget("repaired"), default_size=7)],
         default_max_size=8,
         notes=["The proof is a sketch: 'as-written' is the most faithful completion found (see "
-               "symcot/constructions/strahler_path.py for every choice and invention); 'repaired' changes only "
+               "symcot/constructions/cotpathstrahler.py for every choice and invention); 'repaired' changes only "
                "the layer-2 key so that input tokens cannot win the parent lookup (docs/errata/paths.md).",
                "Size = number of vertices of ψ(w) (|w| = 2(size - 1)); the empty word is outside the family."],
     ),

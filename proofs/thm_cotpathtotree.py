@@ -6,7 +6,7 @@ Claimed:
     w_0 ⋯ w_{t-1}", with ``d = m² + 6m`` and FFN width ``d' = 2m² + 6m - 2``.
 
 Checked:
-    The construction as written (:mod:`symcot.constructions.path_to_tree`) is replayed exactly on every
+    The construction as written (:mod:`symcot.constructions.cotpathtotree`) is replayed exactly on every
     Dyck word, for exactly ``2(m-1)`` steps. After every step ``t``, ``π_A(y_t)`` must be the adjacency
     matrix of Algorithm 1's ``A_w`` after ``t`` letters (the partial tree ψ(w_0..w_{t-1}); algo:pathtotree
     checks that these agree), ``π_cur = e_i``, ``π_nl = e_nl``, ``π_par`` the parent recorded by a ``U``
@@ -29,7 +29,7 @@ from symcot.check.exhaustive import Progress
 from symcot.check.stepwise import StepwiseSpec
 from symcot.check.verdict import Verdict
 from symcot.claims import Claim, ConstructionCheck
-from symcot.constructions.path_to_tree import (
+from symcot.constructions.cotpathtotree import (
     PAPER_D,
     PAPER_HIDDEN,
     PathToTreeConstruction,

@@ -9,7 +9,7 @@ Claimed:
     ``λ·π_par(y_t)ᵀπ_cur(α) + π_flg4(α)`` is lexicographic and resolves the parent as last left.
 
 Checked:
-    The construction (:mod:`symcot.constructions.strahler_tree`, variants ``as-written`` and ``repaired``)
+    The construction (:mod:`symcot.constructions.cottreestrahler`, variants ``as-written`` and ``repaired``)
     is replayed exactly with ``λ = 2n - 1``. After every CoT step, ``y_t`` must carry the DFS state of
     eq:dfsdynamic (``cur``, ``vis``, ``par``, as for thm:cotdfs), the accumulator ``(M, c)`` of the fold of
     obs:dynamicstrdfs (case form eq:dynamicstrdfs; :func:`symcot.algorithms.strahler.strahler_dynamic`),
@@ -33,7 +33,7 @@ from symcot.check.stepwise import StepwiseSpec, check_input
 from symcot.check.symbolic_check import SymbolicCheck
 from symcot.check.verdict import Verdict, jsonable
 from symcot.claims import Claim, ConstructionCheck
-from symcot.constructions.strahler_tree import (
+from symcot.constructions.cottreestrahler import (
     PAPER_D,
     StrahlerTreeConstruction,
     expected_blocks,

@@ -6,7 +6,7 @@ Claimed:
     lem:addwidplus1, and "π_wd(y_n) = wid(ψ(w))".
 
 Checked:
-    Each variant of :mod:`symcot.constructions.width_path` is replayed exactly on every non-empty Dyck
+    Each variant of :mod:`symcot.constructions.cotwidofpath` is replayed exactly on every non-empty Dyck
     word, for exactly ``n = |w|`` steps. After every step ``t``: ``π_ht(y_t) = s_t``,
     ``π_p(y_t) = (p_1 … p_{n/2+1})`` with ``p_i = |{τ ≤ t : s_τ = i, q_τ = +1}|``, ``π_wd(y_t) = max_i p_i`` and
     ``π_q(y_t) = 0``; after the last step ``π_wd(y_n)`` must equal ``wid(ψ(w))`` computed on the tree from its
@@ -21,7 +21,7 @@ from symcot.algorithms.bijection import psi
 from symcot.algorithms.paths import WidthState, tree_width
 from symcot.check.stepwise import StepwiseSpec
 from symcot.claims import Claim, ConstructionCheck
-from symcot.constructions.width_path import (
+from symcot.constructions.cotwidofpath import (
     PAPER_D,
     WidthPathConstruction,
     expected_blocks,

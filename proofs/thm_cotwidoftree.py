@@ -10,7 +10,7 @@ Claimed:
     ``mwd^(n-1) = wd(G_T)``.
 
 Checked:
-    *thm:cotwidoftree*: the construction (:mod:`symcot.constructions.width_tree`) is replayed exactly
+    *thm:cotwidoftree*: the construction (:mod:`symcot.constructions.cotwidoftree`) is replayed exactly
     on every labeled tree with every root (BFS weights). At every step ``y_t`` must carry
     ``enc(Dkst^(t))`` as in thm:cotdijkstra (``cur``, ``vis``, ``crd``, and ``dis`` from ``t = 1``)
     and ``twd``/``mwd`` of the Observation read as "running node count at the current level" and
@@ -51,8 +51,8 @@ from symcot.check.exhaustive import Family
 from symcot.check.stepwise import StepwiseSpec
 from symcot.check.symbolic_check import SymbolicCheck
 from symcot.claims import Claim, ConstructionCheck, PropertyCheck
-from symcot.constructions.dijkstra import expected_blocks, expected_table, is_terminal, lambda_rule
-from symcot.constructions.width_tree import PAPER_D, WidthTreeConstruction
+from symcot.constructions.cotdijkstra import expected_blocks, expected_table, is_terminal, lambda_rule
+from symcot.constructions.cotwidoftree import PAPER_D, WidthTreeConstruction
 from symcot.inputs import Digraph, OrderedTree, catalan, ordered_trees, random_labeled_tree, rooted_labeled_trees
 from symcot.inputs.dyck_families import ordered_rooted_tree_family
 from symcot.replay.symbolic_targets import WidthTreeTarget

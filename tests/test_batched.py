@@ -8,7 +8,7 @@ import pytest
 
 from symcot.check.batched_check import BatchedChecker, run_batched_check, zero_block_rule
 from symcot.check.exhaustive import Family, run_construction_check
-from symcot.constructions.dfs import DfsConstruction, is_terminal
+from symcot.constructions.cotdfs import DfsConstruction, is_terminal
 from symcot.constructions.mutant import Mutant
 from symcot.inputs import random_digraph, random_labeled_tree
 from symcot.ir import Layout, Map
@@ -146,7 +146,7 @@ def test_prompts_of_different_lengths_are_refused():
 
 
 def test_floats_in_prompts_are_refused():
-    from symcot.check.certify import NotNumericError
+    from symcot.replay.scaling import NotNumericError
 
     with pytest.raises(NotNumericError):
         BatchedDecoder(tiny_decoder()).run([[[0.5, 0, 0]]], 2)

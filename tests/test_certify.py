@@ -7,7 +7,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from symcot.check.certify import (
+from symcot.replay.scaling import (
     FLOAT32_EXACT,
     FLOAT64_EXACT,
     INT64_MAX,
@@ -19,7 +19,7 @@ from symcot.check.certify import (
     scale_map,
     static_certificate,
 )
-from symcot.constructions.dfs import DfsConstruction
+from symcot.constructions.cotdfs import DfsConstruction
 from symcot.inputs import random_digraph
 from symcot.ir import Layout, Map
 from symcot.model import FFN, Attention, Context, Decoder, Head, Layer, generate, value_space
@@ -148,7 +148,7 @@ def test_certificates_merge_to_the_widest_path_and_largest_bound():
 
 @pytest.mark.parametrize("bad", [1.5, "x"])
 def test_non_exact_coefficients_are_refused(bad):
-    from symcot.check.certify import NotNumericError, as_rational
+    from symcot.replay.scaling import NotNumericError, as_rational
 
     with pytest.raises(NotNumericError):
         as_rational(bad)

@@ -2,7 +2,7 @@
 
 from symcot.check.exhaustive import Family, run_construction_check
 from symcot.check.verdict import Verdict, exit_status
-from symcot.constructions.dfs import DfsConstruction
+from symcot.constructions.cotdfs import DfsConstruction
 from symcot.inputs import digraphs_with_sources
 
 

@@ -9,7 +9,7 @@ PROOFS_WITH_MUTANT = textwrap.dedent('''
     """A user's claims directory: the DFS construction with one broken weight."""
     import sys
     from symcot.claims import Claim, ConstructionCheck
-    from symcot.constructions.dfs import DfsConstruction
+    from symcot.constructions.cotdfs import DfsConstruction
     from symcot.constructions.mutant import Mutant
     from symcot.registry import load_claims
     from pathlib import Path

@@ -5,7 +5,7 @@ import sympy as sp
 
 from symcot.check.exhaustive import run_construction_check
 from symcot.check.stepwise import check_input
-from symcot.constructions.dfs import PAPER_D, DfsConstruction, build_decoder
+from symcot.constructions.cotdfs import PAPER_D, DfsConstruction, build_decoder
 from symcot.constructions.mutant import Mutant
 from symcot.errors import InvalidInputError
 from symcot.inputs import Digraph, digraph_count, rooted_labeled_trees

@@ -7,8 +7,8 @@ import sympy as sp
 
 from symcot.algorithms import phi
 from symcot.check.exhaustive import Family, run_construction_check
-from symcot.constructions.dfs import build_decoder as dfs_decoder
-from symcot.constructions.dfs_phi import PAPER_D, DfsPhiConstruction, build_decoder, spelled_word
+from symcot.constructions.cotdfs import build_decoder as dfs_decoder
+from symcot.constructions.cotdfs_phi import PAPER_D, DfsPhiConstruction, build_decoder, spelled_word
 from symcot.constructions.mutant import Mutant
 from symcot.inputs import Digraph
 from symcot.ir import n

@@ -14,7 +14,7 @@ import sympy as sp
 
 from symcot.check.exhaustive import Family, run_construction_check
 from symcot.check.stepwise import check_input
-from symcot.constructions.dijkstra import (
+from symcot.constructions.cotdijkstra import (
     AS_WRITTEN,
     PAPER_D,
     REPAIRED,

@@ -21,11 +21,11 @@ from symcot.algorithms.dijkstra import INF, dijkstra_dynamic, tree_depths, valid
 from symcot.check.batched_check import BatchedChecker, EngineDisagreement, run_batched_check, table_disagreements
 from symcot.check.exhaustive import run_construction_check
 from symcot.check.stepwise import StepwiseSpec
-from symcot.constructions import dijkstra as dijkstra_cons
-from symcot.constructions.dfs import dfs_prompt
-from symcot.constructions.dijkstra import FixedLambda, lambda_rule
-from symcot.constructions.strahler_tree import StrahlerTreeConstruction
-from symcot.constructions.width_tree import WidthTreeConstruction
+from symcot.constructions import cotdijkstra as dijkstra_cons
+from symcot.constructions.cotdfs import dfs_prompt
+from symcot.constructions.cotdijkstra import FixedLambda, lambda_rule
+from symcot.constructions.cottreestrahler import StrahlerTreeConstruction
+from symcot.constructions.cotwidoftree import WidthTreeConstruction
 from symcot.inputs import Digraph, random_labeled_tree, rooted_labeled_trees
 from symcot.inputs.dyck import dyck_words
 from symcot.inputs.weighted import connected_digraphs_with_sources, random_weighted_digraph

@@ -8,7 +8,7 @@ import pytest
 import sympy as sp
 
 from symcot.cli import main
-from symcot.constructions.dfs import build_decoder
+from symcot.constructions.cotdfs import build_decoder
 from symcot.ir import Layout, Map, bcast, lam, n
 from symcot.latex import bmatrix, decoder_explicit, decoder_symbolic, map_symbolic
 

@@ -6,12 +6,12 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from symcot.check.certify import INT64_MAX
-from symcot.constructions.dfs import DfsConstruction
-from symcot.constructions.path_to_tree import PathToTreeConstruction
-from symcot.constructions.strahler_path import StrahlerPathConstruction
-from symcot.constructions.strahler_tree import StrahlerTreeConstruction
-from symcot.constructions.strahler_tree import reference as strahler_reference
+from symcot.replay.scaling import INT64_MAX
+from symcot.constructions.cotdfs import DfsConstruction
+from symcot.constructions.cotpathtotree import PathToTreeConstruction
+from symcot.constructions.cotpathstrahler import StrahlerPathConstruction
+from symcot.constructions.cottreestrahler import StrahlerTreeConstruction
+from symcot.constructions.cottreestrahler import reference as strahler_reference
 from symcot.errors import DimensionError
 from symcot.inputs import dyck_unrank, random_digraph, random_labeled_tree
 from symcot.inputs.dyck import catalan

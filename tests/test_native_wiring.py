@@ -9,7 +9,7 @@ import random
 import pytest
 
 from symcot.check.batched_check import run_batched_check
-from symcot.constructions.dfs import DfsConstruction, is_terminal
+from symcot.constructions.cotdfs import DfsConstruction, is_terminal
 from symcot.inputs import random_digraph, rooted_labeled_trees
 from symcot.model import generate
 from symcot.replay.batched import BatchedDecoder

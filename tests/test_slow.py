@@ -3,7 +3,7 @@
 import pytest
 
 from symcot.check.exhaustive import run_construction_check
-from symcot.constructions.dfs import DfsConstruction
+from symcot.constructions.cotdfs import DfsConstruction
 
 
 @pytest.mark.slow

@@ -9,7 +9,7 @@ from symcot.algorithms.bijection import psi
 from symcot.algorithms.paths import strahler
 from symcot.check.exhaustive import run_construction_check
 from symcot.constructions.mutant import Mutant
-from symcot.constructions.strahler_path import PAPER_D, StrahlerPathConstruction, build_decoder
+from symcot.constructions.cotpathstrahler import PAPER_D, StrahlerPathConstruction, build_decoder
 from symcot.errors import InvalidInputError
 from symcot.inputs.dyck_families import NONEMPTY_DYCK_WORDS, words_by_rank
 from symcot.replay import replay

@@ -8,7 +8,7 @@ import sympy as sp
 from symcot.check.exhaustive import Family, run_construction_check
 from symcot.check.stepwise import check_input
 from symcot.constructions.mutant import Mutant
-from symcot.constructions.strahler_tree import PAPER_D, StrahlerTreeConstruction, build_decoder, layout
+from symcot.constructions.cottreestrahler import PAPER_D, StrahlerTreeConstruction, build_decoder, layout
 from symcot.errors import InvalidInputError
 from symcot.inputs import Digraph, rooted_labeled_trees
 from symcot.ir import lam, n

@@ -12,9 +12,9 @@ from symcot.algorithms.dijkstra import INF, dijkstra_dynamic
 from symcot.algorithms.dijkstra_symbolic import dijkstra_symbolic, symbolic_weights
 from symcot.check.exhaustive import Progress
 from symcot.check.symbolic_check import SymbolicCheck, _formula, lambda_min, refute_all
-from symcot.constructions.dijkstra import DijkstraConstruction
+from symcot.constructions.cotdijkstra import DijkstraConstruction
 from symcot.constructions.mutant import Mutant
-from symcot.constructions.strahler_tree import StrahlerTreeConstruction
+from symcot.constructions.cottreestrahler import StrahlerTreeConstruction
 from symcot.errors import InvalidInputError
 from symcot.inputs import Digraph
 from symcot.inputs.weighted import weighted_digraphs_with_sources
@@ -255,7 +255,7 @@ def test_default_size_and_unknown_verdict():
 def test_every_point_of_a_product_of_small_weights_agrees_with_the_proof():
     # the proof covers the exact replay: repaired Dijkstra on every weight pattern of one topology at λ = rule
     from symcot.check.stepwise import check_input
-    from symcot.constructions.dijkstra import lambda_rule
+    from symcot.constructions.cotdijkstra import lambda_rule
 
     t = DijkstraTarget("repaired")
     g = Digraph.from_arcs(3, [(0, 1), (0, 2), (1, 2), (2, 1)])

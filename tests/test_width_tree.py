@@ -15,7 +15,7 @@ from symcot.check.exhaustive import Family, run_construction_check
 from symcot.check.stepwise import StepwiseSpec, check_input
 from symcot.claims import PropertyCheck
 from symcot.constructions.mutant import Mutant
-from symcot.constructions.width_tree import PAPER_D, WidthTreeConstruction, build_decoder
+from symcot.constructions.cotwidoftree import PAPER_D, WidthTreeConstruction, build_decoder
 from symcot.errors import InvalidInputError
 from symcot.inputs import Digraph, rooted_labeled_trees
 from symcot.ir import n
@@ -160,7 +160,7 @@ def test_observation_checker_refutes_a_false_width_statement(W):
 
 
 def test_reading_a_tree_with_dijkstras_as_written_encoding_inherits_its_refutation(W):
-    from symcot.constructions.dijkstra import AS_WRITTEN as DIJKSTRA_AS_WRITTEN
+    from symcot.constructions.cotdijkstra import AS_WRITTEN as DIJKSTRA_AS_WRITTEN
 
     c = WidthTreeConstruction("0-for-non-arcs", encoding=DIJKSTRA_AS_WRITTEN)
     row = run_construction_check("thm:cotwidoftree", c, W.SPEC, [W.TREES], 6, W.PAPER_SIZES)

@@ -17,7 +17,7 @@ engines disagree and the check ends with an ``error`` verdict rather than a wron
 batched engine cannot represent (symbolic coefficients, expected values that are not exact numbers)
 are checked by the exact path directly.
 
-The certificates of all batches (:mod:`symcot.check.certify`) are summarised in ``Verdict.details``.
+The certificates of all batches (:mod:`symcot.replay.scaling`) are summarised in ``Verdict.details``.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ from typing import Any
 
 import numpy as np
 
-from symcot.check.certify import LIMITS, Certificate, NotNumericError, merge
+from symcot.replay.scaling import LIMITS, Certificate, NotNumericError, merge
 from symcot.check.exhaustive import Family, Progress, check_sizes, run_property_check
 from symcot.check.stepwise import StepwiseSpec, check_input, compare_blocks
 from symcot.check.verdict import Verdict
@@ -84,7 +84,7 @@ class BatchedChecker:
         terminal_batched: optional vectorised form of ``spec.terminal``: ``(layout, StepView) -> bool
             array`` (also taken from an attribute ``batched`` on ``spec.terminal``). It must agree with
             ``spec.terminal``; without it the scalar rule is applied row by row.
-        certificates: one per engine run (see :mod:`symcot.check.certify`).
+        certificates: one per engine run (see :mod:`symcot.replay.scaling`).
         exact_fallbacks: inputs decided by exact replay because the engine cannot represent them.
         native: the compiled kernel (:mod:`symcot.replay.native`): ``None`` when available, ``False`` never.
 

@@ -33,7 +33,7 @@ from math import comb
 from typing import Any
 
 from symcot.check.batched_check import BatchedChecker, batched_family
-from symcot.check.certify import Certificate, merge
+from symcot.replay.scaling import Certificate, merge
 from symcot.check.exhaustive import Family
 from symcot.errors import InvalidInputError, SymcotError
 from symcot.inputs import (

@@ -17,10 +17,10 @@ copy one input coordinate become slice or gather copies, outputs with no term ar
 form one integer matrix over the used input coordinates and the gathered coordinate pairs of the
 quadratic terms (dense, or a gather/``reduceat`` sparse product when the matrix is mostly zeros).
 
-Exactness is certified by :mod:`symcot.check.certify`: the numbers are integers (rational weights and
+Exactness is certified by :mod:`symcot.replay.scaling`: the numbers are integers (rational weights and
 tokens are scaled to integers), the run uses float64 (BLAS) or int64 only where a bound proves every
 partial sum fits, and otherwise object arrays of Python ``int``/``Fraction``. The run's
-:class:`~symcot.check.certify.Certificate` says which and why.
+:class:`~symcot.replay.scaling.Certificate` says which and why.
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ from typing import Any
 
 import numpy as np
 
-from symcot.check.certify import (
+from symcot.replay.scaling import (
     LIMITS,
     PATHS,
     Certificate,

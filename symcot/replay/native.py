@@ -1,7 +1,7 @@
 """Native exact batched replay: one decoder as generated straight-line C, compiled once and run through ctypes.
 
 The numpy engine (:mod:`symcot.replay.batched`) is memory-bound on the sparse maps of the constructions. This
-module generates, for one :class:`~symcot.check.certify.ScaledDecoder`, a C function that pushes one token
+module generates, for one :class:`~symcot.replay.scaling.ScaledDecoder`, a C function that pushes one token
 through every layer with one local ``int64_t`` variable per map coordinate, compiles it with the system C
 compiler (``$CC``, else ``cc``/``gcc``) into a cache directory and runs a whole batch of prompts in one ctypes
 call (the loop over rows is in C; rows are independent).
@@ -15,7 +15,7 @@ cached at this position, ``q = Q(z)``, every cached position ``i`` scores ``⟨K
 the *smallest* index among the maximal scores; ``α = W_O(values · v_up) · alpha_up``; ``ffn_in = α + z·z_up``
 (``ffn_in = z`` without heads); ``z = W_2(max(W_1(ffn_in), 0))``.
 
-**Exactness.** Every value is an exact integer (the scaling of :mod:`symcot.check.certify`). Each push has
+**Exactness.** Every value is an exact integer (the scaling of :mod:`symcot.replay.scaling`). Each push has
 two compiled forms computing the same values in the same order:
 
 - *checked*: every multiplication, addition and negation that can overflow is done with
@@ -73,7 +73,7 @@ from typing import Any
 
 import numpy as np
 
-from symcot.check.certify import IntMap, ScaledDecoder
+from symcot.replay.scaling import IntMap, ScaledDecoder
 from symcot.errors import DimensionError, SymcotError
 
 INT64_MIN = -(2**63)
@@ -525,7 +525,7 @@ def fast_threshold(sd: ScaledDecoder, live: list[_LayerLive] | None = None,
     """The largest ``U`` such that a push is overflow-free whenever its token and every cached value are ``≤ U``.
 
     The bound follows one push layer by layer in exact integers, one bound per coordinate (the interval
-    rules of :func:`symcot.check.certify.push_bound`): the token's live coordinates and the values cached at
+    rules of :func:`symcot.replay.scaling.push_bound`): the token's live coordinates and the values cached at
     earlier positions are at most ``U``; the queries, keys and values are bounded by their maps' bounds, a
     selected value by the larger of ``U`` and its value bound, then ``W_O``, the up-scalings, the residual
     sum, ``W_1`` (ReLU keeps the bound) and ``W_2`` (the next layer's input). Scores are not included:

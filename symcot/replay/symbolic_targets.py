@@ -197,7 +197,7 @@ class DijkstraTarget(Target):
                  "every w_e > 0")
 
     def __init__(self, variant: str = "repaired", make: Callable[[Any], Construction] | None = None):
-        from symcot.constructions.dijkstra import DijkstraConstruction
+        from symcot.constructions.cotdijkstra import DijkstraConstruction
 
         self.variant = variant
         self.make = make or (lambda lam_of: DijkstraConstruction(variant, lam_of=lam_of))
@@ -215,7 +215,7 @@ class DijkstraTarget(Target):
                 "text": f"Digraph(n={g.n}; {', '.join(f'{u}->{v}' for u, v in g.arcs)}), source {s}"}
 
     def instance(self, inp: tuple[Digraph, int], dom: Domain) -> Instance:
-        from symcot.constructions.dijkstra import expected_blocks, is_terminal
+        from symcot.constructions.cotdijkstra import expected_blocks, is_terminal
 
         g, s = inp
         cons = self._symbolic()
@@ -250,7 +250,7 @@ class DijkstraTarget(Target):
 
     def numeric(self, inp: tuple[Digraph, int], point: dict[str, Number]) -> tuple[Construction, StepwiseSpec, Any]:
         """The construction at ``λ = point[λ]``, the exact-replay spec with ``∞ ↦ λ``, the weighted input."""
-        from symcot.constructions.dijkstra import FixedLambda, expected_blocks, is_terminal
+        from symcot.constructions.cotdijkstra import FixedLambda, expected_blocks, is_terminal
 
         g, s = inp
         lam_v = point[LAMBDA]
@@ -299,7 +299,7 @@ class WidthTreeTarget(_RootedTrees, Target):
     rule_text = "λ ≥ n (thm:cotdijkstra's rule 1 + (n-1)·max w at weight 1, read as a lower bound)"
 
     def __init__(self, variant: str = "repaired", make: Callable[[Any], Construction] | None = None):
-        from symcot.constructions.width_tree import WidthTreeConstruction
+        from symcot.constructions.cotwidoftree import WidthTreeConstruction
 
         self.variant = variant
         self.make = make or (lambda lam_of: WidthTreeConstruction(variant, lam_of=lam_of))
@@ -314,7 +314,7 @@ class WidthTreeTarget(_RootedTrees, Target):
     @staticmethod
     def expected(inp: tuple[Digraph, int], st: Any, t: int, lam_v: Any, steps: int) -> list[tuple[str, list[Any]]]:
         """thm:cotdijkstra's ``enc`` (``∞ ↦ λ``), ``twd``, ``mwd``; at the last step also ``mwd = wd(G_T)``."""
-        from symcot.constructions.dijkstra import expected_blocks
+        from symcot.constructions.cotdijkstra import expected_blocks
 
         out = list(expected_blocks(st, t, lam_v, inp[0].n).items())
         out += [("twd", [st.twd]), ("mwd", [st.mwd])]
@@ -323,7 +323,7 @@ class WidthTreeTarget(_RootedTrees, Target):
         return out
 
     def instance(self, inp: tuple[Digraph, int], dom: Domain) -> Instance:
-        from symcot.constructions.dijkstra import is_terminal
+        from symcot.constructions.cotdijkstra import is_terminal
 
         g, r = inp
         cons = self._symbolic()
@@ -343,7 +343,7 @@ class WidthTreeTarget(_RootedTrees, Target):
         )
 
     def recheck(self, inp: tuple[Digraph, int], point: dict[str, Number]) -> dict[str, Any] | None:
-        from symcot.constructions.dijkstra import FixedLambda, is_terminal
+        from symcot.constructions.cotdijkstra import FixedLambda, is_terminal
 
         lam_v = point[LAMBDA]
         cons = self.make(FixedLambda(lam_v))
@@ -379,7 +379,7 @@ class StrahlerTreeTarget(_RootedTrees, Target):
     rule_text = "λ ≥ 2n - 1 (the proof's bound)"
 
     def __init__(self, variant: str = "repaired", make: Callable[[Any], Construction] | None = None):
-        from symcot.constructions.strahler_tree import StrahlerTreeConstruction
+        from symcot.constructions.cottreestrahler import StrahlerTreeConstruction
 
         self.variant = variant
         self.make = make or (lambda lam_value: StrahlerTreeConstruction(variant, lam_value=lam_value))
@@ -395,7 +395,7 @@ class StrahlerTreeTarget(_RootedTrees, Target):
     @staticmethod
     def expected(inp: tuple[Digraph, int], st: Any, t: int, steps: int) -> list[tuple[str, list[Any]]]:
         """The DFS blocks, ``(M, c)``, empty buffers and scratch, ``flg4 = t``; at the end ``M = str(G_T)``."""
-        from symcot.constructions.strahler_tree import expected_blocks
+        from symcot.constructions.cottreestrahler import expected_blocks
 
         out = list(expected_blocks(inp[0], st, t).items())
         if t == steps:
@@ -403,7 +403,7 @@ class StrahlerTreeTarget(_RootedTrees, Target):
         return out
 
     def instance(self, inp: tuple[Digraph, int], dom: Domain) -> Instance:
-        from symcot.constructions.strahler_tree import is_terminal, reference
+        from symcot.constructions.cottreestrahler import is_terminal, reference
 
         g, r = inp
         cons = self._symbolic()
@@ -422,7 +422,7 @@ class StrahlerTreeTarget(_RootedTrees, Target):
         )
 
     def recheck(self, inp: tuple[Digraph, int], point: dict[str, Number]) -> dict[str, Any] | None:
-        from symcot.constructions.strahler_tree import is_terminal, reference
+        from symcot.constructions.cottreestrahler import is_terminal, reference
 
         lam_v = point[LAMBDA]
         cons = self.make(lambda k: lam_v)
@@ -459,7 +459,7 @@ class StrahlerPathTarget(Target):
         self._decoders: dict[int, Any] = {}
 
     def _default_make(self, lam_value: Any) -> Construction:
-        from symcot.constructions.strahler_path import StrahlerPathConstruction
+        from symcot.constructions.cotpathstrahler import StrahlerPathConstruction
 
         c = StrahlerPathConstruction(self.variant)
         if lam_value is not None:
@@ -493,7 +493,7 @@ class StrahlerPathTarget(Target):
         return None if got == want else f"π_M(y_n) + 1[π_c(y_n) ≥ 2] = {got} but str(ψ(w)) = {want}"
 
     def instance(self, inp: str, dom: Domain) -> Instance:
-        from symcot.constructions.strahler_path import expected_blocks, reference
+        from symcot.constructions.cotpathstrahler import expected_blocks, reference
 
         cons = self._symbolic()
         k = len(inp)
@@ -510,7 +510,7 @@ class StrahlerPathTarget(Target):
         )
 
     def recheck(self, inp: str, point: dict[str, Number]) -> dict[str, Any] | None:
-        from symcot.constructions.strahler_path import expected_blocks, reference
+        from symcot.constructions.cotpathstrahler import expected_blocks, reference
 
         cons = self.make(point[LAMBDA])
 

@@ -3,7 +3,7 @@ r"""thm:cottreestrahler -- the four-layer, two-head decoder computing ``str(G_T)
 Paper: *Chain-of-Thought Shows the Path to a Tree*, Appendix "Realizing str on Trees and Paths", proof of
 ``thm:cottreestrahler`` (with ``eq:strahM``, ``eq:strahc``, ``eq:gatingTBstrahlertree``); it realises the
 fold of ``obs:dynamicstrdfs`` (``eq:dynamicstrdfs``, Section 2.2) on top of the DFS decoder of
-``thm:cotdfs`` (:mod:`symcot.constructions.dfs`, whose layers are reused, not copied).
+``thm:cotdfs`` (:mod:`symcot.constructions.cotdfs`, whose layers are reused, not copied).
 
 Embedding (``d = 6n + 14``): the nine DFS blocks, then eleven scalars (the proof says "appending ten
 scalar blocks" but lists eleven names and writes ``0^{11}``)::
@@ -28,7 +28,7 @@ writes ``M ← M + ReLU(-D)`` and the indicators ``1[D>0], 1[D=0], 1[D<0], 1[c_u
 
 Interpretive choices (the most literal reading; each is a place a reader could differ):
 
-1. *DFS choices carry over* (:mod:`symcot.constructions.dfs`, choices 1-6): unstated blocks are kept,
+1. *DFS choices carry over* (:mod:`symcot.constructions.cotdfs`, choices 1-6): unstated blocks are kept,
    "copies" overwrite, the DFS value maps are the identity and ``W_O`` routes, the FFN hidden layers of
    layers 1, 2 and 4 are the model layout, and the CoT stops at ``π_cur = 0^n``.
 2. *V_B* "moves the accumulator into the buffers and clears the originals ... and is the identity on every
@@ -86,7 +86,7 @@ import numpy as np
 
 from symcot.algorithms.strahler import StrahlerState, ind, strahler_dynamic
 from symcot.constructions.base import Construction, Expectation, Prompt
-from symcot.constructions.dfs import (
+from symcot.constructions.cotdfs import (
     W_O_DOC,
     backtrack_head,
     backtrack_key_layout,
@@ -98,8 +98,8 @@ from symcot.constructions.dfs import (
     w2_2_assign,
     w_o_assign,
 )
-from symcot.constructions.dfs import expected_table as dfs_expected_table
-from symcot.constructions.dfs import layout as dfs_layout
+from symcot.constructions.cotdfs import expected_table as dfs_expected_table
+from symcot.constructions.cotdfs import layout as dfs_layout
 from symcot.errors import InvalidInputError
 from symcot.inputs.graphs import Digraph
 from symcot.inputs.trees import validate_tree
@@ -214,7 +214,7 @@ class StrahlerTreeConstruction(Construction):
                  notes: list[str] | None = None):
         self.lam_value = lam_value or paper_lambda
         default_notes = {
-            "as-written": ["transcribed as written; interpretive choices in symcot/constructions/strahler_tree.py"],
+            "as-written": ["transcribed as written; interpretive choices in symcot/constructions/cottreestrahler.py"],
             "repaired": ["repair: Q_B's second component is (1 - π_flg1)·1ᵀπ_par instead of (1 - π_flg1)·π_flg3, "
                          "so the final backtrack selects x_⊥ (φ's empty accumulator)"],
         }
@@ -296,7 +296,7 @@ def reference(inp: tuple[Digraph, int]) -> list[StrahlerState]:
 
 def expected_blocks(g: Digraph, state: StrahlerState, t: int) -> dict[str, Any]:
     """What ``y_t`` must carry: the DFS blocks, the fold's ``(M, c)``, empty buffers and scratch, ``flg4 = t``."""
-    from symcot.constructions.dfs import expected_blocks as dfs_expected
+    from symcot.constructions.cotdfs import expected_blocks as dfs_expected
 
     out = dfs_expected(g, state.dfs)
     out.update({"M": [state.acc[0]], "c": [state.acc[1]], "M_buf": [0], "c_buf": [0], "flg4": [t]})
@@ -307,7 +307,7 @@ def expected_blocks(g: Digraph, state: StrahlerState, t: int) -> dict[str, Any]:
 def expected_table(g: Digraph, states: Sequence[StrahlerState]) -> dict[str, Any]:
     """:func:`expected_blocks` of every state at once (``StepwiseSpec.expected_table``).
 
-    The DFS blocks come from :func:`symcot.constructions.dfs.expected_table` (``par`` only while
+    The DFS blocks come from :func:`symcot.constructions.cotdfs.expected_table` (``par`` only while
     ``dfs^(t)(s) ≠ φ``); ``M``, ``c`` are the fold's accumulators, ``flg4`` is ``t``, and the buffers and
     ``tmp_·`` scalars are 0 at every step (those zero blocks share one read-only array).
     """

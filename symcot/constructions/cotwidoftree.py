@@ -4,12 +4,12 @@ Paper: proof of ``thm:cotwidoftree`` (with ``lem:widsupffn`` and ``obs:dynamicwi
 BFS as ``Dkst`` with ``A = {1, ∞}`` and the ``twd``/``mwd`` augmentation
 (:mod:`symcot.algorithms.dijkstra`).
 
-Embedding (``d = 5n + 4``): the six blocks of thm:cotdijkstra (:mod:`symcot.constructions.dijkstra`)
+Embedding (``d = 5n + 4``): the six blocks of thm:cotdijkstra (:mod:`symcot.constructions.cotdijkstra`)
 followed by the scalars ``dif``, ``twd``, ``mwd``::
 
     x_i = [x̃_i ‖ 0 ‖ 0 ‖ 0],    y_0 = [ỹ_0 ‖ 0 ‖ 1 ‖ 1].
 
-Layers 1–2 are the Dijkstra layers, stated once in :func:`~symcot.constructions.dijkstra.dijkstra_layers`,
+Layers 1–2 are the Dijkstra layers, stated once in :func:`~symcot.constructions.cotdijkstra.dijkstra_layers`,
 with one addition in ``W_2^{(2)}``: ``π_dif ← Σ_i π_buf(y_t^{(1)'})[i] - π_crd(y_t^{(1)'})``, the distance
 of the vertex just visited minus that of the previous one. Layer 3 has trivial attention
 (``W_O^{(3)}`` empty) and the FFN of ``lem:widsupffn`` on ``v = (dif, twd, mwd)``, "considering
@@ -53,10 +53,10 @@ from typing import Any
 
 from symcot.algorithms.dijkstra import DkstState, validate_bfs_input
 from symcot.constructions.base import Construction, Expectation, Prompt
-from symcot.constructions.dijkstra import (
+from symcot.constructions.cotdijkstra import (
     BLOCKS as DKST_BLOCKS,
 )
-from symcot.constructions.dijkstra import (
+from symcot.constructions.cotdijkstra import (
     Encoding,
     Inp,
     LambdaGraphSizes,

@@ -7,7 +7,7 @@ Paper: *Chain-of-Thought Shows the Path to a Tree*, Section 4.1, the paragraph a
     component that records +1 (or U) and -1 (or D) exclusively, in accordance with the traverse and
     backtrack operations, in the final layer."
 
-The decoder is the one of ``thm:cotdfs`` (:mod:`symcot.constructions.dfs`, its layers reused through the
+The decoder is the one of ``thm:cotdfs`` (:mod:`symcot.constructions.cotdfs`, its layers reused through the
 builders there) on the layout ``[cur ‖ par ‖ vis ‖ nbr ‖ tmp ‖ buf ‖ flg1 ‖ flg2 ‖ flg3 ‖ q]``, so
 ``d = 6n + 4``, two layers, two heads. The new scalar ``q`` (the paper's name for the signed step,
 ``q_j ∈ {+1, -1}``, Section 2.2) is written by the final map only: ``W_2^{(2)}`` sets
@@ -16,7 +16,7 @@ backtrack (``π_flg1 = 0``). Reading ``π_q(y_1) … π_q(y_{2(n-1)})`` as ``U``
 last step ``y_{2n-1}``, the backtrack from the root that stops the CoT, records ``-1`` too and is not part
 of the word (``φ`` leaves out the final backtrack, ``|φ(G_T)| = 2(n-1)``).
 
-Interpretive choices (beyond the DFS ones, choices 1-6 of :mod:`symcot.constructions.dfs`):
+Interpretive choices (beyond the DFS ones, choices 1-6 of :mod:`symcot.constructions.cotdfs`):
 
 1. *Where ``q`` is written.* "in the final layer": only ``W_2^{(2)}`` assigns ``q``, from ``π_flg1(β)`` (the
    traverse/backtrack flag of layer 1, which layer 2 keeps). ``W_O^{(2)}`` writes nothing into ``q``;
@@ -34,7 +34,7 @@ import numpy as np
 
 from symcot.algorithms.dfs import DfsState
 from symcot.constructions.base import Construction
-from symcot.constructions.dfs import (
+from symcot.constructions.cotdfs import (
     W_O_DOC,
     DfsConstruction,
     backtrack_head,
@@ -45,9 +45,9 @@ from symcot.constructions.dfs import (
     w2_2_assign,
     w_o_assign,
 )
-from symcot.constructions.dfs import expected_blocks as dfs_expected
-from symcot.constructions.dfs import expected_table as dfs_expected_table
-from symcot.constructions.dfs import layout as dfs_layout
+from symcot.constructions.cotdfs import expected_blocks as dfs_expected
+from symcot.constructions.cotdfs import expected_table as dfs_expected_table
+from symcot.constructions.cotdfs import layout as dfs_layout
 from symcot.inputs.graphs import Digraph
 from symcot.ir import Layout, n
 from symcot.model import FFN, Attention, Decoder, Layer, value_space
@@ -85,7 +85,7 @@ class DfsPhiConstruction(DfsConstruction):
     def __init__(self, variant: str = "as-written", notes: list[str] | None = None):
         Construction.__init__(self, "thm:cotdfs:phi", variant, build_decoder(f"thm:cotdfs:phi/{variant}"),
                               notes or ["DFS decoder with q ← 2π_flg1 - 1 in W_2^(2); choices in "
-                                        "symcot/constructions/dfs_phi.py"])
+                                        "symcot/constructions/cotdfs_phi.py"])
 
 
 def expected_blocks(g: Digraph, state: DfsState) -> dict[str, Any]:

@@ -41,8 +41,8 @@ Interpretive choices (the most literal reading; each is a place a reader could d
 The layers are stated by small builders (:func:`layer1`, :func:`traverse_head`, :func:`backtrack_head`,
 :func:`w_o_assign`, :func:`w1_2_assign`, :func:`w2_2_assign`, and :func:`stated`, which keeps every block
 a map does not mention), parameterised by the layout, so that constructions extending this embedding with
-further blocks (``thm:cottreestrahler`` in :mod:`symcot.constructions.strahler_tree`, the φ component in
-:mod:`symcot.constructions.dfs_phi`) reuse them instead of copying them; :func:`build_decoder` composes
+further blocks (``thm:cottreestrahler`` in :mod:`symcot.constructions.cottreestrahler`, the φ component in
+:mod:`symcot.constructions.cotdfs_phi`) reuse them instead of copying them; :func:`build_decoder` composes
 them into the decoder described above.
 """
 
