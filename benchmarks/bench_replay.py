@@ -54,30 +54,15 @@ from symcot.replay.batched import BatchedDecoder  # noqa: E402
 
 
 def load_checks(proofs: Path) -> tuple[list[tuple[str, ConstructionCheck]], list[str]]:
-    """Every ``(claim id, ConstructionCheck)``; modules that fail to import are skipped with a note."""
-    import importlib.util
+    """Every ``(claim id, ConstructionCheck)`` of the proofs directory (see :func:`symcot.registry.discover`)."""
+    from symcot.registry import claims_of, discover, import_modules
 
     out: list[tuple[str, ConstructionCheck]] = []
-    skipped: list[str] = []
-    for path in sorted(proofs.glob("*.py")):
-        if path.name.startswith("_"):
-            continue
-        name = f"symcot_proofs.{path.stem}"
-        try:
-            spec = importlib.util.spec_from_file_location(name, path)
-            assert spec is not None and spec.loader is not None
-            mod = importlib.util.module_from_spec(spec)
-            sys.modules[name] = mod
-            spec.loader.exec_module(mod)
-        except Exception as e:  # noqa: BLE001 - a module in progress elsewhere must not stop the benchmark
-            skipped.append(f"{path.name}: {type(e).__name__}: {e}")
-            continue
-        claims = list(getattr(mod, "CLAIMS", [])) + ([mod.CLAIM] if hasattr(mod, "CLAIM") else [])
-        for c in claims:
-            for chk in c.checks:
-                if isinstance(chk, ConstructionCheck):
-                    out.append((c.id, chk))
-    return out, skipped
+    for c in claims_of(import_modules(discover(proofs))).values():
+        for chk in c.checks:
+            if isinstance(chk, ConstructionCheck):
+                out.append((c.id, chk))
+    return out, []
 
 
 def sample(chk: ConstructionCheck, size: int, k: int, seed: int) -> tuple[str, list[Any]] | None:

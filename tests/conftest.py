@@ -1,4 +1,4 @@
-import sys
+import importlib
 from pathlib import Path
 
 import pytest
@@ -15,4 +15,4 @@ def claims():
 
 @pytest.fixture(scope="session")
 def dfs_proofs(claims):
-    return sys.modules["symcot_proofs.thm_cotdfs"]
+    return importlib.import_module("proofs.thm_cotdfs")

@@ -14,11 +14,11 @@ import pytest
 from proofs.thm_cotdfs import SPEC, TREE_SPEC
 from symcot.algorithms.dfs import dfs_dynamic
 from symcot.check.batched_check import BatchedChecker, EngineDisagreement, table_disagreements
-from symcot.replay.scaling import NotNumericError
 from symcot.constructions.cotdfs import DfsConstruction, expected_table, is_terminal
 from symcot.inputs import random_digraph, rooted_labeled_trees
 from symcot.model import generate
 from symcot.replay.batched import BatchedDecoder, RowOutputs, block_series, generate_batch
+from symcot.replay.scaling import NotNumericError
 
 
 def _dfs_prompts(inps):

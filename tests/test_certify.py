@@ -7,6 +7,11 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
+from symcot.constructions.cotdfs import DfsConstruction
+from symcot.inputs import random_digraph
+from symcot.ir import Layout, Map
+from symcot.model import FFN, Attention, Context, Decoder, Head, Layer, generate, value_space
+from symcot.replay.batched import BatchedDecoder, _compile, generate_batch
 from symcot.replay.scaling import (
     FLOAT32_EXACT,
     FLOAT64_EXACT,
@@ -19,11 +24,6 @@ from symcot.replay.scaling import (
     scale_map,
     static_certificate,
 )
-from symcot.constructions.cotdfs import DfsConstruction
-from symcot.inputs import random_digraph
-from symcot.ir import Layout, Map
-from symcot.model import FFN, Attention, Context, Decoder, Head, Layer, generate, value_space
-from symcot.replay.batched import BatchedDecoder, _compile, generate_batch
 
 L = Layout("tiny", [("a", 1), ("b", 1), ("c", 1)])
 K1 = Layout("tiny.key", [("k", 1)])

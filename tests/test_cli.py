@@ -7,15 +7,11 @@ from symcot.cli import main
 
 PROOFS_WITH_MUTANT = textwrap.dedent('''
     """A user's claims directory: the DFS construction with one broken weight."""
-    import sys
+    import importlib
     from symcot.claims import Claim, ConstructionCheck
     from symcot.constructions.cotdfs import DfsConstruction
     from symcot.constructions.mutant import Mutant
-    from symcot.registry import load_claims
-    from pathlib import Path
-
-    load_claims(Path(__file__).resolve().parent.parent / "real")
-    P = sys.modules["symcot_proofs.thm_cotdfs"]
+    P = importlib.import_module("proofs.thm_cotdfs")
     CLAIM = Claim("demo:broken", "theorem", "DFS with a broken gate", "test", [
         ConstructionCheck(lambda: Mutant(DfsConstruction(), 2, "W_2", ("par", 0), [("flg1", 0), ("buf", 0)], 0,
                                          variant="broken"), P.SPEC, [P.DIGRAPHS]),
@@ -42,11 +38,6 @@ def test_verify_json_and_exit_code(tmp_path, capsys):
 
 
 def test_verify_refuted_exits_1_with_counterexample(tmp_path, capsys):
-    real = tmp_path / "real"
-    real.mkdir()
-    from tests.conftest import ROOT
-
-    (real / "thm_cotdfs.py").write_text((ROOT / "proofs" / "thm_cotdfs.py").read_text())
     user = tmp_path / "user"
     user.mkdir()
     (user / "demo.py").write_text(PROOFS_WITH_MUTANT)

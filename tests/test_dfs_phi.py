@@ -1,6 +1,6 @@
 """thm:cotdfs:phi: the DFS decoder with one more component emits φ(G_T); a broken sign is refuted."""
 
-import sys
+import importlib
 
 import pytest
 import sympy as sp
@@ -17,7 +17,7 @@ from symcot.model import generate
 
 @pytest.fixture(scope="module")
 def P(claims):
-    return sys.modules["symcot_proofs.thm_cotdfs_phi"]
+    return importlib.import_module("proofs.thm_cotdfs_phi")
 
 
 def trees_upto(P, k):

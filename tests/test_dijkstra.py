@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import dataclasses
+import importlib
 import importlib.util
-import sys
 from fractions import Fraction
 from itertools import product
 from pathlib import Path
@@ -33,13 +33,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def _load(name: str):
-    key = f"symcot_proofs.{name}"
-    if key not in sys.modules:
-        spec = importlib.util.spec_from_file_location(key, ROOT / "proofs" / f"{name}.py")
-        mod = importlib.util.module_from_spec(spec)
-        sys.modules[key] = mod
-        spec.loader.exec_module(mod)
-    return sys.modules[key]
+    return importlib.import_module(f"proofs.{name}")
 
 
 @pytest.fixture(scope="module")

@@ -14,9 +14,9 @@ import proofs.thm_cotpathtotree as pathtotree_proof
 import proofs.thm_cotwidofpath as width_proof
 from symcot.check.batched_check import BatchedChecker, EngineDisagreement, table_disagreements
 from symcot.check.stepwise import StepwiseSpec
+from symcot.constructions.cotpathstrahler import StrahlerPathConstruction
 from symcot.constructions.cotpathtotree import PathToTreeConstruction
 from symcot.constructions.cotpathtotree import expected_table as pathtotree_table
-from symcot.constructions.cotpathstrahler import StrahlerPathConstruction
 from symcot.constructions.cotwidofpath import WidthPathConstruction
 from symcot.inputs.dyck import UP, dyck_words, heights
 

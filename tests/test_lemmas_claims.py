@@ -1,6 +1,6 @@
 """The paper's lemma claims through the registry: verdicts, cores, λ, and one refuted mutation per lemma."""
 
-import sys
+import importlib
 from fractions import Fraction
 
 import pytest
@@ -17,7 +17,7 @@ LEMMA_CLAIMS = ["eq:proprelu", "thm:cottreestrahler:ind0", "thm:cottreestrahler:
 
 
 def mod(stem):
-    return sys.modules[f"symcot_proofs.{stem}"]
+    return importlib.import_module(f"proofs.{stem}")
 
 
 @pytest.fixture(scope="module")

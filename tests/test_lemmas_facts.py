@@ -1,12 +1,12 @@
 """The Preliminaries' facts and lem:bilinearstack, proved with SymPy; deliberately false variants refuted."""
 
-import sys
+import importlib
 
 from symcot.lemmas.facts import IdentityClaim, SymbolicCheck, decide
 
 
 def mod(stem):
-    return sys.modules[f"symcot_proofs.{stem}"]
+    return importlib.import_module(f"proofs.{stem}")
 
 
 def test_facts_and_bilinearstack_are_proved(claims):

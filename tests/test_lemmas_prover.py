@@ -1,5 +1,6 @@
 """The lemma prover's mechanics: cores, too-weak domains, exact replay, timeouts, all-dimension proofs."""
 
+import importlib
 from fractions import Fraction
 
 import pytest
@@ -184,11 +185,10 @@ def test_overrides_address_block_coordinates():
 
 
 def test_bisection_fallback_brackets_lambda_star(claims):
-    import sys
 
     from symcot.lemmas.lam import LambdaSpec, _bisect
 
-    mmc = sys.modules["symcot_proofs.lem_mMc"].lemma().replace(decoupled=True, bound_value=3)
+    mmc = importlib.import_module("proofs.lem_mMc").lemma().replace(decoupled=True, bound_value=3)
     out = _bisect(mmc, LambdaSpec(), lo=Fraction(0), hi=Fraction(8), steps=10)
     lo, hi = out["lambda_star_interval"]
     assert lo < 3 <= hi and hi - lo == Fraction(8, 1024)

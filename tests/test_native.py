@@ -6,10 +6,9 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from symcot.replay.scaling import INT64_MAX
 from symcot.constructions.cotdfs import DfsConstruction
-from symcot.constructions.cotpathtotree import PathToTreeConstruction
 from symcot.constructions.cotpathstrahler import StrahlerPathConstruction
+from symcot.constructions.cotpathtotree import PathToTreeConstruction
 from symcot.constructions.cottreestrahler import StrahlerTreeConstruction
 from symcot.constructions.cottreestrahler import reference as strahler_reference
 from symcot.errors import DimensionError
@@ -19,6 +18,7 @@ from symcot.ir import Layout, Map
 from symcot.model import FFN, Decoder, Layer, generate
 from symcot.replay.batched import BatchedDecoder
 from symcot.replay.native import NativeDecoder, fast_threshold, generate_source, index_prompts, native_available
+from symcot.replay.scaling import INT64_MAX
 from tests.test_batched import rational_decoder, tiny_decoder
 from tests.test_certify import huge_decoder
 

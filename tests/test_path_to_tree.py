@@ -1,14 +1,14 @@
 """thm:cotpathtotree as written: encoding, sizes d and d', every step against Algorithm 1, and mutants."""
 
-import sys
+import importlib
 
 import pytest
 import sympy as sp
 
 from symcot.check.exhaustive import run_construction_check
 from symcot.check.stepwise import check_input
-from symcot.constructions.mutant import Mutant
 from symcot.constructions.cotpathtotree import PAPER_D, PAPER_HIDDEN, PathToTreeConstruction, build_decoder
+from symcot.constructions.mutant import Mutant
 from symcot.errors import InvalidInputError
 from symcot.inputs.dyck_families import NONEMPTY_DYCK_WORDS, words_by_rank
 from symcot.ir import m
@@ -17,7 +17,7 @@ from symcot.replay import replay
 
 @pytest.fixture(scope="module")
 def proofs(claims):
-    return sys.modules["symcot_proofs.thm_cotpathtotree"]
+    return importlib.import_module("proofs.thm_cotpathtotree")
 
 
 def test_sizes_match_the_theorem():

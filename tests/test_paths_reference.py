@@ -5,7 +5,7 @@ lem:bijectionpathtree, prop:heightpathtree, prop:widthpathtree, algo:pathtotree 
 deliberately false variant that must be refuted.
 """
 
-import sys
+import importlib
 from collections import Counter
 
 import pytest
@@ -51,7 +51,7 @@ from symcot.inputs.trees import OrderedTree
 
 @pytest.fixture(scope="module")
 def mods(claims):
-    return {name: sys.modules[f"symcot_proofs.{name}"] for name in
+    return {name: importlib.import_module(f"proofs.{name}") for name in
             ("lem_bijectionpathtree", "prop_heightpathtree", "prop_widthpathtree", "algo_pathtotree", "frv_identity")}
 
 

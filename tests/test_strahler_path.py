@@ -1,6 +1,6 @@
 """thm:cotpathstrahler: the completed sketch refuted at UDUD (the layer-2 key), the repaired key verified."""
 
-import sys
+import importlib
 
 import pytest
 import sympy as sp
@@ -8,8 +8,8 @@ import sympy as sp
 from symcot.algorithms.bijection import psi
 from symcot.algorithms.paths import strahler
 from symcot.check.exhaustive import run_construction_check
-from symcot.constructions.mutant import Mutant
 from symcot.constructions.cotpathstrahler import PAPER_D, StrahlerPathConstruction, build_decoder
+from symcot.constructions.mutant import Mutant
 from symcot.errors import InvalidInputError
 from symcot.inputs.dyck_families import NONEMPTY_DYCK_WORDS, words_by_rank
 from symcot.replay import replay
@@ -17,7 +17,7 @@ from symcot.replay import replay
 
 @pytest.fixture(scope="module")
 def proofs(claims):
-    return sys.modules["symcot_proofs.thm_cotpathstrahler"]
+    return importlib.import_module("proofs.thm_cotpathstrahler")
 
 
 def run(proofs, cons, size):

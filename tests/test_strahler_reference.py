@@ -1,6 +1,6 @@
 """Reference level of obs:dynamicstrdfs: the recursive str, each fold equation, and their property checks."""
 
-import sys
+import importlib
 
 import pytest
 
@@ -29,7 +29,7 @@ GRID = [(s, (m, c)) for s in range(7) for m in range(7) for c in (0, 1)]
 
 @pytest.fixture(scope="module")
 def obs(claims):
-    return sys.modules["symcot_proofs.obs_dynamicstrdfs"]
+    return importlib.import_module("proofs.obs_dynamicstrdfs")
 
 
 def binary_rank(word):

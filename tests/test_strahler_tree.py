@@ -1,14 +1,14 @@
 """thm:cottreestrahler: encoding, sizes, the as-written refutation, the repair, λ, and broken weights."""
 
-import sys
+import importlib
 
 import pytest
 import sympy as sp
 
 from symcot.check.exhaustive import Family, run_construction_check
 from symcot.check.stepwise import check_input
-from symcot.constructions.mutant import Mutant
 from symcot.constructions.cottreestrahler import PAPER_D, StrahlerTreeConstruction, build_decoder, layout
+from symcot.constructions.mutant import Mutant
 from symcot.errors import InvalidInputError
 from symcot.inputs import Digraph, rooted_labeled_trees
 from symcot.ir import lam, n
@@ -17,7 +17,7 @@ from symcot.replay import replay
 
 @pytest.fixture(scope="module")
 def P(claims):
-    return sys.modules["symcot_proofs.thm_cottreestrahler"]
+    return importlib.import_module("proofs.thm_cottreestrahler")
 
 
 def trees_upto(P, k):

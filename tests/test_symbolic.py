@@ -13,8 +13,8 @@ from symcot.algorithms.dijkstra_symbolic import dijkstra_symbolic, symbolic_weig
 from symcot.check.exhaustive import Progress
 from symcot.check.symbolic_check import SymbolicCheck, _formula, lambda_min, refute_all
 from symcot.constructions.cotdijkstra import DijkstraConstruction
-from symcot.constructions.mutant import Mutant
 from symcot.constructions.cottreestrahler import StrahlerTreeConstruction
+from symcot.constructions.mutant import Mutant
 from symcot.errors import InvalidInputError
 from symcot.inputs import Digraph
 from symcot.inputs.weighted import weighted_digraphs_with_sources

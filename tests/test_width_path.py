@@ -1,14 +1,14 @@
 """thm:cotwidofpath: encoding and sizes; as written refuted (reading, then the k = 0 pulse); repaired verified."""
 
-import sys
+import importlib
 
 import pytest
 import sympy as sp
 
 from symcot.check.exhaustive import run_construction_check
 from symcot.check.stepwise import check_input
-from symcot.constructions.mutant import Mutant
 from symcot.constructions.cotwidofpath import PAPER_D, WidthPathConstruction, build_decoder
+from symcot.constructions.mutant import Mutant
 from symcot.errors import InvalidInputError
 from symcot.inputs.dyck_families import NONEMPTY_DYCK_WORDS, words_by_rank
 from symcot.ir import n
@@ -17,7 +17,7 @@ from symcot.replay import replay
 
 @pytest.fixture(scope="module")
 def proofs(claims):
-    return sys.modules["symcot_proofs.thm_cotwidofpath"]
+    return importlib.import_module("proofs.thm_cotwidofpath")
 
 
 def run(proofs, cons, size):

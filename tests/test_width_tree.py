@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import dataclasses
+import importlib
 import importlib.util
-import sys
 from pathlib import Path
 
 import pytest
@@ -14,8 +14,8 @@ from symcot.algorithms.dijkstra import tree_width, widsup
 from symcot.check.exhaustive import Family, run_construction_check
 from symcot.check.stepwise import StepwiseSpec, check_input
 from symcot.claims import PropertyCheck
-from symcot.constructions.mutant import Mutant
 from symcot.constructions.cotwidoftree import PAPER_D, WidthTreeConstruction, build_decoder
+from symcot.constructions.mutant import Mutant
 from symcot.errors import InvalidInputError
 from symcot.inputs import Digraph, rooted_labeled_trees
 from symcot.ir import n
@@ -24,13 +24,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def _load(name: str):
-    key = f"symcot_proofs.{name}"
-    if key not in sys.modules:
-        spec = importlib.util.spec_from_file_location(key, ROOT / "proofs" / f"{name}.py")
-        mod = importlib.util.module_from_spec(spec)
-        sys.modules[key] = mod
-        spec.loader.exec_module(mod)
-    return sys.modules[key]
+    return importlib.import_module(f"proofs.{name}")
 
 
 @pytest.fixture(scope="module")

@@ -31,13 +31,13 @@ from typing import Any
 
 import numpy as np
 
-from symcot.replay.scaling import LIMITS, Certificate, NotNumericError, merge
 from symcot.check.exhaustive import Family, Progress, check_sizes, run_property_check
 from symcot.check.stepwise import StepwiseSpec, check_input, compare_blocks
 from symcot.check.verdict import Verdict
 from symcot.constructions.base import Construction
 from symcot.errors import SymcotError
 from symcot.replay.batched import BatchedDecoder, StepView, _exact_lists
+from symcot.replay.scaling import LIMITS, Certificate, NotNumericError, merge
 
 #: Rows per batch on which ``spec.expected_table`` is compared with ``spec.expected``.
 SPOT_CHECK = 4

@@ -33,7 +33,6 @@ from math import comb
 from typing import Any
 
 from symcot.check.batched_check import BatchedChecker, batched_family
-from symcot.replay.scaling import Certificate, merge
 from symcot.check.exhaustive import Family
 from symcot.errors import InvalidInputError, SymcotError
 from symcot.inputs import (
@@ -47,6 +46,7 @@ from symcot.inputs import (
     rooted_labeled_trees,
     simple_digraphs,
 )
+from symcot.replay.scaling import Certificate, merge
 
 #: Below this many inputs a size is checked in-process.
 SHARD_THRESHOLD = 20_000
@@ -322,8 +322,9 @@ class DaskEngine:
     """Shards on a Dask ``distributed`` cluster (``Client`` given, or one started from ``address``).
 
     ``window`` bounds the shards in flight (default: twice the workers' threads), so memory stays
-    bounded and a failure cancels little work. Workers need symcot installed; the proofs modules (loaded
-    from ``proofs/`` by path) are shipped by value.
+    bounded and a failure cancels little work. Workers need symcot (and its ``proofs`` package) installed;
+    the modules of a user's own proofs directory (loaded by :mod:`symcot.registry` into a package that has no
+    file of its own, so workers cannot import them) are shipped by value.
     """
 
     name = "dask"
@@ -343,7 +344,9 @@ class DaskEngine:
         except ImportError:  # pragma: no cover - distributed depends on it
             return
         for name, mod in list(sys.modules.items()):
-            if name.startswith("symcot_proofs.") and mod is not None:
+            parent = sys.modules.get(name.rpartition(".")[0]) if "." in name else None
+            if mod is not None and parent is not None and getattr(parent, "__file__", None) is None \
+                    and getattr(parent, "__path__", None):
                 try:
                     cloudpickle.register_pickle_by_value(mod)
                 except (ValueError, TypeError):  # pragma: no cover - already registered or not a module

@@ -35,6 +35,10 @@ from typing import Any
 
 import numpy as np
 
+from symcot.errors import DimensionError
+from symcot.ir.layout import ConcreteLayout
+from symcot.ir.maps import ConcreteMap
+from symcot.model.decoder import ConcreteDecoder
 from symcot.replay.scaling import (
     LIMITS,
     PATHS,
@@ -50,10 +54,6 @@ from symcot.replay.scaling import (
     static_certificate,
     wider,
 )
-from symcot.errors import DimensionError
-from symcot.ir.layout import ConcreteLayout
-from symcot.ir.maps import ConcreteMap
-from symcot.model.decoder import ConcreteDecoder
 
 DTYPES = {"float32": np.float32, "float64": np.float64, "int64": np.int64, "object": object}
 

@@ -73,8 +73,8 @@ from typing import Any
 
 import numpy as np
 
-from symcot.replay.scaling import IntMap, ScaledDecoder
 from symcot.errors import DimensionError, SymcotError
+from symcot.replay.scaling import IntMap, ScaledDecoder
 
 INT64_MIN = -(2**63)
 INT64_MAX = 2**63 - 1
