@@ -1,0 +1,7 @@
+"""``python -m symcot.cli``."""
+
+import sys
+
+from symcot.cli import main
+
+sys.exit(main())
