@@ -29,7 +29,7 @@ from symcot.inputs import Digraph
 from symcot.ir import n
 from symcot.replay import render_text, replay
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parent.parent.parent
 
 
 def _load(name: str):

@@ -12,7 +12,7 @@ from symcot.constructions.cotdfs import build_decoder
 from symcot.ir import Layout, Map, bcast, lam, n
 from symcot.latex import bmatrix, decoder_explicit, decoder_symbolic, map_symbolic
 
-GOLDEN = Path(__file__).parent / "golden" / "dfs_symbolic.tex"
+GOLDEN = Path(__file__).resolve().parent.parent / "golden" / "dfs_symbolic.tex"
 
 
 def test_symbolic_dfs_matches_golden_file():

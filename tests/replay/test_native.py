@@ -19,8 +19,8 @@ from symcot.model import FFN, Decoder, Layer, generate
 from symcot.replay.batched import BatchedDecoder
 from symcot.replay.native import NativeDecoder, fast_threshold, generate_source, index_prompts, native_available
 from symcot.replay.scaling import INT64_MAX
-from tests.test_batched import rational_decoder, tiny_decoder
-from tests.test_certify import huge_decoder
+from tests.replay.test_batched import rational_decoder, tiny_decoder
+from tests.replay.test_scaling import huge_decoder
 
 pytestmark = pytest.mark.skipif(not native_available(),
                                 reason="no working C compiler: the native kernel is unavailable")

@@ -5,7 +5,7 @@ from pathlib import Path
 from symcot.check.verdict import Verdict
 from symcot.report import render_markdown, render_table
 
-GOLDEN = Path(__file__).parent / "golden"
+GOLDEN = Path(__file__).resolve().parent.parent / "golden"
 
 ROWS = [
     Verdict("thm:demo", "as-written", "refuted", "exhaustive exact replay, every CoT step", 1, 4, 0.25,

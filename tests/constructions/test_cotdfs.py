@@ -122,7 +122,7 @@ def test_trace_rendering_matches_golden_file(dfs_proofs):
 
     g = Digraph.from_arcs(3, [(0, 1), (0, 2), (2, 1)])
     text = render_text(replay(DfsConstruction(), (g, 0), dfs_proofs.SPEC, input_text=f"{g}, source 0")) + "\n"
-    assert text == (Path(__file__).parent / "golden" / "dfs_trace.txt").read_text()
+    assert text == (Path(__file__).resolve().parent.parent / "golden" / "dfs_trace.txt").read_text()
 
 
 def test_a_mutant_that_changes_nothing_is_an_error(dfs_proofs):
