@@ -23,9 +23,9 @@ from typing import Any
 
 from symcot.algorithms.dfs import DfsState, dfs_dynamic
 from symcot.check.exhaustive import Family
-from symcot.check.stepwise import StepwiseSpec
+from symcot.check.spec import Conclusion, RunView, StepwiseSpec
 from symcot.claims import Claim, ConstructionCheck
-from symcot.constructions.cotdfs import PAPER_D, DfsConstruction, expected_blocks, expected_table, is_terminal
+from symcot.constructions.cotdfs import PAPER_D, DfsConstruction
 from symcot.inputs import Digraph, digraph_count, digraphs_with_sources, random_digraph, rooted_labeled_trees
 from symcot.inputs.dyck_families import ordered_rooted_tree_family
 
@@ -45,13 +45,7 @@ def state_text(st: DfsState) -> str:
     return f"t={st.t} {st.move}: dfs={cur}, par(dfs)={par}, vst={sorted(st.vst)}"
 
 
-SPEC = StepwiseSpec(
-    reference=lambda inp: dfs_dynamic(*inp),
-    expected=lambda inp, st, t: expected_blocks(inp[0], st),
-    expected_table=lambda inp, states: expected_table(inp[0], states),
-    terminal=is_terminal,
-    state_text=state_text,
-)
+SPEC = StepwiseSpec(reference=lambda inp: dfs_dynamic(*inp), state_text=state_text)
 
 
 def _random_digraphs(size: int, per_size: int = 12) -> list[tuple[Digraph, int]]:
@@ -72,24 +66,19 @@ TREES = Family("labeled trees × every root", rooted_labeled_trees, lambda n: n 
 ORDERED = ordered_rooted_tree_family(describe)
 
 
-def _tree_steps(inp: tuple[Digraph, int], states: Any, outputs: list[list[Any]], layout: Any) -> str | None:
-    """The sentence's count: the traversal is complete after 2(n-1) steps; the stop rule fires at 2n-1."""
-    g, root = inp
-    want = 2 * (g.n - 1)
-    moves = sum(1 for st in states[1:] if st.cur is not None)
-    if moves != want:
-        return f"the traversal takes {moves} moves, not 2(n-1) = {want}"
-    y = outputs[want - 1] if want >= 1 else None
-    if y is not None and (layout.pi("cur", y) != [1 if j == root else 0 for j in range(g.n)]
-                          or layout.pi("vis", y) != [1] * g.n):
-        return f"y_{want} is not back at the root with every vertex visited"
-    if len(outputs) != want + 1:
-        return f"the stop rule fires at step {len(outputs)}, expected 2(n-1) + 1 = {want + 1}"
-    return None
+def _at_root(run: RunView, inp: tuple[Digraph, int]) -> tuple[list[Any], list[Any]]:
+    """``(π_cur, π_vis)`` of ``y_{2(n-1)}``."""
+    k = 2 * (inp[0].n - 1)
+    return run.block("cur", k), run.block("vis", k)
 
 
-TREE_SPEC = StepwiseSpec(SPEC.reference, SPEC.expected, SPEC.terminal, state_text, final=_tree_steps,
-                         expected_table=SPEC.expected_table)
+#: The sentence's count: after 2(n-1) steps the traversal is back at the root with every vertex visited, and
+#: the stop rule fires one step later, at step 2n - 1.
+TREE_SPEC = StepwiseSpec(SPEC.reference, state_text, conclusions=(
+    Conclusion("the stop rule fires at step 2(n-1) + 1", steps=lambda inp: 2 * inp[0].n - 1),
+    Conclusion("y_{2(n-1)} is at the root with every vertex visited", read=_at_root,
+               answer=lambda inp: ([1 if j == inp[1] else 0 for j in range(inp[0].n)], [1] * inp[0].n)),
+))
 
 CLAIMS = [
     Claim(

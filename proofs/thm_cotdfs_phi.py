@@ -21,10 +21,9 @@ from typing import Any
 from symcot.algorithms import phi
 from symcot.algorithms.dfs import DfsState, dfs_dynamic
 from symcot.check.exhaustive import Family
-from symcot.check.stepwise import StepwiseSpec
+from symcot.check.spec import Conclusion, RunView, StepwiseSpec
 from symcot.claims import Claim, ConstructionCheck
-from symcot.constructions.cotdfs import is_terminal
-from symcot.constructions.cotdfs_phi import PAPER_D, DfsPhiConstruction, expected_blocks, expected_table, spelled_word
+from symcot.constructions.cotdfs_phi import PAPER_D, DfsPhiConstruction
 from symcot.inputs import Digraph, rooted_labeled_trees
 from symcot.inputs.dyck_families import ordered_rooted_tree_family
 
@@ -43,25 +42,18 @@ def state_text(st: DfsState) -> str:
     return f"t={st.t} {st.move}: dfs={cur}, vst={sorted(st.vst)}"
 
 
-def _spells_phi(inp: tuple[Digraph, int], states: Any, outputs: list[list[Any]], layout: Any) -> str | None:
-    """π_q over steps 1..2(n-1) spells φ(G_T); the CoT stops at step 2n - 1."""
-    g, root = inp
-    steps = 2 * (g.n - 1)
-    if len(outputs) != steps + 1:
-        return f"the stop rule fires at step {len(outputs)}, expected 2n - 1 = {steps + 1}"
-    word, want = spelled_word(layout, outputs, steps), phi(g, root)
-    if word != want:
-        return f"π_q over steps 1..{steps} spells {word!r}, but φ(G_T) = {want!r}"
-    return None
+def _spelled(run: RunView, inp: tuple[Digraph, int]) -> str:
+    """``U``/``D`` for ``π_q(y_1) … π_q(y_{2(n-1)})`` (``?`` for any other value)."""
+    return "".join({1: "U", -1: "D"}.get(run.block("q", k)[0], "?") for k in range(1, 2 * (inp[0].n - 1) + 1))
 
 
 SPEC = StepwiseSpec(
     reference=lambda inp: dfs_dynamic(*inp),
-    expected=lambda inp, st, t: expected_blocks(inp[0], st),
-    expected_table=lambda inp, states: expected_table(inp[0], states),
-    terminal=is_terminal,
     state_text=state_text,
-    final=_spells_phi,
+    conclusions=(
+        Conclusion("the CoT stops at step 2n - 1", steps=lambda inp: 2 * inp[0].n - 1),
+        Conclusion("π_q over steps 1..2(n-1) spells φ(G_T)", read=_spelled, answer=lambda inp: phi(*inp)),
+    ),
 )
 
 TREES = Family("labeled trees × every root", rooted_labeled_trees, lambda k: k ** (k - 1), describe)

@@ -22,18 +22,16 @@ from typing import Any
 
 from symcot.algorithms.bijection import psi
 from symcot.algorithms.paths import FoldState, strahler
-from symcot.check.stepwise import StepwiseSpec
+from symcot.check.spec import Conclusion, RunView, StepwiseSpec
 from symcot.check.symbolic_check import SymbolicCheck
+from symcot.check.symbolic_target import SymbolicTarget
 from symcot.claims import Claim, ConstructionCheck
 from symcot.constructions.cotpathstrahler import (
     PAPER_D,
     StrahlerPathConstruction,
-    expected_blocks,
-    expected_table,
     reference,
 )
 from symcot.inputs.dyck_families import NONEMPTY_DYCK_WORDS
-from symcot.replay.symbolic_targets import StrahlerPathTarget
 
 PAPER_SIZES = {"d": PAPER_D, "layers": 4, "heads": 1}
 
@@ -46,22 +44,17 @@ def state_text(st: FoldState) -> str:
     return base
 
 
-def final_strahler(word: str, states: Any, outputs: list[list[Any]], layout: Any) -> str | None:
-    """``π_M(y_n) + 1[π_c(y_n) ≥ 2] = str(ψ(w))`` after exactly n steps."""
-    if len(outputs) != len(word):
-        return f"the run took {len(outputs)} steps, not n = {len(word)}"
-    m_, c_ = layout.pi("M", outputs[-1])[0], layout.pi("c", outputs[-1])[0]
-    got, want = m_ + (1 if c_ >= 2 else 0), strahler(psi(word))
-    return None if got == want else f"π_M(y_n) + 1[π_c(y_n) ≥ 2] = {got} but str(ψ(w)) = {want}"
+def _strahler(run: RunView, word: str) -> Any:
+    """``π_M(y_n) + 1[π_c(y_n) ≥ 2]``."""
+    return run.block("M")[0] + (1 if run.block("c")[0] >= 2 else 0)
 
 
+#: ``y_t`` against the fold along the word; then ``str(ψ(w)) = π_M(y_n) + 1[π_c(y_n) ≥ 2]`` after exactly n steps.
 SPEC = StepwiseSpec(
     reference=reference,
-    expected=lambda w, st, t: expected_blocks(w, st),
-    expected_table=expected_table,
-    terminal=None,
     state_text=state_text,
-    final=final_strahler,
+    conclusions=(Conclusion("π_M(y_n) + 1[π_c(y_n) ≥ 2] = str(ψ(w)) after exactly n steps", steps=len,
+                            read=_strahler, answer=lambda w: strahler(psi(w))),),
 )
 
 
@@ -69,6 +62,11 @@ def _check(variant: str) -> ConstructionCheck:
     return ConstructionCheck(lambda: StrahlerPathConstruction(variant), SPEC, [NONEMPTY_DYCK_WORDS], PAPER_SIZES,
                              method="exhaustive exact replay, every CoT step, final str = π_M + 1[π_c ≥ 2]",
                              input_kind="dyck")
+
+
+def _symbolic(variant: str) -> SymbolicCheck:
+    target = SymbolicTarget("thm:cotpathstrahler", lambda: StrahlerPathConstruction(variant), SPEC, NONEMPTY_DYCK_WORDS)
+    return SymbolicCheck(variant, target, default_size=7)
 
 
 CLAIMS = [
@@ -79,8 +77,7 @@ CLAIMS = [
                   "n = |w| CoT steps.",
         where="Section 4.2; proof sketch in Appendix 'Realizing str on Trees and Paths' (app:cotstr)",
         checks=[_check("as-written"), _check("repaired"),
-                SymbolicCheck("as-written", StrahlerPathTarget("as-written"), default_size=7),
-                SymbolicCheck("repaired", StrahlerPathTarget("repaired"), default_size=7)],
+                _symbolic("as-written"), _symbolic("repaired")],
         default_max_size=8,
         notes=["The proof is a sketch: 'as-written' is the most faithful completion found (see "
                "symcot/constructions/cotpathstrahler.py for every choice and invention); 'repaired' changes only "

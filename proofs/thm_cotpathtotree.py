@@ -26,15 +26,13 @@ import sympy as sp
 from symcot.algorithms.bijection import psi
 from symcot.algorithms.paths import Alg1State, tree_adjacency
 from symcot.check.exhaustive import Progress
-from symcot.check.stepwise import StepwiseSpec
+from symcot.check.spec import Conclusion, RunView, StepwiseSpec
 from symcot.check.verdict import Verdict
 from symcot.claims import Claim, ConstructionCheck
 from symcot.constructions.cotpathtotree import (
     PAPER_D,
     PAPER_HIDDEN,
     PathToTreeConstruction,
-    expected_blocks,
-    expected_table,
     reference,
 )
 from symcot.inputs.dyck_families import DYCK_WORDS
@@ -49,24 +47,19 @@ def state_text(st: Alg1State) -> str:
     return f"t={st.t}{last}: i={st.i}, nl={st.nl}, edges={edges}"
 
 
-def final_tree(word: str, states: Any, outputs: list[list[Any]], layout: Any) -> str | None:
-    """``π_A(y_{2(m-1)})`` is the adjacency matrix of ψ(w), and the run took exactly 2(m-1) steps."""
-    if len(outputs) != len(word):
-        return f"the run took {len(outputs)} steps, not 2(m-1) = {len(word)}"
-    if not outputs:
-        return None
-    want = [v for row in tree_adjacency(psi(word)) for v in row]
-    got = layout.pi("A", outputs[-1])
-    return None if got == want else f"π_A(y_{len(word)}) = {got} is not the adjacency matrix of ψ(w) {want}"
+def _adjacency(run: RunView, word: str) -> list[Any]:
+    """``π_A(y_{2(m-1)})``."""
+    return run.block("A")
 
 
+#: ``y_t`` against Algorithm 1 after every letter; then ``π_A(y_{2(m-1)})`` is the adjacency matrix of ψ(w)
+#: after exactly 2(m-1) steps.
 SPEC = StepwiseSpec(
     reference=reference,
-    expected=lambda w, st, t: expected_blocks(w, st),
-    expected_table=expected_table,
-    terminal=None,
     state_text=state_text,
-    final=final_tree,
+    conclusions=(Conclusion("π_A(y_{2(m-1)}) is the adjacency matrix of ψ(w), after exactly 2(m-1) steps",
+                            steps=len, read=_adjacency,
+                            answer=lambda w: [v for row in tree_adjacency(psi(w)) for v in row]),),
 )
 
 

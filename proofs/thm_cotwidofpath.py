@@ -15,17 +15,13 @@ Checked:
 
 from __future__ import annotations
 
-from typing import Any
-
 from symcot.algorithms.bijection import psi
 from symcot.algorithms.paths import WidthState, tree_width
-from symcot.check.stepwise import StepwiseSpec
+from symcot.check.spec import Conclusion, StepwiseSpec
 from symcot.claims import Claim, ConstructionCheck
 from symcot.constructions.cotwidofpath import (
     PAPER_D,
     WidthPathConstruction,
-    expected_blocks,
-    expected_table,
     reference,
 )
 from symcot.inputs.dyck_families import NONEMPTY_DYCK_WORDS
@@ -38,21 +34,12 @@ def state_text(st: WidthState) -> str:
     return f"t={st.t}: ht={st.ht}, p={list(st.p)}, wd={st.wd}"
 
 
-def final_width(word: str, states: Any, outputs: list[list[Any]], layout: Any) -> str | None:
-    """``π_wd(y_n) = wid(ψ(w))`` (tree side) after exactly n steps."""
-    if len(outputs) != len(word):
-        return f"the run took {len(outputs)} steps, not n = {len(word)}"
-    want, got = tree_width(psi(word)), layout.pi("wd", outputs[-1])[0]
-    return None if got == want else f"π_wd(y_n) = {got} but wid(ψ(w)) = {want}"
-
-
+#: ``y_t`` against the prefix counts; then ``π_wd(y_n) = wid(ψ(w))`` (tree side) after exactly n steps.
 SPEC = StepwiseSpec(
     reference=reference,
-    expected=lambda w, st, t: expected_blocks(w, st),
-    expected_table=expected_table,
-    terminal=None,
     state_text=state_text,
-    final=final_width,
+    conclusions=(Conclusion("π_wd(y_n) = wid(ψ(w)) after exactly n steps", steps=len,
+                            read=lambda run, w: run.block("wd")[0], answer=lambda w: tree_width(psi(w))),),
 )
 
 

@@ -33,8 +33,6 @@ from __future__ import annotations
 import random
 from typing import Any
 
-import numpy as np
-
 from symcot.algorithms.bijection import phi_ordered
 from symcot.algorithms.dijkstra import (
     DkstState,
@@ -48,14 +46,13 @@ from symcot.algorithms.dijkstra import (
     width_update_rule,
 )
 from symcot.check.exhaustive import Family
-from symcot.check.stepwise import StepwiseSpec
+from symcot.check.spec import Conclusion, RunView, StepwiseSpec
 from symcot.check.symbolic_check import SymbolicCheck
+from symcot.check.symbolic_target import SymbolicTarget
 from symcot.claims import Claim, ConstructionCheck, PropertyCheck
-from symcot.constructions.cotdijkstra import expected_blocks, expected_table, is_terminal, lambda_rule
 from symcot.constructions.cotwidoftree import PAPER_D, WidthTreeConstruction
 from symcot.inputs import Digraph, OrderedTree, catalan, ordered_trees, random_labeled_tree, rooted_labeled_trees
 from symcot.inputs.dyck_families import ordered_rooted_tree_family
-from symcot.replay.symbolic_targets import WidthTreeTarget
 
 PAPER_SIZES = {"d": PAPER_D, "layers": 3, "heads": 1}
 
@@ -73,43 +70,17 @@ def state_text_w(st: Any) -> str:
     return f"{state_text(st)}, twd={st.twd}, mwd={st.mwd}"
 
 
-def expected_w(inp: tuple[Digraph, int], st: Any, t: int) -> dict[str, list[Any]]:
-    """thm:cotdijkstra's ``enc`` plus ``twd`` and ``mwd``."""
-    out = expected_blocks(st, t, lambda_rule(inp), inp[0].n)
-    out["twd"] = [st.twd]
-    out["mwd"] = [st.mwd]
-    return out
+def _mwd(run: RunView, inp: tuple[Digraph, int]) -> Any:
+    """``π_mwd(y_{n-1})`` (``y_0`` when ``n = 1``)."""
+    return run.block("mwd")[0]
 
 
-def expected_table_w(inp: tuple[Digraph, int], states: Any) -> dict[str, Any] | None:
-    """:func:`expected_w` of every state at once: thm:cotdijkstra's table plus ``twd`` and ``mwd`` columns."""
-    out = expected_table(states, lambda_rule(inp), inp[0].n)
-    if out is None:
-        return None
-    out["twd"] = np.array([[st.twd] for st in states], dtype=np.int64).reshape(len(states), 1)
-    out["mwd"] = np.array([[st.mwd] for st in states], dtype=np.int64).reshape(len(states), 1)
-    return out
-
-
-def final_w(inp: tuple[Digraph, int], states: Any, outputs: list[list[Any]], layout: Any) -> str | None:
-    """Exactly ``n - 1`` steps, and ``π_mwd(y_{n-1}) = wd(G_T)`` by the definition of width."""
-    g, root = inp
-    if len(outputs) != g.n - 1:
-        return f"ran {len(outputs)} steps, not n - 1 = {g.n - 1}"
-    wd = tree_width(g, root)
-    got = layout.pi("mwd", outputs[-1])[0] if outputs else 1  # n = 1: y_0 carries mwd = 1 (compared at t = 0)
-    if got != wd:
-        return f"π_mwd(y_{g.n - 1}) = {got}, but wd(G_T) = {wd}"
-    return None
-
-
+#: ``y_t`` against BFS with twd/mwd (the Observation's repaired reading), then the theorem's conclusion.
 SPEC = StepwiseSpec(
     reference=lambda inp: bfs_width_dynamic(*inp, reading="repaired"),
-    expected=expected_w,
-    expected_table=expected_table_w,
-    terminal=is_terminal,
     state_text=state_text_w,
-    final=final_w,
+    conclusions=(Conclusion("π_mwd(y_{n-1}) = wd(G_T) in exactly n - 1 steps", steps=lambda inp: inp[0].n - 1,
+                            read=_mwd, answer=lambda inp: tree_width(*inp)),),
 )
 
 TREES = Family("labeled trees × every root, BFS weights", rooted_labeled_trees, lambda k: k ** (k - 1), describe_tree)
@@ -188,6 +159,11 @@ def _obs_check(reading: Reading) -> PropertyCheck:
                          method="exhaustive enumeration of the Observation's statements against the definition of wd")
 
 
+def _symbolic(variant: str) -> SymbolicCheck:
+    return SymbolicCheck(variant, SymbolicTarget("thm:cotwidoftree", lambda: WidthTreeConstruction(variant), SPEC,
+                                                 TREES), default_size=6)
+
+
 CLAIMS = [
     Claim(
         id="obs:dynamicwidbfs",
@@ -211,8 +187,7 @@ CLAIMS = [
                                   method="exhaustive exact replay, every CoT step, final width"),
                 ConstructionCheck(lambda: WidthTreeConstruction("repaired"), SPEC, TREE_FAMILIES, PAPER_SIZES,
                                   method="exhaustive exact replay, every CoT step, final width"),
-                SymbolicCheck("as-written", WidthTreeTarget("as-written"), default_size=6, claim_default=6),
-                SymbolicCheck("repaired", WidthTreeTarget("repaired"), default_size=6, claim_default=6)],
+                _symbolic("as-written"), _symbolic("repaired")],
         default_max_size=6,
         notes=["Layer 3 is our completion of 'analogous to lem:widsupffn considering V_max = n' (λ := n); "
                "twd/mwd compared with obs:dynamicwidbfs's repaired reading (running count, running max)."],

@@ -38,6 +38,21 @@ class DfsState:
     vst: frozenset[int]
     move: Move
 
+    @property
+    def has_cur(self) -> bool:
+        """``dfs^(t)(s) ≠ φ``."""
+        return self.cur is not None
+
+    @property
+    def par_cur(self) -> int | None:
+        """``par^(t)(dfs^(t)(s))``, the parent of the current vertex (``None``: φ, or no current vertex)."""
+        return None if self.cur is None else self.par[self.cur]
+
+    @property
+    def step_sign(self) -> int:
+        """The letter of ``φ`` this move writes: ``+1`` (traverse, ``U``), ``-1`` (backtrack, ``D``), 0 at ``t = 0``."""
+        return {"init": 0, "traverse": 1, "backtrack": -1}[self.move]
+
 
 def _check_source(g: Digraph, source: object) -> int:
     """Return ``source`` if it is a vertex of ``g``; raise :class:`InvalidInputError` otherwise."""

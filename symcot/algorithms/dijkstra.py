@@ -47,6 +47,9 @@ class _Infinity:
             cls._instance = super().__new__(cls)
         return cls._instance
 
+    #: Marks the value an encoding writes as ``λ`` (:func:`symcot.constructions.encoding.vector`).
+    is_infinite = True
+
     def __repr__(self) -> str:
         return "∞"
 
@@ -98,6 +101,11 @@ class DkstState:
     dist: tuple[Value, ...]
     cur: int
     vst: frozenset[int]
+
+    @property
+    def dist_cur(self) -> Value:
+        """``Dist^(t)[cur^(t)]``: the distance of the vertex visited last."""
+        return self.dist[self.cur]
 
 
 def validate_dijkstra_input(g: Digraph, source: object) -> int:

@@ -147,6 +147,7 @@ class Alg1State:
         par: the node that was current before the last letter, when that letter was ``U`` (the parent
             recorded at creation, thm:cotpathtotree's ``par`` block); ``None`` after a ``D`` and at ``t = 0``.
         letter: the letter just read (``""`` at ``t = 0``).
+        length: ``|w|``, the number of letters of the word.
 
     """
 
@@ -156,6 +157,12 @@ class Alg1State:
     a: tuple[tuple[int, ...], ...]
     par: int | None
     letter: str
+    length: int = 0
+
+    @property
+    def cursor(self) -> int | None:
+        """The position of the next letter to read (``None`` once the word is read)."""
+        return self.t if self.t < self.length else None
 
 
 def algorithm1_states(word: str) -> list[Alg1State]:
@@ -171,7 +178,7 @@ def algorithm1_states(word: str) -> list[Alg1State]:
     # The snapshot of A_w as a tuple of row tuples; a U changes rows i and nl only, so only those two are
     # re-frozen (the other row tuples are shared between consecutive states, which are immutable).
     rows = [tuple(r) for r in a]
-    out = [Alg1State(0, i, nl, tuple(rows), None, "")]
+    out = [Alg1State(0, i, nl, tuple(rows), None, "", len(word))]
     for t, c in enumerate(word, 1):  # line 3
         if c == UP:  # line 4
             before = i
@@ -187,7 +194,7 @@ def algorithm1_states(word: str) -> list[Alg1State]:
                 raise RuntimeError(f"Algorithm 1: {len(found)} indices j < {i} with A_w[j, {i}] = 1")
             i = found[0]  # line 9
             par = None
-        out.append(Alg1State(t, i, nl, tuple(rows), par, c))
+        out.append(Alg1State(t, i, nl, tuple(rows), par, c, len(word)))
     return out
 
 
@@ -282,6 +289,7 @@ class FoldState:
             before the fold and ``D = str(τ_v) - M_u`` (``None`` otherwise).
         parent_point: on a ``D`` step, the last point ``k < t`` with ``s_k = s_t`` (where the parent's
             accumulator was last written; obs:strpathtwoMc's ``t'``).
+        next_letter: the letter read next, ``w_t`` (``""`` once the word is read).
 
     """
 
@@ -295,6 +303,17 @@ class FoldState:
     c_u: int | None = None
     d: int | None = None
     parent_point: int | None = None
+    next_letter: str = ""
+
+    @property
+    def reading(self) -> bool:
+        """Whether a letter is left to read (``t < |w|``)."""
+        return self.next_letter != ""
+
+    @property
+    def next_q(self) -> int | None:
+        """``q`` of the next letter: ``+1`` for ``U``, ``-1`` for ``D`` (``None`` once the word is read)."""
+        return None if not self.next_letter else (1 if self.next_letter == UP else -1)
 
 
 def strahler_fold(word: str) -> list[FoldState]:
@@ -302,18 +321,19 @@ def strahler_fold(word: str) -> list[FoldState]:
     validate_dyck(word)
     s = heights(word)
     stack: list[tuple[int, int, int]] = [(0, 0, 0)]  # (M, c, last point) per vertex on the current path
-    out = [FoldState(0, 0, 0, 0)]
+    nxt = [*word[1:], ""]
+    out = [FoldState(0, 0, 0, 0, next_letter=word[:1])]
     for t, ch in enumerate(word, 1):
         if ch == UP:
             stack.append((0, 0, t))
-            out.append(FoldState(t, s[t], 0, 0, ch))
+            out.append(FoldState(t, s[t], 0, 0, ch, next_letter=nxt[t - 1]))
         else:
             m_v, c_v, _ = stack.pop()
             m_u, c_u, k = stack.pop()
             sv = finished(m_v, c_v)
             m, c = fold(sv, m_u, c_u)
             stack.append((m, c, t))
-            out.append(FoldState(t, s[t], m, c, ch, sv, m_u, c_u, sv - m_u, k))
+            out.append(FoldState(t, s[t], m, c, ch, sv, m_u, c_u, sv - m_u, k, nxt[t - 1]))
     return out
 
 

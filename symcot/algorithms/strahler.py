@@ -237,6 +237,36 @@ class StrahlerState:
         """The step index."""
         return self.dfs.t
 
+    @property
+    def cur(self) -> int | None:
+        """The DFS state's current vertex (``None``: φ)."""
+        return self.dfs.cur
+
+    @property
+    def has_cur(self) -> bool:
+        """``dfs^(t)(s) ≠ φ``."""
+        return self.dfs.has_cur
+
+    @property
+    def par_cur(self) -> int | None:
+        """The parent of the current vertex."""
+        return self.dfs.par_cur
+
+    @property
+    def vst(self) -> frozenset[int]:
+        """The visited set."""
+        return self.dfs.vst
+
+    @property
+    def acc_m(self) -> int:
+        """``M`` of the accumulator ``y_t`` carries."""
+        return self.acc[0]
+
+    @property
+    def acc_c(self) -> int:
+        """``c`` of the accumulator ``y_t`` carries."""
+        return self.acc[1]
+
 
 def strahler_dynamic(g: Digraph, root: int, update: Update = fold_case) -> list[StrahlerState]:
     """Run the DFS dynamic on the rooted tree with the ``(M, c)`` fold; one state per step ``0..2n-1``."""

@@ -5,10 +5,10 @@ runs the same size-by-size schedule (it *is* that schedule: the families are wra
 :func:`~symcot.check.exhaustive.run_property_check` sees one pre-computed result per input, in the
 family's order), but inputs are replayed in batches by :class:`~symcot.replay.batched.BatchedDecoder`
 under the rules of ``sec:trans``. After every CoT step the rows' ``y_t`` are compared, exactly and
-vectorised, with ``spec.expected(inp, s_t, t)`` (computed per input by the reference, which is cheap)
-and with the stop rule ``spec.terminal`` exactly as :func:`~symcot.check.stepwise.check_input` does:
-the rule must not fire before the reference's last step ``T`` and must fire at ``T``; ``spec.final``
-runs on the rows that pass every step.
+vectorised, with the construction's ``enc(s_t)`` (:meth:`~symcot.constructions.base.Construction.expected_table`,
+from the reference run per input) and with its stop rule exactly as :func:`~symcot.check.stepwise.check_input`
+does: the rule must not fire before the reference's last step ``T`` and must fire at ``T``; the claim's
+conclusions (``spec.conclusions``) are checked on the rows that pass every step.
 
 The first failing input of a batch (in the family's order) is then re-checked by the exact per-input
 path, :func:`~symcot.check.stepwise.check_input`, which produces the diagnosed counterexample (the
@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import gc
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from itertools import islice
 from typing import Any
@@ -39,7 +39,8 @@ from symcot.errors import SymcotError
 from symcot.replay.batched import BatchedDecoder, StepView, _exact_lists
 from symcot.replay.scaling import LIMITS, Certificate, NotNumericError, merge
 
-#: Rows per batch on which ``spec.expected_table`` is compared with ``spec.expected``.
+#: Rows per batch on which the encoding's table is compared with its per-step values (two interpreters of one
+#: statement: a disagreement is a bug in one of them).
 SPOT_CHECK = 4
 
 #: Inputs replayed together (memory grows linearly with it: a few MB per thousand inputs at n ≈ 10).
@@ -63,7 +64,7 @@ class _Row:
     dec: Any
     prompt: Any
     expected: list[dict[str, list[Any]]] | None  # per step; None when ``table`` holds them
-    table: dict[str, np.ndarray] | None = None  # spec.expected_table's arrays
+    table: dict[str, np.ndarray] | None = None  # Construction.expected_table's arrays
 
     def y0_expected(self) -> dict[str, list[Any]]:
         """What ``y_0`` must carry."""
@@ -81,9 +82,6 @@ class BatchedChecker:
         cons: the construction.
         spec: what to compare (the same :class:`StepwiseSpec` the exact checker uses).
         batch: inputs per engine run.
-        terminal_batched: optional vectorised form of ``spec.terminal``: ``(layout, StepView) -> bool
-            array`` (also taken from an attribute ``batched`` on ``spec.terminal``). It must agree with
-            ``spec.terminal``; without it the scalar rule is applied row by row.
         certificates: one per engine run (see :mod:`symcot.replay.scaling`).
         exact_fallbacks: inputs decided by exact replay because the engine cannot represent them.
         native: the compiled kernel (:mod:`symcot.replay.native`): ``None`` when available, ``False`` never.
@@ -93,16 +91,11 @@ class BatchedChecker:
     cons: Construction
     spec: StepwiseSpec
     batch: int = BATCH
-    terminal_batched: Callable[[Any, StepView], np.ndarray] | None = None
     certificates: list[Certificate] = field(default_factory=list)
     exact_fallbacks: int = 0
     native: bool | None = None
     _engines: dict[int, tuple[Any, BatchedDecoder]] = field(default_factory=dict, repr=False)
     _decoders: dict[Any, Any] = field(default_factory=dict, repr=False)
-
-    def __post_init__(self) -> None:
-        if self.terminal_batched is None and self.spec.terminal is not None:
-            self.terminal_batched = getattr(self.spec.terminal, "batched", None)
 
     def _concrete(self, inp: Any) -> Any:
         """``cons.concrete(inp)``, looked up by the sizes and constants (``Construction.concrete``'s own key)."""
@@ -151,14 +144,15 @@ class BatchedChecker:
                 dec = self._concrete(inp)
                 prompt = self.cons.prompt(inp)
                 total = len(states) - 1
-                table = spec.expected_table(inp, states) if spec.expected_table is not None else None
+                table = self.cons.expected_table(inp, states)
                 expected = None
                 if table is None or k < SPOT_CHECK:
-                    expected = [spec.expected(inp, states[t], t) for t in range(total + 1)]
+                    expected = [self.cons.expected(inp, states[t], t) for t in range(total + 1)]
                 if table is not None and k < SPOT_CHECK:
                     why = _table_disagreement(table, expected)
                     if why:
-                        raise EngineDisagreement(f"spec.expected_table disagrees with spec.expected on {inp!r}: {why}")
+                        raise EngineDisagreement(f"the encoding's table disagrees with its per-step values on "
+                                                 f"{inp!r}: {why}")
             except EngineDisagreement:
                 raise
             except Exception as e:  # noqa: BLE001 - re-raised at the same input, as the exact checker does
@@ -223,23 +217,18 @@ class BatchedChecker:
         if not runnable:
             return bad
         totals = np.array([grp[i].total for i in runnable], dtype=np.int64)
-        terminal = spec.terminal
-        tb = self.terminal_batched
+        stop = self.cons.stop
 
         def on_step(view: StepView) -> np.ndarray:
             t = view.t
             idx = np.asarray(runnable)[view.rows]
             fail = exp.mismatch(view, idx)
-            if terminal is not None:
-                if tb is not None:
-                    stops = np.asarray(tb(layout, view), dtype=bool)
-                    if t == 1:  # the vectorised rule must agree with the scalar one: spot-check a few rows
-                        ex = _exact_lists(view.y[:, :8], view.scale)
-                        if [bool(terminal(layout, y)) for y in ex] != stops[:8].tolist():
-                            raise EngineDisagreement("terminal_batched disagrees with spec.terminal")
-                else:
-                    ex = view.exact()
-                    stops = np.array([bool(terminal(layout, y)) for y in ex], dtype=bool)
+            if stop is not None:
+                stops = np.asarray(stop.fires_batched(view), dtype=bool)
+                if t == 1:  # the two readings of the stop rule must agree: spot-check a few rows
+                    ex = _exact_lists(view.y[:, :8], view.scale)
+                    if [stop.fires(layout, y) for y in ex] != stops[:8].tolist():
+                        raise EngineDisagreement("the batched stop rule disagrees with the exact one")
                 tot = totals[view.rows]
                 fail |= (stops & (t < tot)) | (~stops & (t == tot))
             for j in np.flatnonzero(fail):
@@ -247,16 +236,16 @@ class BatchedChecker:
             return fail
 
         prompts = [grp[i].prompt.tokens for i in runnable]
-        keep = spec.final is not None
+        keep = bool(spec.conclusions)
         run = eng.run(prompts, totals, on_step=on_step, keep_outputs=keep, native=self.native)
         self.certificates.append(run.certificate)
         if keep:
-            assert run.outputs is not None and spec.final is not None
+            assert run.outputs is not None
             for j, i in enumerate(runnable):
                 r = grp[i]
                 if r.k in bad:
                     continue
-                msg = spec.final(r.inp, r.states, run.outputs[j], layout)
+                msg = spec.final_failure(r.inp, run.outputs[j], r.prompt.tokens[-1], layout)
                 if msg:
                     bad[r.k] = "final"
         return bad
@@ -301,7 +290,7 @@ class _Expected:
                 for b, (a, here) in _table_items(r.table):
                     lo, hi = span[b]
                     if a.shape != (r.total + 1, hi - lo) or a.dtype.kind not in "iub":
-                        raise EngineDisagreement(f"spec.expected_table gave block {b} of shape {a.shape} "
+                        raise EngineDisagreement(f"the encoding's table gave block {b} of shape {a.shape} "
                                                  f"({a.dtype}); expected ({r.total + 1}, {hi - lo}) integers")
                     self.vals[i, : r.total + 1, lo:hi] = a
                     self.mask[i, : r.total + 1, lo:hi] = True if here is None else here[:, None]
@@ -359,7 +348,7 @@ def _table_items(table: dict[str, Any]) -> list[tuple[str, tuple[np.ndarray, np.
 
 
 def _table_disagreement(table: dict[str, Any], expected: list[dict[str, list[Any]]] | None) -> str | None:
-    """Why ``table`` (``spec.expected_table``) is not the per-step ``expected``, or ``None`` if it is."""
+    """Why ``table`` (the encoding's table) is not the per-step ``expected``, or ``None`` if it is."""
     assert expected is not None
     items = _table_items(table)
     if any(len(a) != len(expected) or (here is not None and len(here) != len(expected)) for _, (a, here) in items):
@@ -377,29 +366,18 @@ def _table_disagreement(table: dict[str, Any], expected: list[dict[str, list[Any
     return None
 
 
-def table_disagreements(spec: StepwiseSpec, inputs: Any) -> list[tuple[Any, str]]:
-    """The inputs on which ``spec.expected_table`` differs from ``spec.expected`` (for tests): ``(input, why)``."""
-    if spec.expected_table is None:
-        raise ValueError("the spec has no expected_table")
+def table_disagreements(cons: Construction, spec: StepwiseSpec, inputs: Any) -> list[tuple[Any, str]]:
+    """The inputs on which the encoding's table differs from its per-step values (for tests): ``(input, why)``."""
     out = []
     for inp in inputs:
         states = spec.reference(inp)
-        table = spec.expected_table(inp, states)
+        table = cons.expected_table(inp, states)
         if table is None:
             continue
-        why = _table_disagreement(table, [spec.expected(inp, st, t) for t, st in enumerate(states)])
+        why = _table_disagreement(table, [cons.expected(inp, st, t) for t, st in enumerate(states)])
         if why:
             out.append((inp, why))
     return out
-
-
-def zero_block_rule(block: str) -> Callable[[Any, StepView], np.ndarray]:
-    """A vectorised stop rule "``π_block(y_t) = 0``" (e.g. the DFS rule on ``cur``), for ``terminal_batched``."""
-
-    def rule(layout: Any, view: StepView) -> np.ndarray:
-        return ~np.asarray(view.block(block) != 0).any(axis=0)
-
-    return rule
 
 
 def batched_family(fam: Family, checker: BatchedChecker, chunk: int | None = None) -> Family:
@@ -438,7 +416,6 @@ def run_batched_check(
     jobs: int = 1,
     batch: int = BATCH,
     engine: Any = None,
-    terminal_batched: Callable[[Any, StepView], np.ndarray] | None = None,
     reach: int | None = None,
     native: bool | None = None,
 ) -> Verdict:
@@ -455,7 +432,7 @@ def run_batched_check(
     notes, size_info, refuted = check_sizes(claim_id, cons, paper_sizes, start)
     if refuted is not None:
         return refuted
-    checker = BatchedChecker(cons, spec, batch, terminal_batched, native=native)
+    checker = BatchedChecker(cons, spec, batch, native=native)
     shard_stats: dict[str, Any] = {}
     if jobs > 1 or engine is not None:
         from symcot.check.shard import sharded_family

@@ -9,42 +9,16 @@ the text.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from symcot.check.spec import StepwiseSpec
 from symcot.constructions.base import Construction, Expectation, Prompt
 from symcot.ir.layout import ConcreteLayout
 from symcot.model.semantics import LayerRecord, generate
 
-
-@dataclass
-class StepwiseSpec:
-    """What to compare.
-
-    Attributes:
-        reference: the reference algorithm; returns the states ``s_0 … s_T``.
-        expected: ``expected(inp, s_t, t)`` → ``{block: exact values}`` that ``y_t`` must carry.
-        terminal: the construction's stop rule on ``y_t`` (``None``: run exactly ``T`` steps).
-        state_text: short human description of a reference state (for counterexamples and traces).
-        final: an extra whole-run check ``final(inp, states, outputs, layout)`` (e.g. a step count the
-            theorem states); returns a message when it fails, ``None`` when it holds.
-        expected_table: optional fast form of ``expected`` for the batched checker:
-            ``expected_table(inp, states)`` → ``{block: int64 array (T + 1, size)}``, row ``t`` being
-            ``expected(inp, states[t], t)[block]``; a block that ``expected`` names at some steps only is
-            ``(array, present)`` with ``present`` a bool array ``(T + 1,)``. ``None`` for an input it does
-            not cover (the checker then calls ``expected``). It
-            must agree with ``expected``: the batched checker spot-checks the first rows of every batch,
-            and :func:`symcot.check.batched_check.table_disagreements` tests it on any inputs.
-
-    """
-
-    reference: Callable[[Any], Sequence[Any]]
-    expected: Callable[[Any, Any, int], dict[str, list[Any]]]
-    terminal: Callable[[ConcreteLayout, list[Any]], bool] | None = None
-    state_text: Callable[[Any], str] = str
-    final: Callable[[Any, Sequence[Any], Sequence[list[Any]], ConcreteLayout], str | None] | None = None
-    expected_table: Callable[[Any, Sequence[Any]], dict[str, Any] | None] | None = None
+__all__ = ["Mismatch", "StepwiseSpec", "check_input", "compare_blocks", "diagnose", "token_labels"]
 
 
 @dataclass
@@ -53,7 +27,7 @@ class Mismatch:
 
     step: int
     layer: int | None
-    kind: str  # "block" | "head" | "termination" | "steps" (a whole-run check of StepwiseSpec.final)
+    kind: str  # "block" | "head" | "termination" | "steps" (a conclusion of StepwiseSpec.conclusions)
     name: str
     expected: Any
     got: Any
@@ -96,14 +70,14 @@ def check_input(cons: Construction, spec: StepwiseSpec, inp: Any) -> Mismatch | 
     layout = dec.layout
     found: list[Mismatch] = []
 
-    y0_bad = compare_blocks(layout, prompt.tokens[-1], spec.expected(inp, states[0], 0))
+    y0_bad = compare_blocks(layout, prompt.tokens[-1], cons.expected(inp, states[0], 0))
     if y0_bad:
         name, want, got = y0_bad[0]
         return Mismatch(0, None, "block", name, want, got, "y_0 does not encode the initial state",
                         reference_state=spec.state_text(states[0]))
 
     def on_step(t: int, y: list[Any], _recs: list[LayerRecord]) -> bool:
-        bad = compare_blocks(layout, y, spec.expected(inp, states[t], t))
+        bad = compare_blocks(layout, y, cons.expected(inp, states[t], t))
         if bad:
             name, want, got = bad[0]
             found.append(Mismatch(t, len(dec.layers), "block", name, want, got,
@@ -111,8 +85,8 @@ def check_input(cons: Construction, spec: StepwiseSpec, inp: Any) -> Mismatch | 
                                   reference_state=spec.state_text(states[t]),
                                   also=[b[0] for b in bad[1:]]))
             return False
-        if spec.terminal is not None:
-            stops = spec.terminal(layout, y)
+        if cons.stop is not None:
+            stops = cons.terminal(layout, y)
             if stops and t < total:
                 found.append(Mismatch(t, len(dec.layers), "termination", "stop rule", f"continue to step {total}",
                                       f"stops at step {t}", "the stop rule fires before the reference ends",
@@ -126,8 +100,8 @@ def check_input(cons: Construction, spec: StepwiseSpec, inp: Any) -> Mismatch | 
         return True
 
     gen = generate(dec, prompt.tokens, total, on_step=on_step)
-    if not found and spec.final is not None:
-        msg = spec.final(inp, states, gen.outputs, layout)
+    if not found and spec.conclusions:
+        msg = spec.final_failure(inp, gen.outputs, prompt.tokens[-1], layout)
         if msg:
             return Mismatch(len(gen.outputs), None, "steps", "step count", "as stated", msg, msg)
     if not found:

@@ -1,6 +1,6 @@
 r"""``SymbolicCheck``: a claim variant decided by symbolic replay, for all λ (and weights) in a domain.
 
-For every input topology up to the size asked (:mod:`symcot.replay.symbolic_targets`), the decoder is
+For every input topology up to the size asked (:mod:`symcot.check.symbolic_target`), the decoder is
 replayed with ``λ`` -- and, for Dijkstra, every arc weight -- as symbols (:mod:`symcot.replay.symbolic`),
 forking wherever Z3 finds a ReLU or an argmax undecided, and every branch is compared with the
 reference run under the same path condition. The verdict:
@@ -51,6 +51,8 @@ from typing import Any
 import z3
 
 from symcot.check.exhaustive import Progress
+from symcot.check.symbolic_target import WEIGHT_BOUND, Domain
+from symcot.check.symbolic_target import SymbolicTarget as Target
 from symcot.check.verdict import Verdict, jsonable
 from symcot.errors import SymcotError
 from symcot.replay.symbolic import (
@@ -65,7 +67,6 @@ from symcot.replay.symbolic import (
     rational_model,
     z3_formula,
 )
-from symcot.replay.symbolic_targets import WEIGHT_BOUND, Domain, Target
 
 #: Forked workers are used when a size has at least this many topologies and ``jobs > 1``.
 PARALLEL_MIN = 200
@@ -287,10 +288,9 @@ class SymbolicCheck:
 
     Attributes:
         variant: the variant's name (``as-written``, ``repaired``, ...).
-        target: what is replayed (:mod:`symcot.replay.symbolic_targets`).
+        target: what is replayed (:mod:`symcot.check.symbolic_target`).
         default_size: the largest size when ``symcot verify`` is given no ``--max-size`` (exposed as
             ``default_max_size``, which :meth:`symcot.claims.Claim.run` uses for this check).
-        claim_default: unused (kept so that existing declarations stay valid).
         lambda_min: also find and certify λ_min per size.
         symbolic: marks the check for ``symcot verify --symbolic``.
 
@@ -299,7 +299,6 @@ class SymbolicCheck:
     variant: str
     target: Target
     default_size: int = 3
-    claim_default: int | None = None
     lambda_min: bool = True
     method: str = "symbolic replay: λ (and weights) as symbols, every ReLU/argmax fork decided by Z3"
     symbolic: bool = True

@@ -1,19 +1,37 @@
-"""What a construction provides: a symbolic decoder, an input encoding, and the proof's invariants.
+"""What a construction provides: a symbolic decoder, the input encoding, the state encoding, stop and λ rules.
 
-A construction never decides a verdict and never imports a checker; :mod:`symcot.check` compares what
-it computes with a reference algorithm.
+A theorem module subclasses :class:`Construction` and states, once, the proof's content:
+
+* ``decoder`` -- the layout and the layers (in the IR);
+* the **prompt encoding** -- :meth:`Construction.token_keys` (which token sits where, and what it depends
+  on) and :meth:`Construction.token` (the token's vector), plus :meth:`Construction.validate` (the domain);
+* the **state encoding** ``enc`` -- :attr:`Construction.encoding`, in the vocabulary of
+  :mod:`symcot.constructions.encoding`;
+* the **stop rule** -- :attr:`Construction.stop` (``None``: the run has exactly the reference's steps);
+* the **λ rule** -- :attr:`Construction.lam_rule` (``None``: no λ);
+* the proof's per-layer invariants -- :meth:`Construction.invariants`, used to locate a failure.
+
+Everything else (caching assembled tokens, the batched tables, symbolic copies) is derived here or by
+the engines. A construction never decides a verdict and never imports a checker or an engine.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import copy
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from fractions import Fraction
+from typing import Any, ClassVar
 
 import sympy as sp
 
-from symcot.ir.symbols import Env
+from symcot.constructions.encoding import LambdaRule, StateEncoding, StopRule
+from symcot.ir.layout import ConcreteLayout
+from symcot.ir.symbols import Env, lam
 from symcot.model.decoder import ConcreteDecoder, Decoder
+
+#: Assembled prompt tokens kept per construction; the cache starts over beyond (memory stays bounded).
+TOKEN_CACHE_LIMIT = 1 << 16
 
 
 @dataclass
@@ -44,15 +62,28 @@ class Expectation:
     source: str = ""
 
 
+def _exact_lambda(v: Any) -> Any:
+    """A fixed λ as an exact number (``int`` when integral), or a SymPy symbol kept symbolic."""
+    if isinstance(v, sp.Basic) and v.free_symbols:
+        return v
+    if isinstance(v, (int, Fraction)) and not isinstance(v, bool):
+        return v.numerator if isinstance(v, Fraction) and v.denominator == 1 else v
+    q = sp.Rational(v)
+    return int(q) if q.q == 1 else Fraction(int(q.p), int(q.q))
+
+
 @dataclass
 class Construction:
-    """Base class: subclasses set ``decoder`` and implement the input-facing methods.
+    """Base class (see the module docstring); subclasses set the class attributes and the methods.
 
     Attributes:
         claim: the paper's label this construction realises (``thm:cotdfs``).
-        variant: ``as-written`` for the paper's transcription; a repair has its own name.
+        variant: ``as-written`` for the reading closest to the printed text; a repair or another reading
+            has its own name.
         decoder: the symbolic decoder.
         notes: interpretive choices and deviations, shown in reports.
+        lam_fixed: ``λ`` fixed for every input (a number, or the symbol ``λ`` for symbolic replay) instead
+            of :attr:`lam_rule`; set by :meth:`with_lambda`.
 
     """
 
@@ -60,29 +91,73 @@ class Construction:
     variant: str
     decoder: Decoder
     notes: list[str] = field(default_factory=list)
+    lam_fixed: Any = None
     _cache: dict[Any, ConcreteDecoder] = field(default_factory=dict, repr=False)
-    _tokens: dict[int, tuple[Any, dict[Any, list[Any]]]] = field(default_factory=dict, repr=False)
+    _tokens: dict[Any, list[Any]] = field(default_factory=dict, repr=False)
+
+    #: ``enc``: what ``y_t`` must carry for the reference state ``s_t``.
+    encoding: ClassVar[StateEncoding] = StateEncoding({})
+    #: The stop rule (``None``: the run has exactly the reference's number of steps).
+    stop: ClassVar[StopRule | None] = None
+    #: The construction's λ (``None``: the weights have no λ).
+    lam_rule: ClassVar[LambdaRule | None] = None
 
     # -- to implement -------------------------------------------------------------------------
     def env(self, inp: Any) -> Env:
         """Concrete sizes for this input (``{n: 4}``)."""
         raise NotImplementedError
 
-    def subs(self, inp: Any) -> dict[sp.Symbol, Any]:
-        """Constants for this input (``{lam: …}``); none by default."""
-        return {}
+    def validate(self, inp: Any) -> None:
+        """Raise :class:`~symcot.errors.InvalidInputError` when ``inp`` is outside the theorem's domain."""
 
-    def prompt(self, inp: Any) -> Prompt:
-        """Encode the input as the token sequence before generation."""
+    def token_keys(self, inp: Any) -> list[tuple[str, Hashable]]:
+        """``(label, key)`` per prompt position: ``key`` determines the token (with the sizes and λ)."""
         raise NotImplementedError
+
+    def token(self, cl: ConcreteLayout, key: Any, lam_value: Any) -> list[Any]:
+        """The token vector for ``key`` at the layout ``cl`` and the input's λ."""
+        raise NotImplementedError
+
+    def max_weight(self, inp: Any) -> Any:
+        """The input's largest arc weight (``W`` in :attr:`lam_rule`); 1 when the input has none."""
+        return 1
 
     def invariants(self, inp: Any, states: Sequence[Any], t: int) -> list[Expectation]:
         """What the proof says happens inside step ``t`` (producing ``y_t``); used to locate failures."""
         return []
 
     # -- provided -----------------------------------------------------------------------------
+    def lam_value(self, inp: Any) -> Any:
+        """``λ`` for this input: the fixed value, else the λ rule, else ``None``."""
+        if self.lam_fixed is not None:
+            return self.lam_fixed
+        if self.lam_rule is None:
+            return None
+        return self.lam_rule.value(self.env(inp), self.max_weight(inp))
+
+    def subs(self, inp: Any) -> dict[sp.Symbol, Any]:
+        """Constants substituted into the weights: ``{λ: value}`` (none when λ is kept symbolic)."""
+        v = self.lam_value(inp)
+        if v is None or (isinstance(v, sp.Basic) and v.free_symbols):
+            return {}
+        return {lam: v}
+
+    def with_lambda(self, value: Any) -> Construction:
+        """A copy with ``λ = value`` on every input (``symcot.ir.lam`` itself keeps λ symbolic)."""
+        c = copy.copy(self)
+        c.lam_fixed = _exact_lambda(value)
+        c._cache, c._tokens = {}, {}
+        return c
+
+    @property
+    def lambda_text(self) -> str:
+        """How λ is chosen, for reports."""
+        if self.lam_fixed is not None:
+            return f"λ = {self.lam_fixed}"
+        return self.lam_rule.describe() if self.lam_rule is not None else "no λ"
+
     def concrete(self, inp: Any) -> ConcreteDecoder:
-        """Exact weights for this input's sizes (cached per size)."""
+        """Exact weights for this input's sizes (cached per size and constants)."""
         env, subs = self.env(inp), self.subs(inp)
         try:  # fast key: the sizes and constants themselves
             key: Any = (frozenset(env.items()), frozenset(subs.items()))
@@ -95,12 +170,47 @@ class Construction:
             hit = self._cache[key] = self.decoder.instantiate(env, subs)
         return hit
 
-    def _token_cache(self, cl: Any) -> dict[Any, list[Any]]:
-        """A dict for one concrete layout in which ``prompt`` may keep recurring token lists (read-only)."""
-        got = self._tokens.get(id(cl))
-        if got is None or got[0] is not cl:
-            got = self._tokens[id(cl)] = (cl, {})
-        return got[1]
+    def prompt(self, inp: Any) -> Prompt:
+        """The prompt of the proof: :meth:`validate`, then the tokens of :meth:`token_keys`.
+
+        A token is assembled once per (layout, λ, key) and shared, read-only, by every prompt that has it
+        (the batched engines convert each distinct token once); the cache keeps at most
+        :data:`TOKEN_CACHE_LIMIT` tokens and is not used for a symbolic or non-integer λ.
+        """
+        self.validate(inp)
+        cl = self.concrete(inp).layout
+        lam_value = self.lam_value(inp)
+        keys = self.token_keys(inp)
+        cacheable = lam_value is None or type(lam_value) is int
+        if len(self._tokens) > TOKEN_CACHE_LIMIT:
+            self._tokens.clear()
+        toks: list[list[Any]] = []
+        for _, key in keys:
+            tok = None
+            if cacheable:
+                ck = (id(cl), lam_value, key)
+                try:
+                    tok = self._tokens.get(ck)
+                except TypeError:  # an unhashable key: no sharing
+                    ck = None
+            if tok is None:
+                tok = self.token(cl, key, lam_value)
+                if cacheable and ck is not None:
+                    self._tokens[ck] = tok
+            toks.append(tok)
+        return Prompt(toks, [label for label, _ in keys])
+
+    def expected(self, inp: Any, state: Any, t: int) -> dict[str, list[Any]]:
+        """``enc(s_t)``: the blocks ``y_t`` must carry (from :attr:`encoding`)."""
+        return self.encoding.expected(state, t, self.concrete(inp).layout.sizes, self.lam_value(inp))
+
+    def expected_table(self, inp: Any, states: Sequence[Any]) -> dict[str, Any] | None:
+        """``enc`` of every state at once as int64 arrays (``None`` when not representable)."""
+        return self.encoding.table(states, self.concrete(inp).layout.sizes, self.lam_value(inp))
+
+    def terminal(self, layout: ConcreteLayout, y: Sequence[Any]) -> bool:
+        """The stop rule on ``y`` (never fires when there is none)."""
+        return self.stop is not None and self.stop.fires(layout, y)
 
     @property
     def label(self) -> str:
@@ -108,23 +218,6 @@ class Construction:
         return f"{self.claim}/{self.variant}"
 
 
-def word_prompt(cache: dict[Any, list[Any]], word: str, x_token: Callable[[int, str], list[Any]],
-                y0: Callable[[], list[Any]], key: Callable[[int, str], Any] | None = None) -> Prompt:
-    """``[x_0, …, x_{|w|-1}, y_0]`` for a word whose token ``x_τ`` is ``x_token(τ, w_τ)``.
-
-    Each token is built once per ``cache`` (one per concrete layout: :meth:`Construction._token_cache`)
-    and ``key(τ, w_τ)`` (default ``(τ, w_τ)``; a token that depends on more, such as the height before
-    ``τ``, needs a key that says so), so prompts share their token lists (read-only).
-    """
-    toks = []
-    for tau, c in enumerate(word):
-        k = (tau, c) if key is None else key(tau, c)
-        tok = cache.get(k)
-        if tok is None:
-            tok = cache[k] = x_token(tau, c)
-        toks.append(tok)
-    last = cache.get("y_0")
-    if last is None:
-        last = cache["y_0"] = y0()
-    toks.append(last)
-    return Prompt(toks, [f"x_{tau}" for tau in range(len(word))] + ["y_0"])
+def onehot_list(size: int, i: int | None) -> list[int]:
+    """``e_i`` in dimension ``size`` (``0^size`` for ``None``)."""
+    return [0] * size if i is None else [1 if j == i else 0 for j in range(size)]

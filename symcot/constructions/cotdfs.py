@@ -51,10 +51,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-import numpy as np
-
 from symcot.algorithms.dfs import DfsState
-from symcot.constructions.base import Construction, Expectation, Prompt
+from symcot.constructions.base import Construction, Expectation, onehot_list
+from symcot.constructions.encoding import StateEncoding, StopRule, indicator, onehot
 from symcot.errors import InvalidInputError
 from symcot.inputs.graphs import Digraph
 from symcot.ir import Layout, Map, dot, hadamard, n, ones
@@ -185,37 +184,40 @@ def validate(g: Digraph, source: int) -> None:
         raise InvalidInputError(f"source {source!r} is not a vertex of a graph on 0..{g.n - 1}")
 
 
-def dfs_prompt(cl: Any, g: Digraph, s: int, cache: dict[Any, list[Any]] | None = None) -> Prompt:
-    """``[x_⊥, x_0, …, x_{n-1}, y_0]`` of the proof; blocks beyond ``flg3`` (extensions) are 0.
-
-    ``cache`` (one dict per layout, kept by the caller) returns the same token list for the same
-    ``(vertex, adjacency row)``, so prompts share their recurring tokens (read-only lists).
-    """
+def dfs_token_keys(g: Digraph, s: int) -> list[tuple[str, Any]]:
+    """``[x_⊥, x_0, …, x_{n-1}, y_0]`` of the proof: ``x_i`` depends on ``i`` and ``A_{i,:}``, ``y_0`` on ``s``."""
     a = g.adjacency()
-    e = lambda i: [1 if j == i else 0 for j in range(g.n)]  # noqa: E731
-    memo: dict[Any, list[Any]] = {} if cache is None else cache
+    return ([("x_⊥", ("⊥",))] + [(f"x_{i}", ("x", i, tuple(a[i]))) for i in range(g.n)]
+            + [("y_0", ("y", s, tuple(a[s])))])
 
-    def token(kind: str, i: int, row: list[int]) -> list[Any]:
-        key = (kind, i, tuple(row))
-        tok = memo.get(key)
-        if tok is None:
-            if kind == "x":
-                tok = cl.assemble({"cur": e(i), "nbr": row, "flg1": -1, "flg2": -1, "flg3": 0})
-            else:
-                tok = cl.assemble({"cur": e(i), "vis": e(i), "nbr": row, "flg1": -1, "flg2": -1, "flg3": 1})
-            memo[key] = tok
-        return tok
 
-    bottom = memo.get(("⊥", 0, ()))
-    if bottom is None:
-        bottom = memo[("⊥", 0, ())] = cl.assemble({})
-    toks = [bottom] + [token("x", i, a[i]) for i in range(g.n)] + [token("y", s, a[s])]
-    labels = ["x_⊥"] + [f"x_{i}" for i in range(g.n)] + ["y_0"]
-    return Prompt(toks, labels)
+def dfs_token(cl: Any, key: Any) -> list[Any]:
+    """The token of ``key``: ``x_⊥ = 0^d``, ``x_i`` or ``y_0`` (module docstring).
+
+    Blocks beyond ``flg3`` (constructions extending this embedding) are 0.
+    """
+    if key[0] == "⊥":
+        return cl.assemble({})
+    kind, i, row = key
+    e = onehot_list(len(row), i)
+    if kind == "x":
+        return cl.assemble({"cur": e, "nbr": list(row), "flg1": -1, "flg2": -1, "flg3": 0})
+    return cl.assemble({"cur": e, "vis": e, "nbr": list(row), "flg1": -1, "flg2": -1, "flg3": 1})
+
+
+#: ``enc`` of the DFS state ``(dfs^(t)(s), par^(t), vst^(t))``: ``cur = e_{dfs^(t)(s)}`` (``0^n`` for φ),
+#: ``vis`` the indicator of ``vst^(t)``, ``par = e_{par^(t)(dfs^(t)(s))}`` while ``dfs^(t)(s) ≠ φ`` (where the
+#: paper defines it).
+ENCODING = StateEncoding({"cur": onehot("cur"), "vis": indicator("vst"), "par": onehot("par_cur", when="has_cur")})
+#: "The chain-of-thought terminates when π_cur(y_{t+1}) = 0^n" (choice 6).
+STOP = StopRule("cur", 0, "The chain-of-thought terminates when π_cur(y_{t+1}) = 0^n")
 
 
 class DfsConstruction(Construction):
     """The paper's DFS decoder with its input encoding and the proof's per-layer invariants."""
+
+    encoding = ENCODING
+    stop = STOP
 
     def __init__(self, decoder: Decoder | None = None, variant: str = "as-written", notes: list[str] | None = None):
         super().__init__("thm:cotdfs", variant, decoder or build_decoder(f"thm:cotdfs/{variant}"),
@@ -225,12 +227,17 @@ class DfsConstruction(Construction):
         """``{n: |V|}``."""
         return {n: inp[0].n}
 
-    def prompt(self, inp: tuple[Digraph, int]) -> Prompt:
+    def validate(self, inp: tuple[Digraph, int]) -> None:
+        """A simple digraph and a source vertex."""
+        validate(*inp)
+
+    def token_keys(self, inp: tuple[Digraph, int]) -> list[tuple[str, Any]]:
         """``[x_⊥, x_0, …, x_{n-1}, y_0]`` as in the proof."""
-        g, s = inp
-        validate(g, s)
-        cl = self.concrete(inp).layout
-        return dfs_prompt(cl, g, s, self._token_cache(cl))
+        return dfs_token_keys(*inp)
+
+    def token(self, cl: Any, key: Any, lam_value: Any) -> list[Any]:
+        """See :func:`dfs_token`."""
+        return dfs_token(cl, key)
 
     def invariants(self, inp: tuple[Digraph, int], states: Sequence[DfsState], t: int) -> list[Expectation]:
         """The proof's claims inside step ``t``: layer-1 flags and buffer, and each head's selection."""
@@ -253,59 +260,3 @@ class DfsConstruction(Construction):
             out.append(Expectation(2, "head", "B", f"y_{first}",
                                    "head B resolves the first y token whose π_cur is the parent"))
         return out
-
-
-def expected_blocks(g: Digraph, state: DfsState) -> dict[str, Any]:
-    """The encoding of the DFS state ``(dfs^(t)(s), par^(t), vst^(t))`` in ``y_t``.
-
-    ``cur`` is ``e_{dfs^(t)(s)}`` (``0^n`` for φ); ``vis`` the indicator of ``vst^(t)``; ``par`` is
-    ``e_{par^(t)(dfs^(t)(s))}`` (``0^n`` for φ) and is compared only while ``dfs^(t)(s) ≠ φ``, where
-    the paper defines it.
-    """
-    nv = g.n
-    e = lambda i: [0] * nv if i is None else [1 if j == i else 0 for j in range(nv)]  # noqa: E731
-    out: dict[str, Any] = {"cur": e(state.cur), "vis": [1 if v in state.vst else 0 for v in range(nv)]}
-    if state.cur is not None:
-        out["par"] = e(state.par[state.cur])
-    return out
-
-
-def expected_table(g: Digraph, states: Sequence[DfsState]) -> dict[str, Any]:
-    """:func:`expected_blocks` of every state at once (``StepwiseSpec.expected_table``).
-
-    ``{"cur": (T+1, n), "vis": (T+1, n), "par": ((T+1, n), present)}``: ``par`` is expected only while
-    ``dfs^(t)(s) ≠ φ``. ``vst^(t)`` only grows, so ``vis`` is read off the step at which each vertex enters it.
-    """
-    nv, steps = g.n, len(states)
-    never = steps  # a vertex that never enters vst
-    enter = [never] * nv
-    cur_i: list[int] = []
-    par_i: list[int] = []
-    prev: frozenset[int] = frozenset()
-    for t, st in enumerate(states):
-        if st.vst is not prev:
-            if not prev <= st.vst:
-                raise ValueError(f"vst shrinks at step {t}: the DFS dynamic only adds vertices")
-            for v in st.vst - prev:
-                enter[v] = t
-            prev = st.vst
-        c = -1 if st.cur is None else st.cur
-        cur_i.append(c)
-        p = st.par[c] if c >= 0 else None
-        par_i.append(-1 if p is None else p)
-    ci, pi = np.array(cur_i), np.array(par_i)
-    here = ci >= 0
-    cols = np.arange(nv)
-    cur = (ci[:, None] == cols).astype(np.int64)
-    par = (pi[:, None] == cols).astype(np.int64)
-    vis = (np.arange(steps)[:, None] >= np.array(enter)[None, :]).astype(np.int64)
-    return {"cur": cur, "vis": vis, "par": (par, here)}
-
-
-def is_terminal(layout_c: Any, y: list[Any]) -> bool:
-    """The paper's stop rule: ``π_cur(y_t) = 0^n``."""
-    return all(v == 0 for v in layout_c.pi("cur", y))
-
-
-#: Vectorised form of the stop rule for the batched engine (``view.block(name)`` has one column per input).
-is_terminal.batched = lambda layout, view: ~(view.block("cur") != 0).any(axis=0)  # type: ignore[attr-defined]

@@ -27,13 +27,8 @@ Interpretive choices (beyond the DFS ones, choices 1-6 of :mod:`symcot.construct
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
-
-import numpy as np
-
-from symcot.algorithms.dfs import DfsState
 from symcot.constructions.base import Construction
+from symcot.constructions.cotdfs import ENCODING as DFS_ENCODING
 from symcot.constructions.cotdfs import (
     W_O_DOC,
     DfsConstruction,
@@ -45,13 +40,10 @@ from symcot.constructions.cotdfs import (
     w2_2_assign,
     w_o_assign,
 )
-from symcot.constructions.cotdfs import expected_blocks as dfs_expected
-from symcot.constructions.cotdfs import expected_table as dfs_expected_table
 from symcot.constructions.cotdfs import layout as dfs_layout
-from symcot.inputs.graphs import Digraph
+from symcot.constructions.encoding import scalar
 from symcot.ir import Layout, n
 from symcot.model import FFN, Attention, Decoder, Layer, value_space
-from symcot.replay.batched import block_series
 
 #: d = 6n + 4: the DFS embedding (6n + 3) and one component.
 PAPER_D = 6 * n + 4
@@ -79,29 +71,16 @@ def build_decoder(name: str = "thm:cotdfs:phi/as-written") -> Decoder:
     return Decoder(name, L, [layer1(L), layer2])
 
 
+#: The DFS ``enc`` and ``q``: ``+1`` after a traverse, ``-1`` after a backtrack, ``0`` at ``t = 0`` (choice 2).
+ENCODING = DFS_ENCODING.extended(q=scalar("step_sign"))
+
+
 class DfsPhiConstruction(DfsConstruction):
     """The DFS construction (same prompt, same invariants) on the layout with ``q``; ``q = 0`` in the prompt."""
+
+    encoding = ENCODING
 
     def __init__(self, variant: str = "as-written", notes: list[str] | None = None):
         Construction.__init__(self, "thm:cotdfs:phi", variant, build_decoder(f"thm:cotdfs:phi/{variant}"),
                               notes or ["DFS decoder with q ← 2π_flg1 - 1 in W_2^(2); choices in "
                                         "symcot/constructions/cotdfs_phi.py"])
-
-
-def expected_blocks(g: Digraph, state: DfsState) -> dict[str, Any]:
-    """The DFS blocks of ``y_t`` and ``q``: ``+1`` after a traverse, ``-1`` after a backtrack, ``0`` at ``t = 0``."""
-    out = dfs_expected(g, state)
-    out["q"] = [{"init": 0, "traverse": 1, "backtrack": -1}[state.move]]
-    return out
-
-
-def expected_table(g: Digraph, states: Sequence[DfsState]) -> dict[str, Any]:
-    """:func:`expected_blocks` of every state at once (``StepwiseSpec.expected_table``)."""
-    out = dfs_expected_table(g, states)
-    out["q"] = np.array([[{"init": 0, "traverse": 1, "backtrack": -1}[st.move]] for st in states], dtype=np.int64)
-    return out
-
-
-def spelled_word(layout_c: Any, outputs: list[list[Any]], steps: int) -> str:
-    """``U``/``D`` for ``π_q(y_1) … π_q(y_steps)`` (``?`` for any other value)."""
-    return "".join({1: "U", -1: "D"}.get(q[0], "?") for q in block_series(outputs, layout_c, "q", steps))

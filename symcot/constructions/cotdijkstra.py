@@ -19,12 +19,15 @@ only ``π_wei``, so the residual carries ``A_{i,:}`` of ``cur^(t) = v_i``. ``W_1
 
 Interpretive choices (the most literal reading; each is a place a reader could differ):
 
-1. *Absent arcs in ``A_{i,:}`` (variant ``as-written``).* The text types ``A ∈ R_{>0}^{n×n}`` but
-   applies the theorem to "any simple connected directed graph", which has absent arcs, and never says
-   what ``A_{i,:}`` holds for them. ``A_{i,:}`` is called "the i-th row of the adjacency matrix", the
-   object that holds 0 for a non-arc in the DFS proof (``A ∈ {0,1}``) and in ``Digraph.adjacency()``;
-   so as written an absent arc, and the diagonal (no self-loop), is 0. The relaxation
-   ``π_dis - π_crd - π_wei`` then treats every non-neighbour as a weight-0 arc: refuted (see
+1. *Absent arcs in ``A_{i,:}``.* The text types the matrix ``A ∈ ℝ_{>0}^{n×n}`` (0 is not an allowed
+   entry) and applies the theorem to "any simple connected directed graph", which has missing arcs and no
+   self-loops; the only value the paper ever gives a missing arc is ``∞`` (the BFS paragraph: "∞ implies
+   that it does not"), which the construction writes as ``λ`` (``π_dis = λ^n``). So as written (variant
+   ``as-written``) a missing arc *and the diagonal* are ``λ``. The source's own distance then stays
+   ``λ`` at step 1 (``λ - ReLU(λ - 0 - λ) = λ``): refuted on a single arc at step 1, block ``dis``.
+   The other reading (variant ``missing-arc-0``): ``A_{i,:}`` is "the i-th row of the adjacency
+   matrix", the object that holds 0 for a non-arc in the DFS proof (``A ∈ {0,1}``); the relaxation
+   ``π_dis - π_crd - π_wei`` then treats every non-neighbour as a weight-0 arc: refuted too (see
    docs/errata/dijkstra-width.md).
 2. *Repair (variant ``repaired``).* ``A_{i,:}`` is the shortest-path weight matrix: ``a_ij`` for an arc,
    ``λ`` (the construction's stand-in for ``∞``, as in ``π_dis = λ^n``; Section 2.1's BFS case writes
@@ -40,7 +43,7 @@ Interpretive choices (the most literal reading; each is a place a reader could d
    Dist^(t+1)[j']"). ``y_0`` is compared on ``cur``, ``vis`` and ``crd`` only: its ``dis`` block is
    ``λ^n`` as written, so ``π_dis(y_0)[p] = λ`` although ``Dist^(0)[p] = 0`` (an inconsistency of the
    text, listed in the errata; not a failure under ``def:algorelationbycot``).
-6. *λ.* "a sufficiently large constant": per input ``λ = 1 + (n - 1)·max_e a_e`` (:func:`lambda_rule`):
+6. *λ.* "a sufficiently large constant": per input ``λ = 1 + (n - 1)·max_e a_e`` (:data:`LAMBDA_RULE`):
    every tentative distance written into an unreached coordinate is ``Dist[u] + a_uv`` for a path of
    at most ``n - 1`` arcs, and the proof needs ``λ`` strictly above it (``λ - π_dis[j] > 0`` in the
    selection, ``γ[i] = π_dis[i] - λ < 0``). The smallest working λ is measured separately (proofs).
@@ -55,10 +58,9 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Literal
 
-import numpy as np
-
 from symcot.algorithms.dijkstra import INF, DkstState, validate_dijkstra_input
-from symcot.constructions.base import Construction, Expectation, Prompt
+from symcot.constructions.base import Construction, Expectation, onehot_list
+from symcot.constructions.encoding import LambdaRule, StateEncoding, StopRule, W, indicator, onehot, scalar, vector
 from symcot.inputs.graphs import Digraph
 from symcot.ir import Layout, Map, bcast, hadamard, lam, n, ones
 from symcot.ir.expr import Expr
@@ -69,8 +71,6 @@ from symcot.model import FFN, Attention, Decoder, Head, Layer, value_space
 BLOCKS = ["cur", "crd", "vis", "wei", "dis", "buf"]
 #: d = 5n + 1, as stated in the proof.
 PAPER_D = 5 * n + 1
-#: Assembled prompt tokens a construction keeps (see :func:`dijkstra_tokens`); the cache starts over beyond.
-TOKEN_CACHE_LIMIT = 1 << 16
 
 Number = int | Fraction
 Inp = tuple[Digraph, int]
@@ -173,87 +173,46 @@ class Encoding:
         return out
 
 
-#: As written: the adjacency-matrix row, 0 for a non-arc and on the diagonal (choice 1).
-AS_WRITTEN = Encoding(absent="0", diagonal="0")
-#: The repair: λ (= ∞) for a non-arc, 0 on the diagonal (choice 2).
+#: As written: ``A ∈ ℝ_{>0}^{n×n}`` has no 0 entry, the only value the paper gives a missing arc is ∞ (the BFS
+#: paragraph: "∞ implies that it does not"), and a simple graph has no self-loop: ∞ off the arcs and on the
+#: diagonal, encoded as λ (choice 1).
+AS_WRITTEN = Encoding(absent="λ", diagonal="λ")
+#: The other reading: ``A_{i,:}`` as the adjacency-matrix row of the DFS proof, 0 for a missing arc and on the
+#: diagonal (choice 1).
+MISSING_ARC_ZERO = Encoding(absent="0", diagonal="0")
+#: The repair: λ (= ∞) for a missing arc, 0 on the diagonal (choice 2).
 REPAIRED = Encoding(absent="λ", diagonal="0")
+#: The named readings and the repair, by variant name.
+VARIANT_ENCODINGS = {"as-written": AS_WRITTEN, "missing-arc-0": MISSING_ARC_ZERO, "repaired": REPAIRED}
+
+#: "λ is a sufficiently large constant": ``λ = 1 + (n - 1)·max_e a_e``, strictly above every tentative
+#: distance (choice 6).
+LAMBDA_RULE = LambdaRule(1 + (n - 1) * W, "app:cotdij: \"λ is a sufficiently large constant\"",
+                         "λ = 1 + (n-1)·max arc weight, per input")
 
 
-def lambda_rule(inp: Inp) -> Number:
-    """``λ = 1 + (n - 1)·max_e a_e``: strictly above every tentative distance (choice 6)."""
-    g, _ = inp
+def dijkstra_token_keys(g: Digraph, s: int) -> list[tuple[str, Any]]:
+    """``[x_0, …, x_{n-1}, y_0]``: ``x_i`` depends on ``i`` and the arcs out of ``v_i`` with their weights."""
     ws = g.weights if g.weights is not None else (1,) * len(g.arcs)
-    top = max(ws, default=0)
-    val = 1 + (g.n - 1) * top
-    return val.numerator if isinstance(val, Fraction) and val.denominator == 1 else val
-
-
-@dataclass(frozen=True)
-class FixedLambda:
-    """``λ = value`` for every input (used to scan for the smallest λ that works)."""
-
-    value: Number
-
-    def __call__(self, inp: Inp) -> Number:
-        return self.value
-
-
-def dijkstra_tokens(cl: ConcreteLayout, g: Digraph, s: int, lam_value: Number, enc: Encoding,
-                    x_extra: dict[str, Any] | None = None, y_extra: dict[str, Any] | None = None,
-                    cache: dict[Any, Any] | None = None) -> Prompt:
-    """``[x_0, …, x_{n-1}, y_0]`` of the proof; ``x_extra``/``y_extra`` fill appended blocks.
-
-    With ``cache`` (a dict for this layout, ``Construction._token_cache``) each token is assembled once
-    and reused, read-only, by every prompt that has it (the batched engine then converts it once):
-    ``x_i`` depends on ``n``, ``λ``, the encoding, ``i`` and the arcs out of ``v_i`` with their weights,
-    ``y_0`` on ``n``, ``λ`` and ``s``. Only ``int`` ``λ`` and weights are cached (``2 == Fraction(2)``
-    must not hand out a token of the other type); the cache is emptied when it holds more than
-    :data:`TOKEN_CACHE_LIMIT` tokens.
-    """
-    nv = g.n
-    ws = g.weights if g.weights is not None else (1,) * len(g.arcs)
-    out: list[list[tuple[int, Number]]] = [[] for _ in range(nv)]
+    out: list[list[tuple[int, Any]]] = [[] for _ in range(g.n)]
     for (u, v), w in zip(g.arcs, ws):
         out[u].append((v, w))
-    e = lambda i: [1 if j == i else 0 for j in range(nv)]  # noqa: E731
-
-    def x_token(i: int) -> list[Any]:
-        return cl.assemble({"cur": e(i), "crd": -lam_value, "wei": enc.row(nv, i, out[i], lam_value),
-                            "dis": [lam_value] * nv, **(x_extra or {})})
-
-    def y_token() -> list[Any]:
-        return cl.assemble({"cur": e(s), "crd": 0, "vis": e(s), "dis": [lam_value] * nv, **(y_extra or {})})
-
-    labels = [*(f"x_{i}" for i in range(nv)), "y_0"]
-    extras = _hashable_extras(x_extra, y_extra)
-    if cache is None or extras is None or type(lam_value) is not int or any(type(w) is not int for w in ws):
-        return Prompt([*(x_token(i) for i in range(nv)), y_token()], labels)
-    if len(cache) > TOKEN_CACHE_LIMIT:
-        cache.clear()
-    head = (lam_value, enc, extras)
-    toks = []
-    for i in range(nv):
-        key = (*head, "x", i, tuple(out[i]))
-        tok = cache.get(key)
-        if tok is None:
-            tok = cache[key] = x_token(i)
-        toks.append(tok)
-    key = (*head, "y", s)
-    tok = cache.get(key)
-    if tok is None:
-        tok = cache[key] = y_token()
-    toks.append(tok)
-    return Prompt(toks, labels)
+    return [*((f"x_{i}", ("x", g.n, i, tuple(out[i]))) for i in range(g.n)), ("y_0", ("y", g.n, s))]
 
 
-def _hashable_extras(x_extra: dict[str, Any] | None, y_extra: dict[str, Any] | None) -> tuple | None:
-    """``x_extra`` and ``y_extra`` as a cache key part, or ``None`` when a value is not hashable."""
-    key = (tuple(sorted((x_extra or {}).items())), tuple(sorted((y_extra or {}).items())))
-    try:
-        hash(key)
-    except TypeError:
-        return None
-    return key
+def dijkstra_token(cl: ConcreteLayout, key: Any, lam_value: Any, enc: Encoding,
+                   extra: dict[str, Any] | None = None) -> list[Any]:
+    """``x_i = [e_i ‖ -λ ‖ 0^n ‖ A_{i,:} ‖ λ^n ‖ 0^n]``, ``y_0 = [e_p ‖ 0 ‖ e_p ‖ 0^n ‖ λ^n ‖ 0^n]``.
+
+    ``extra`` fills blocks a construction appends (thm:cotwidoftree's ``dif``, ``twd``, ``mwd``).
+    """
+    if key[0] == "x":
+        _, nv, i, arcs = key
+        return cl.assemble({"cur": onehot_list(nv, i), "crd": -lam_value, "wei": enc.row(nv, i, arcs, lam_value),
+                            "dis": [lam_value] * nv, **(extra or {})})
+    _, nv, s = key
+    e = onehot_list(nv, s)
+    return cl.assemble({"cur": e, "crd": 0, "vis": e, "dis": [lam_value] * nv, **(extra or {})})
 
 
 def encode_dist(dist: Sequence[Any], lam_value: Number) -> list[Number]:
@@ -261,42 +220,13 @@ def encode_dist(dist: Sequence[Any], lam_value: Number) -> list[Number]:
     return [lam_value if d is INF else d for d in dist]
 
 
-def expected_blocks(state: DkstState, t: int, lam_value: Number, n_vertices: int) -> dict[str, list[Any]]:
-    """``enc(Dkst^(t))``: ``cur``, ``vis``, ``crd`` and (for ``t ≥ 1``, choice 5) ``dis``."""
-    e = [1 if j == state.cur else 0 for j in range(n_vertices)]
-    out: dict[str, list[Any]] = {"cur": e, "vis": [1 if v in state.vst else 0 for v in range(n_vertices)],
-                                 "crd": [state.dist[state.cur]]}
-    if t >= 1:
-        out["dis"] = encode_dist(state.dist, lam_value)
-    return out
-
-
-def expected_table(states: Sequence[DkstState], lam_value: Number, n_vertices: int) -> dict[str, Any] | None:
-    """:func:`expected_blocks` of every state at once (``StepwiseSpec.expected_table``).
-
-    ``{"cur", "vis", "crd": (T + 1, ·), "dis": ((T + 1, n), present)}`` with ``dis`` absent at ``t = 0``
-    (choice 5). ``None`` (the checker then calls :func:`expected_blocks`) unless every value is a
-    Python int within int64 (what ``np.array`` makes int64): rational weights give ``Fraction``
-    values. (``bool`` would pass as an int, but ``Digraph`` refuses boolean weights.)
-    """
-    steps = len(states)
-    if any(st.dist[st.cur] is INF for st in states):
-        return None  # crd would be ∞ (not a number); Dkst never visits an unreached vertex
-    # np.array gives int64 exactly when every value is a Python int within int64 (a Fraction: object)
-    try:
-        dis = np.array([[lam_value if d is INF else d for d in st.dist] for st in states])
-    except (ValueError, OverflowError):
-        return None
-    if dis.dtype != np.int64 or dis.shape != (steps, n_vertices):
-        return None
-    at = np.arange(steps)
-    cur_idx = np.array([st.cur for st in states], dtype=np.intp)
-    cur = np.zeros((steps, n_vertices), dtype=np.int64)
-    cur[at, cur_idx] = 1
-    vis = np.zeros((steps, n_vertices), dtype=np.int64)
-    vis[[t for t, st in enumerate(states) for _ in st.vst], [v for st in states for v in st.vst]] = 1
-    crd = dis[at, cur_idx].reshape(steps, 1)  # Dist^(t)[cur^(t)], finite, so equal to its encoding
-    return {"cur": cur, "vis": vis, "crd": crd, "dis": (dis, at >= 1)}
+#: ``enc(Dkst^(t))`` (choice 5): ``e_{cur}`` in ``cur``, the indicator of ``vst`` in ``vis``, ``Dist[cur]`` in
+#: ``crd`` ("π_crd(y_{t+1}) records Dist^(t+1)[j']"), and ``Dist`` with ``∞ ↦ λ`` in ``dis`` for ``t ∈ [T]``.
+ENCODING = StateEncoding({"cur": onehot("cur"), "vis": indicator("vst"), "crd": scalar("dist_cur"),
+                          "dis": vector("dist", from_step=1)})
+#: "After exactly n - 1 transitions the visited indicator satisfies π_vis(y_{n-1}) = 1^n, which serves as the
+#: halting criterion" (choice 7).
+STOP = StopRule("vis", 1, "π_vis(y_{n-1}) = 1^n ... serves as the halting criterion")
 
 
 def dijkstra_invariants(states: Sequence[DkstState], t: int, lam_value: Number, n_vertices: int
@@ -319,50 +249,48 @@ def dijkstra_invariants(states: Sequence[DkstState], t: int, lam_value: Number, 
     ]
 
 
-def is_terminal(layout_c: ConcreteLayout, y: list[Any]) -> bool:
-    """The halting criterion ``π_vis(y_t) = 1^n``."""
-    return all(v == 1 for v in layout_c.pi("vis", y))
+class DijkstraConstruction(Construction):
+    """The Dijkstra decoder with an input reading (``as-written``, ``missing-arc-0``) or the ``repaired`` one."""
 
+    encoding = ENCODING
+    stop = STOP
+    lam_rule = LAMBDA_RULE
 
-class LambdaGraphSizes:
-    """``env`` and ``subs`` of a construction on ``(graph, source)`` inputs whose λ is ``lam_of(input)``."""
-
-    lam_of: Callable[[Any], Any]
+    def __init__(self, variant: str = "as-written", encoding: Encoding | None = None,
+                 decoder: Decoder | None = None, notes: list[str] | None = None):
+        enc = encoding or VARIANT_ENCODINGS.get(variant, REPAIRED)
+        default_notes = [
+            f"A_{{i,:}} holds {enc.absent} for a non-arc and {enc.diagonal} on the diagonal"
+            + {AS_WRITTEN: " (as written: A ∈ ℝ_{>0}^{n×n}, a missing arc and the diagonal are ∞, encoded as λ)",
+               MISSING_ARC_ZERO: " (reading: the adjacency-matrix row, 0 off the arcs)",
+               REPAIRED: " (repair: the shortest-path weight matrix, λ playing ∞, a_ii = 0)"}.get(enc, ""),
+            "λ = 1 + (n-1)·max weight per input",
+        ]
+        super().__init__("thm:cotdijkstra", variant, decoder or build_decoder(f"thm:cotdijkstra/{variant}"),
+                         notes if notes is not None else default_notes)
+        self.arcs = enc
 
     def env(self, inp: Inp) -> dict:
         """``{n: |V|}``."""
         return {n: inp[0].n}
 
-    def subs(self, inp: Inp) -> dict:
-        """``{λ: lam_of(inp)}``."""
-        return {lam: self.lam_of(inp)}
+    def max_weight(self, inp: Inp) -> Number:
+        """The largest arc weight (``W`` of the λ rule; 0 without arcs)."""
+        g = inp[0]
+        return max(g.weights if g.weights is not None else (1,) * len(g.arcs), default=0)
 
+    def validate(self, inp: Inp) -> None:
+        """A simple digraph with exact positive weights, every vertex reachable from the source."""
+        validate_dijkstra_input(*inp)
 
-class DijkstraConstruction(LambdaGraphSizes, Construction):
-    """The Dijkstra decoder with an input encoding (``as-written`` or ``repaired``) and a λ rule."""
-
-    def __init__(self, variant: str = "as-written", encoding: Encoding | None = None,
-                 lam_of: Callable[[Inp], Number] = lambda_rule, decoder: Decoder | None = None,
-                 notes: list[str] | None = None):
-        enc = encoding or (AS_WRITTEN if variant == "as-written" else REPAIRED)
-        default_notes = [
-            f"A_{{i,:}} holds {enc.absent} for a non-arc and {enc.diagonal} on the diagonal"
-            + (" (as written: the adjacency-matrix row)" if enc == AS_WRITTEN else
-               " (repair: the shortest-path weight matrix, λ playing ∞)" if enc == REPAIRED else ""),
-            "λ = " + ("1 + (n-1)·max weight per input" if lam_of is lambda_rule else repr(lam_of)),
-        ]
-        super().__init__("thm:cotdijkstra", variant, decoder or build_decoder(f"thm:cotdijkstra/{variant}"),
-                         notes if notes is not None else default_notes)
-        self.encoding = enc
-        self.lam_of = lam_of
-
-    def prompt(self, inp: Inp) -> Prompt:
+    def token_keys(self, inp: Inp) -> list[tuple[str, Any]]:
         """``[x_0, …, x_{n-1}, y_0]`` (no sentinel in this proof)."""
-        g, s = inp
-        validate_dijkstra_input(g, s)
-        cl = self.concrete(inp).layout
-        return dijkstra_tokens(cl, g, s, self.lam_of(inp), self.encoding, cache=self._token_cache(cl))
+        return dijkstra_token_keys(*inp)
+
+    def token(self, cl: ConcreteLayout, key: Any, lam_value: Any) -> list[Any]:
+        """See :func:`dijkstra_token`."""
+        return dijkstra_token(cl, key, lam_value, self.arcs)
 
     def invariants(self, inp: Inp, states: Sequence[DkstState], t: int) -> list[Expectation]:
         """Head choices and block values the proof states for step ``t``."""
-        return dijkstra_invariants(states, t, self.lam_of(inp), inp[0].n)
+        return dijkstra_invariants(states, t, self.lam_value(inp), inp[0].n)

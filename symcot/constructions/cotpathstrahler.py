@@ -91,13 +91,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from fractions import Fraction
-from functools import lru_cache
 from typing import Any
 
-import numpy as np
-
 from symcot.algorithms.paths import FoldState, strahler_fold
-from symcot.constructions.base import Construction, Expectation, Prompt, word_prompt
+from symcot.constructions.base import Construction, Expectation, onehot_list
+from symcot.constructions.encoding import LambdaRule, StateEncoding, const, onehot, scalar
 from symcot.errors import InvalidInputError
 from symcot.inputs.dyck import UP, heights, validate_dyck
 from symcot.ir import Layout, Map, Shift, bcast, lam, n
@@ -259,12 +257,26 @@ def build_decoder(variant: str = "as-written") -> Decoder:
     return Decoder(f"thm:cotpathstrahler/{variant}", L, [layer1, layer2, layer3, layer4])
 
 
-def _e(size: int, i: int | None) -> list[int]:
-    return [0] * size if i is None else [1 if j == i else 0 for j in range(size)]
+#: ``y_t`` encodes the point ``(t, s_t)``: ``M``, ``c`` of the vertex there, ``ht = e_{s_t}``, ``flg = 1``, empty
+#: scratch; ``pos = e_t``, ``pos_sc = t + 1`` and ``q = q_t`` (the next letter) while a letter is left (the
+#: last step reads ``x_0``, choice 9).
+ENCODING = StateEncoding({
+    "M": scalar("m"), "c": scalar("c"), "ht": onehot("height"), "flg": const(1),
+    **{b: const(0) for b in ["tmp_pos_sc", "tmp_q", "tmp_ht", "M_buf", "c_buf", *TMPS]},
+    "pos": onehot("t", when="reading"), "pos_sc": scalar("t", offset=1, when="reading"),
+    "q": scalar("next_q", when="reading"),
+})
+#: ``λ = n + 2``: ``λ > n + 1`` for the layer-2 key (the sketch's bound), and at least every ``M``, ``c`` for
+#: lem:mMc.
+LAMBDA_RULE = LambdaRule(n + 2, "thm:cotpathstrahler's sketch: \"λ > n+1\" for the layer-2 key",
+                         "λ = |w| + 2")
 
 
 class StrahlerPathConstruction(Construction):
     """The completed Strahler-on-path decoder (a variant), its input encoding and the proof's invariants."""
+
+    encoding = ENCODING
+    lam_rule = LAMBDA_RULE
 
     def __init__(self, variant: str = "as-written", decoder: Decoder | None = None):
         notes = {"as-written": ["the sketch completed as in the module docstring; layer-2 key [λ π_ht ‖ π_pos_sc]"],
@@ -275,26 +287,25 @@ class StrahlerPathConstruction(Construction):
         """``{n: |w|}``."""
         return {n: len(inp)}
 
-    def subs(self, inp: str) -> dict:
-        """``λ = n + 2`` (``λ > n + 1`` for the layer-2 key; at least every ``M``, ``c`` for lem:mMc)."""
-        return {lam: len(inp) + 2}
-
-    def prompt(self, inp: str) -> Prompt:
-        """``[x_0, …, x_{n-1}, y_0]`` as in the sketch; a word that is not Dyck (or is empty) is rejected."""
+    def validate(self, inp: str) -> None:
+        """A non-empty Dyck word."""
         validate_dyck(inp)
         if not inp:
             raise InvalidInputError("thm:cotpathstrahler needs a non-empty Dyck word (e_0 needs n ≥ 1)")
-        k, s = len(inp), heights(inp)
-        cl = self.concrete(inp).layout
-        return word_prompt(self._token_cache(cl), inp, lambda tau, c: self._input_token(cl, k, tau, c, s[tau]),
-                           lambda: cl.assemble({"pos": _e(k, 0), "pos_sc": 1, "q": 1, "ht": _e(k, 0), "flg": 1}),
-                           key=lambda tau, c: (tau, c, s[tau]))
 
-    @staticmethod
-    def _input_token(cl: Any, k: int, tau: int, letter: str, height: int) -> list[Any]:
-        """``x_τ = [e_τ ‖ τ+1 ‖ 0 ‖ q_τ ‖ 0 ‖ e_{s_τ} ‖ 0 …]`` for a word of length ``k`` (assembled once, shared)."""
-        q = 1 if letter == UP else -1
-        return cl.assemble({"pos": _e(k, tau), "pos_sc": tau + 1, "q": q, "ht": _e(k, height)})
+    def token_keys(self, inp: str) -> list[tuple[str, Any]]:
+        """``[x_0, …, x_{n-1}, y_0]`` as in the sketch: ``x_τ`` depends on ``τ``, the letter and ``s_τ``."""
+        k, s = len(inp), heights(inp)
+        return [*((f"x_{tau}", ("x", k, tau, c, s[tau])) for tau, c in enumerate(inp)), ("y_0", ("y", k))]
+
+    def token(self, cl: Any, key: Any, lam_value: Any) -> list[Any]:
+        """``x_τ = [e_τ ‖ τ+1 ‖ 0 ‖ q_τ ‖ 0 ‖ e_{s_τ} ‖ 0 …]``, ``y_0 = [e_0 ‖ 1 ‖ 0 ‖ 1 ‖ 0 ‖ e_0 ‖ … ‖ 1 ‖ 0^6]``."""
+        if key[0] == "x":
+            _, k, tau, letter, height = key
+            return cl.assemble({"pos": onehot_list(k, tau), "pos_sc": tau + 1, "q": 1 if letter == UP else -1,
+                                "ht": onehot_list(k, height)})
+        k = key[1]
+        return cl.assemble({"pos": onehot_list(k, 0), "pos_sc": 1, "q": 1, "ht": onehot_list(k, 0), "flg": 1})
 
     def invariants(self, inp: str, states: Sequence[FoldState], t: int) -> list[Expectation]:
         """Inside step ``t`` (point ``t - 1`` to ``t``): the reads, the parent, ``str(v)``, ``D``, the indicators."""
@@ -302,7 +313,7 @@ class StrahlerPathConstruction(Construction):
         out = [
             Expectation(1, "head", "read", f"x_{t}" if t < k else "x_0",
                         "Q^{(1)} = S π_pos(y_t) selects the lowest-indexed token with π_pos = e_{t+1}"),
-            Expectation(1, "block", "tmp_ht", _e(k, st.height),
+            Expectation(1, "block", "tmp_ht", onehot_list(k, st.height),
                         "W_2^{(1)}: the block tmp_h stores the one-hot s_{τ+1}"),
         ]
         if st.letter != UP:
@@ -321,62 +332,6 @@ class StrahlerPathConstruction(Construction):
                 Expectation(3, "block", "tmp_c_buf-1", [int(st.c_u == 0)], "tmp_{c_buf-1} holds 1[c_u=0]"),
             ]
         return out
-
-
-def expected_blocks(word: str, st: FoldState) -> dict[str, Any]:
-    """``y_t`` encodes the point ``(t, s_t)``: ``M``, ``c`` of the vertex there, ``ht = e_{s_t}``, empty scratch.
-
-    ``pos = e_t``, ``pos_sc = t + 1`` and ``q = w_t`` are compared for ``t < n`` only (the last step reads
-    ``x_0``, see choice 9).
-    """
-    k = len(word)
-    out: dict[str, Any] = {"M": [st.m], "c": [st.c], "ht": _e(k, st.height), "flg": [1]}
-    for b in ["tmp_pos_sc", "tmp_q", "tmp_ht", "M_buf", "c_buf", *TMPS]:
-        out[b] = [0] * (k if b in VECTOR else 1)
-    if st.t < k:
-        out.update({"pos": _e(k, st.t), "pos_sc": [st.t + 1], "q": [1 if word[st.t] == UP else -1]})
-    return out
-
-
-@lru_cache(maxsize=64)
-def _constant_columns(k: int) -> dict[str, Any]:
-    """The blocks of :func:`expected_blocks` that depend only on ``n = k``, as read-only arrays of ``k + 1`` rows.
-
-    ``flg = 1``, the scratch blocks 0, and ``pos = e_t``, ``pos_sc = t + 1`` with the mask ``t < n`` (their last
-    row is not compared).
-    """
-    rows = k + 1
-    out: dict[str, Any] = {"flg": np.ones((rows, 1), dtype=np.int64)}
-    for b in ["tmp_pos_sc", "tmp_q", "tmp_ht", "M_buf", "c_buf", *TMPS]:
-        out[b] = np.zeros((rows, k if b in VECTOR else 1), dtype=np.int64)
-    here = np.arange(rows) < k
-    out["pos"] = (np.eye(rows, k, dtype=np.int64), here)
-    out["pos_sc"] = (np.arange(1, rows + 1, dtype=np.int64)[:, None], here)
-    for v in [here, out["pos"][0], out["pos_sc"][0], *(out[b] for b in out if b not in ("pos", "pos_sc"))]:
-        v.flags.writeable = False
-    return out
-
-
-def expected_table(word: str, states: Sequence[FoldState]) -> dict[str, Any] | None:
-    """:func:`expected_blocks` of every state at once (``StepwiseSpec.expected_table``).
-
-    ``{block: (T+1, size)}``, with ``pos``, ``pos_sc`` and ``q`` given as ``(array, t < n)``; ``None`` unless there
-    is one state per prefix.
-    """
-    k, rows = len(word), len(states)
-    if rows != k + 1:
-        return None
-    out = dict(_constant_columns(k))
-    out["M"] = np.array([[st.m] for st in states], dtype=np.int64)
-    out["c"] = np.array([[st.c] for st in states], dtype=np.int64)
-    ht = np.zeros((rows, k), dtype=np.int64)
-    if k:  # e_{s_t}; the empty word has a 0-wide ht block
-        ht[np.arange(rows), [st.height for st in states]] = 1
-    out["ht"] = ht
-    q = np.zeros((rows, 1), dtype=np.int64)
-    q[:k, 0] = [1 if ch == UP else -1 for ch in word]
-    out["q"] = (q, out["pos"][1])
-    return out
 
 
 def reference(word: str) -> list[FoldState]:

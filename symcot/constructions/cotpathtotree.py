@@ -54,13 +54,11 @@ seven hidden blocks.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import lru_cache
 from typing import Any
 
-import numpy as np
-
 from symcot.algorithms.paths import Alg1State, algorithm1_states
-from symcot.constructions.base import Construction, Expectation, Prompt, word_prompt
+from symcot.constructions.base import Construction, Expectation, onehot_list
+from symcot.constructions.encoding import StateEncoding, const, flat, onehot
 from symcot.inputs.dyck import UP, validate_dyck
 from symcot.ir import IndexMatrix, Layout, Map, Shift, bcast, m, outer
 from symcot.model import FFN, Attention, Decoder, Head, Layer, value_space
@@ -146,12 +144,17 @@ def build_decoder(name: str = "thm:cotpathtotree/as-written") -> Decoder:
     return Decoder(name, L, [Layer(Attention([head_u, head_d], w_o), FFN(w1, w2))])
 
 
-def _e(size: int, i: int | None) -> list[int]:
-    return [0] * size if i is None else [1 if j == i else 0 for j in range(size)]
+#: The encoding of Algorithm 1's state after ``t`` letters in ``y_t``: ``cur = e_i``, ``nl = e_nl``,
+#: ``par = e_{parent}`` after a ``U`` and ``0^m`` otherwise, ``A`` the flattened ``A_w``, ``pos = ê_t`` (``0``
+#: once the word is read), ``stp = 0``, ``buf = 0^m``, ``flg = 1``.
+ENCODING = StateEncoding({"cur": onehot("i"), "nl": onehot("nl"), "par": onehot("par"), "A": flat("a"),
+                          "pos": onehot("cursor"), "stp": const(0), "buf": const(0), "flg": const(1)})
 
 
 class PathToTreeConstruction(Construction):
     """The paper's Algorithm-1 decoder with its input encoding and the proof's head choices."""
+
+    encoding = ENCODING
 
     def __init__(self, decoder: Decoder | None = None, variant: str = "as-written", notes: list[str] | None = None):
         super().__init__("thm:cotpathtotree", variant, decoder or build_decoder(f"thm:cotpathtotree/{variant}"),
@@ -161,20 +164,24 @@ class PathToTreeConstruction(Construction):
         """``{m: |w|/2 + 1}``."""
         return {m: len(inp) // 2 + 1}
 
-    def prompt(self, inp: str) -> Prompt:
-        """``[x_0, …, x_{2m-3}, y_0]`` as in the proof; a word that is not Dyck is rejected.
-
-        ``x_τ`` depends only on the size, ``τ`` and the letter, ``y_0`` only on the size: the token lists are
-        built once and shared between prompts (read-only; :func:`~symcot.constructions.base.word_prompt`).
-        """
+    def validate(self, inp: str) -> None:
+        """A Dyck word."""
         validate_dyck(inp)
-        cl = self.concrete(inp).layout
-        size, steps = len(inp) // 2 + 1, len(inp)
-        return word_prompt(
-            self._token_cache(cl), inp,
-            lambda tau, c: cl.assemble({"pos": _e(steps, tau), "stp": 1 if c == UP else -1}),
-            lambda: cl.assemble({"cur": _e(size, 0), "nl": _e(size, 0), "pos": _e(steps, 0 if steps else None),
-                                 "flg": 1}))
+
+    def token_keys(self, inp: str) -> list[tuple[str, Any]]:
+        """``[x_0, …, x_{2m-3}, y_0]``: ``x_τ`` depends on ``τ`` and the letter, ``y_0`` on the size."""
+        k = len(inp)
+        return [*((f"x_{tau}", ("x", k, tau, c)) for tau, c in enumerate(inp)), ("y_0", ("y", k))]
+
+    def token(self, cl: Any, key: Any, lam_value: Any) -> list[Any]:
+        """``x_τ = [0 ‖ 0 ‖ 0 ‖ 0 ‖ ê_τ ‖ q_τ ‖ 0 ‖ 0]``, ``y_0 = [e_0 ‖ e_0 ‖ 0 ‖ 0 ‖ ê_0 ‖ 0 ‖ 0 ‖ 1]``."""
+        if key[0] == "x":
+            _, steps, tau, c = key
+            return cl.assemble({"pos": onehot_list(steps, tau), "stp": 1 if c == UP else -1})
+        steps = key[1]
+        size = steps // 2 + 1
+        return cl.assemble({"cur": onehot_list(size, 0), "nl": onehot_list(size, 0),
+                            "pos": onehot_list(steps, 0 if steps else None), "flg": 1})
 
     def invariants(self, inp: str, states: Sequence[Alg1State], t: int) -> list[Expectation]:
         """Inside step ``t``: head U reads ``x_{t-1}``; head D finds the creation token of the current node."""
@@ -186,71 +193,6 @@ class PathToTreeConstruction(Construction):
             Expectation(1, "head", "D", f"y_{created}",
                         "the lowest-indexed y token with π_cur = π_cur(y_t) is the creation token of i_t"),
         ]
-
-
-def expected_blocks(word: str, st: Alg1State) -> dict[str, Any]:
-    """The encoding of Algorithm 1's state after ``t`` letters in ``y_t``.
-
-    ``cur = e_i``, ``nl = e_nl``, ``A`` the flattened ``A_w``, ``par = e_{parent}`` after a ``U`` and ``0^m``
-    otherwise, ``pos = ê_t`` (``0`` once ``t = 2m - 2``), ``stp = 0``, ``buf = 0^m``, ``flg = 1``.
-    """
-    size, steps = len(word) // 2 + 1, len(word)
-    return {
-        "cur": _e(size, st.i),
-        "nl": _e(size, st.nl),
-        "par": _e(size, st.par),
-        "A": [v for row in st.a for v in row],
-        "pos": _e(steps, st.t if st.t < steps else None),
-        "stp": [0],
-        "buf": [0] * size,
-        "flg": [1],
-    }
-
-
-@lru_cache(maxsize=64)
-def _constant_columns(size: int) -> dict[str, np.ndarray]:
-    """The blocks of :func:`expected_blocks` that depend only on the size: ``pos``, ``stp``, ``buf``, ``flg``.
-
-    Read-only arrays with ``2m - 1`` rows (``t = 0 .. 2m - 2``); ``pos`` is ``ê_t``, and ``0`` on the last row.
-    """
-    steps = 2 * (size - 1)
-    out = {"pos": np.eye(steps + 1, steps, dtype=np.int64),
-           "stp": np.zeros((steps + 1, 1), dtype=np.int64),
-           "buf": np.zeros((steps + 1, size), dtype=np.int64),
-           "flg": np.ones((steps + 1, 1), dtype=np.int64)}
-    for a in out.values():
-        a.flags.writeable = False
-    return out
-
-
-def expected_table(word: str, states: Sequence[Alg1State]) -> dict[str, np.ndarray] | None:
-    """:func:`expected_blocks` of every state at once (``StepwiseSpec.expected_table``): ``{block: (T+1, size)}``.
-
-    ``A`` is rebuilt from the edges the states record: a ``U`` step ``t`` with recorded parent ``par`` and new
-    node ``nl`` sets ``A[par, nl] = A[nl, par] = 1`` (Algorithm 1's line 6), so an entry is 1 from the first
-    step that sets it on. The last row is compared with the last state's ``A_w``; if they differ, ``None`` is
-    returned (the checker then uses :func:`expected_blocks`).
-    """
-    size, steps = len(word) // 2 + 1, len(word)
-    rows = len(states)
-    if rows != steps + 1:
-        return None
-    idx = np.arange(rows)
-    cur = np.zeros((rows, size), dtype=np.int64)
-    nl = np.zeros((rows, size), dtype=np.int64)
-    par = np.zeros((rows, size), dtype=np.int64)
-    cur[idx, [st.i for st in states]] = 1
-    nl[idx, [st.nl for st in states]] = 1
-    first = np.full(size * size, rows, dtype=np.intp)  # the first step at which A[a, b] is set (rows: never)
-    made = [(t, st.par, st.nl) for t, st in enumerate(states) if st.par is not None]
-    if made:
-        ts, ps, ns = (np.array(v, dtype=np.intp) for v in zip(*made))
-        par[ts, ps] = 1
-        np.minimum.at(first, np.concatenate([ps * size + ns, ns * size + ps]), np.concatenate([ts, ts]))
-    adj = (idx[:, None] >= first).astype(np.int64)
-    if adj[-1].tolist() != [v for row in states[-1].a for v in row]:
-        return None
-    return {"cur": cur, "nl": nl, "par": par, "A": adj, **_constant_columns(size)}
 
 
 def reference(word: str) -> list[Alg1State]:

@@ -79,18 +79,19 @@ accumulator; ``π_cur`` still becomes ``0^n``).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
-import numpy as np
-
 from symcot.algorithms.strahler import StrahlerState, ind, strahler_dynamic
-from symcot.constructions.base import Construction, Expectation, Prompt
+from symcot.constructions.base import Construction, Expectation
+from symcot.constructions.cotdfs import ENCODING as DFS_ENCODING
+from symcot.constructions.cotdfs import STOP as DFS_STOP
 from symcot.constructions.cotdfs import (
     W_O_DOC,
     backtrack_head,
     backtrack_key_layout,
-    dfs_prompt,
+    dfs_token,
+    dfs_token_keys,
     layer1,
     stated,
     traverse_head,
@@ -98,13 +99,12 @@ from symcot.constructions.cotdfs import (
     w2_2_assign,
     w_o_assign,
 )
-from symcot.constructions.cotdfs import expected_table as dfs_expected_table
 from symcot.constructions.cotdfs import layout as dfs_layout
+from symcot.constructions.encoding import LambdaRule, const, scalar
 from symcot.errors import InvalidInputError
 from symcot.inputs.graphs import Digraph
 from symcot.inputs.trees import validate_tree
 from symcot.ir import Layout, Map, lam, n
-from symcot.ir.symbols import Scalar
 from symcot.model import FFN, Attention, Decoder, Layer, value_space
 
 #: The eleven appended scalar blocks, in the proof's order.
@@ -196,9 +196,13 @@ def validate(g: Digraph, root: int) -> None:
     validate_tree(g, root)
 
 
-def paper_lambda(size: int) -> Scalar:
-    """The proof's constant: ``λ = 2n - 1`` ("the constant λ ≥ 2n - 1 exceeds every attainable timestamp")."""
-    return 2 * size - 1
+#: What ``y_t`` must carry (choice 7): the DFS ``enc``, the fold's ``(M, c)``, empty buffers and scratch
+#: ("zero on every input and generated token"), and the timestamp ``flg4 = t``.
+ENCODING = DFS_ENCODING.extended(M=scalar("acc_m"), c=scalar("acc_c"), M_buf=const(0), c_buf=const(0),
+                                 flg4=scalar("t"), **{b: const(0) for b in TMP_BLOCKS})
+#: "the constant λ ≥ 2n - 1 exceeds every attainable timestamp"; the proof's bound is the construction's λ.
+LAMBDA_RULE = LambdaRule(2 * n - 1, "proof of thm:cottreestrahler: \"the constant λ ≥ 2n - 1 exceeds every "
+                         "attainable timestamp\"", "λ = 2n - 1")
 
 
 class StrahlerTreeConstruction(Construction):
@@ -206,13 +210,14 @@ class StrahlerTreeConstruction(Construction):
 
     Args:
         variant: ``as-written`` or ``repaired`` (see the module docstring).
-        lam_value: ``λ`` as a function of ``n`` (default ``2n - 1``, the proof's bound).
 
     """
 
-    def __init__(self, variant: str = "as-written", lam_value: Callable[[int], Scalar] | None = None,
-                 notes: list[str] | None = None):
-        self.lam_value = lam_value or paper_lambda
+    encoding = ENCODING
+    stop = DFS_STOP
+    lam_rule = LAMBDA_RULE
+
+    def __init__(self, variant: str = "as-written", notes: list[str] | None = None):
         default_notes = {
             "as-written": ["transcribed as written; interpretive choices in symcot/constructions/cottreestrahler.py"],
             "repaired": ["repair: Q_B's second component is (1 - π_flg1)·1ᵀπ_par instead of (1 - π_flg1)·π_flg3, "
@@ -225,16 +230,17 @@ class StrahlerTreeConstruction(Construction):
         """``{n: |V|}``."""
         return {n: inp[0].n}
 
-    def subs(self, inp: tuple[Digraph, int]) -> dict:
-        """``{λ: 2n - 1}`` (or the sweep's value)."""
-        return {lam: self.lam_value(inp[0].n)}
+    def validate(self, inp: tuple[Digraph, int]) -> None:
+        """A tree with a root."""
+        validate(*inp)
 
-    def prompt(self, inp: tuple[Digraph, int]) -> Prompt:
-        """``[x_⊥, x_0, …, x_{n-1}, y_0]``: the DFS tokens with ``0^{11}`` appended."""
-        g, s = inp
-        validate(g, s)
-        cl = self.concrete(inp).layout
-        return dfs_prompt(cl, g, s, self._token_cache(cl))  # recurring tokens shared (read-only)
+    def token_keys(self, inp: tuple[Digraph, int]) -> list[tuple[str, Any]]:
+        """``[x_⊥, x_0, …, x_{n-1}, y_0]``: the DFS tokens."""
+        return dfs_token_keys(*inp)
+
+    def token(self, cl: Any, key: Any, lam_value: Any) -> list[Any]:
+        """The DFS tokens with ``0^{11}`` appended."""
+        return dfs_token(cl, key)
 
     def invariants(self, inp: tuple[Digraph, int], states: Sequence[StrahlerState], t: int) -> list[Expectation]:
         """The proof's claims inside step ``t``: DFS flags and heads, buffers, ``str(v)``, ``D`` and indicators."""
@@ -292,35 +298,3 @@ def reference(inp: tuple[Digraph, int]) -> list[StrahlerState]:
     """The reference states: the DFS dynamic with the case-form fold of obs:dynamicstrdfs."""
     validate(*inp)
     return strahler_dynamic(*inp)
-
-
-def expected_blocks(g: Digraph, state: StrahlerState, t: int) -> dict[str, Any]:
-    """What ``y_t`` must carry: the DFS blocks, the fold's ``(M, c)``, empty buffers and scratch, ``flg4 = t``."""
-    from symcot.constructions.cotdfs import expected_blocks as dfs_expected
-
-    out = dfs_expected(g, state.dfs)
-    out.update({"M": [state.acc[0]], "c": [state.acc[1]], "M_buf": [0], "c_buf": [0], "flg4": [t]})
-    out.update({b: [0] for b in TMP_BLOCKS})
-    return out
-
-
-def expected_table(g: Digraph, states: Sequence[StrahlerState]) -> dict[str, Any]:
-    """:func:`expected_blocks` of every state at once (``StepwiseSpec.expected_table``).
-
-    The DFS blocks come from :func:`symcot.constructions.cotdfs.expected_table` (``par`` only while
-    ``dfs^(t)(s) ≠ φ``); ``M``, ``c`` are the fold's accumulators, ``flg4`` is ``t``, and the buffers and
-    ``tmp_·`` scalars are 0 at every step (those zero blocks share one read-only array).
-    """
-    steps = len(states)
-    out = dfs_expected_table(g, [st.dfs for st in states])
-    acc = np.array([st.acc for st in states], dtype=np.int64).reshape(steps, 2)
-    zero = np.zeros((steps, 1), dtype=np.int64)
-    out.update({"M": acc[:, :1], "c": acc[:, 1:], "M_buf": zero, "c_buf": zero,
-                "flg4": np.arange(steps, dtype=np.int64).reshape(steps, 1)})
-    out.update({b: zero for b in TMP_BLOCKS})
-    return out
-
-
-def is_terminal(layout_c: Any, y: list[Any]) -> bool:
-    """The DFS stop rule: ``π_cur(y_t) = 0^n``."""
-    return all(v == 0 for v in layout_c.pi("cur", y))

@@ -57,11 +57,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-import numpy as np
 import sympy as sp
 
 from symcot.algorithms.paths import WidthState, width_states
-from symcot.constructions.base import Construction, Expectation, Prompt, word_prompt
+from symcot.constructions.base import Construction, Expectation, onehot_list
+from symcot.constructions.encoding import StateEncoding, const, scalar, vector
 from symcot.errors import InvalidInputError
 from symcot.inputs.dyck import UP, validate_dyck
 from symcot.ir import IndexMatrix, Layout, Map, Shift, bcast, n
@@ -149,12 +149,14 @@ def build_decoder(variant: str = "as-written") -> Decoder:
     return Decoder(f"thm:cotwidofpath/{variant}", L, [layer1, layer2])
 
 
-def _e(size: int, i: int | None) -> list[int]:
-    return [0] * size if i is None else [1 if j == i else 0 for j in range(size)]
+#: ``y_t`` carries ``ht = s_t``, ``p = (p_1 … p_H)``, ``wd = max_i p_i`` and ``q = 0``.
+ENCODING = StateEncoding({"ht": scalar("ht"), "p": vector("p"), "wd": scalar("wd"), "q": const(0)})
 
 
 class WidthPathConstruction(Construction):
     """The paper's width-on-path decoder (a variant), its input encoding and the proof's invariants."""
+
+    encoding = ENCODING
 
     def __init__(self, variant: str = "as-written", decoder: Decoder | None = None):
         notes = {
@@ -170,16 +172,24 @@ class WidthPathConstruction(Construction):
         """``{n: |w|}``."""
         return {n: len(inp)}
 
-    def prompt(self, inp: str) -> Prompt:
-        """``[x_0, …, x_{n-1}, y_0]`` as in the proof; a word that is not Dyck (or is empty) is rejected."""
+    def validate(self, inp: str) -> None:
+        """A non-empty Dyck word."""
         validate_dyck(inp)
         if not inp:
             raise InvalidInputError("thm:cotwidofpath needs a non-empty Dyck word (e_0 needs n ≥ 1; wid needs n ≥ 2 "
                                     "vertices)")
-        cl, k = self.concrete(inp).layout, len(inp)
-        return word_prompt(self._token_cache(cl), inp,
-                           lambda tau, c: cl.assemble({"pos": _e(k, tau), "q": 1 if c == UP else -1}),
-                           lambda: cl.assemble({"pos": _e(k, 0)}))
+
+    def token_keys(self, inp: str) -> list[tuple[str, Any]]:
+        """``[x_0, …, x_{n-1}, y_0]`` as in the proof."""
+        k = len(inp)
+        return [*((f"x_{tau}", ("x", k, tau, c)) for tau, c in enumerate(inp)), ("y_0", ("y", k))]
+
+    def token(self, cl: Any, key: Any, lam_value: Any) -> list[Any]:
+        """``x_τ = [e_τ ‖ q_τ ‖ 0 ‖ 0 ‖ 0]``, ``y_0 = [e_0 ‖ 0 ‖ 0 ‖ 0 ‖ 0]``."""
+        if key[0] == "x":
+            _, k, tau, c = key
+            return cl.assemble({"pos": onehot_list(k, tau), "q": 1 if c == UP else -1})
+        return cl.assemble({"pos": onehot_list(key[1], 0)})
 
     def invariants(self, inp: str, states: Sequence[WidthState], t: int) -> list[Expectation]:
         """Inside step ``t``: the head reads ``x_{t-1}``; layer 1 leaves ``ht = s_t`` and ``p``; layer 2 ``wd``."""
@@ -191,22 +201,6 @@ class WidthPathConstruction(Construction):
                         "eq:addonetospecificheight: p_{h+1} ← p_{h+1} + 1 on m = 1, p unchanged on m = -1"),
             Expectation(2, "block", "wd", [st.wd], "eq:addwidplus1: wd ← wd + 1 iff some p_i = wd + 1"),
         ]
-
-
-def expected_blocks(word: str, st: WidthState) -> dict[str, Any]:
-    """``ht = s_t``, ``p = (p_1 … p_H)``, ``wd = max_i p_i`` and ``q = 0`` in ``y_t``."""
-    return {"ht": [st.ht], "p": list(st.p), "wd": [st.wd], "q": [0]}
-
-
-def expected_table(word: str, states: Sequence[WidthState]) -> dict[str, np.ndarray]:
-    """:func:`expected_blocks` of every state at once (``StepwiseSpec.expected_table``): ``{block: (T+1, size)}``."""
-    rows = len(states)
-    return {
-        "ht": np.array([[st.ht] for st in states], dtype=np.int64),
-        "p": np.array([st.p for st in states], dtype=np.int64),
-        "wd": np.array([[st.wd] for st in states], dtype=np.int64),
-        "q": np.zeros((rows, 1), dtype=np.int64),
-    }
 
 
 def reference(word: str) -> list[WidthState]:

@@ -48,24 +48,24 @@ Interpretive choices and what had to be invented (the layer-3 FFN is a sketch in
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from symcot.algorithms.dijkstra import DkstState, validate_bfs_input
-from symcot.constructions.base import Construction, Expectation, Prompt
+from symcot.constructions.base import Construction, Expectation
+from symcot.constructions.cotdijkstra import AS_WRITTEN as DKST_AS_WRITTEN
+from symcot.constructions.cotdijkstra import BLOCKS as DKST_BLOCKS
+from symcot.constructions.cotdijkstra import ENCODING as DKST_ENCODING
+from symcot.constructions.cotdijkstra import REPAIRED as DKST_REPAIRED
 from symcot.constructions.cotdijkstra import (
-    BLOCKS as DKST_BLOCKS,
-)
-from symcot.constructions.cotdijkstra import (
+    DijkstraConstruction,
     Encoding,
     Inp,
-    LambdaGraphSizes,
-    Number,
     dijkstra_invariants,
     dijkstra_layers,
-    dijkstra_tokens,
-    lambda_rule,
+    dijkstra_token,
 )
+from symcot.constructions.encoding import scalar
 from symcot.inputs.trees import validate_tree
 from symcot.ir import Layout, Map, n
 from symcot.model import FFN, Decoder, Layer
@@ -76,10 +76,13 @@ PAPER_D = 5 * n + 4
 #: The lemma's large constant, "considering V_max = n".
 V_MAX = n
 
-#: As written: weights in {1, ∞} with ∞ encoded as λ, on the diagonal too (choice 1).
-AS_WRITTEN = Encoding(absent="λ", diagonal="λ")
+#: As written: weights in {1, ∞} with ∞ encoded as λ, on the diagonal too (choice 1; thm:cotdijkstra's reading).
+AS_WRITTEN = DKST_AS_WRITTEN
 #: The repair, thm:cotdijkstra's: a_ii = 0.
-REPAIRED = Encoding(absent="λ", diagonal="0")
+REPAIRED = DKST_REPAIRED
+
+#: thm:cotdijkstra's ``enc`` with ``twd`` and ``mwd`` of obs:dynamicwidbfs (choice 4), at every step.
+ENCODING = DKST_ENCODING.extended(twd=scalar("twd"), mwd=scalar("mwd"))
 
 
 def layout() -> Layout:
@@ -112,11 +115,13 @@ def validate(g: Any, root: Any) -> None:
     validate_bfs_input(g, root)
 
 
-class WidthTreeConstruction(LambdaGraphSizes, Construction):
+class WidthTreeConstruction(DijkstraConstruction):
     """The width decoder: BFS as Dijkstra plus the ``twd``/``mwd`` update of lem:widsupffn."""
 
+    encoding = ENCODING
+
     def __init__(self, variant: str = "as-written", encoding: Encoding | None = None,
-                 lam_of: Callable[[Inp], Number] = lambda_rule, notes: list[str] | None = None):
+                 notes: list[str] | None = None):
         enc = encoding or (AS_WRITTEN if variant == "as-written" else REPAIRED)
         default_notes = [
             f"A_{{i,:}} ∈ {{1, λ}} off the diagonal, a_ii = {enc.diagonal}"
@@ -124,25 +129,24 @@ class WidthTreeConstruction(LambdaGraphSizes, Construction):
                " (repair of thm:cotdijkstra: a_ii = 0)" if enc == REPAIRED else ""),
             "layer 3: lem:widsupffn with λ = V_max = n (our completion of the sketch)",
         ]
-        super().__init__("thm:cotwidoftree", variant, build_decoder(f"thm:cotwidoftree/{variant}"),
-                         notes if notes is not None else default_notes)
-        self.encoding = enc
-        self.lam_of = lam_of
+        Construction.__init__(self, "thm:cotwidoftree", variant, build_decoder(f"thm:cotwidoftree/{variant}"),
+                              notes if notes is not None else default_notes)
+        self.arcs = enc
 
-    def prompt(self, inp: Inp) -> Prompt:
+    def validate(self, inp: Inp) -> None:
+        """A tree with a root and BFS weights."""
+        validate(*inp)
+
+    def token(self, cl: Any, key: Any, lam_value: Any) -> list[Any]:
         """``x_i = [x̃_i ‖ 0 ‖ 0 ‖ 0]``, ``y_0 = [ỹ_0 ‖ 0 ‖ 1 ‖ 1]``."""
-        g, root = inp
-        validate(g, root)
-        cl = self.concrete(inp).layout
-        return dijkstra_tokens(cl, g, root, self.lam_of(inp), self.encoding,
-                               x_extra={"dif": 0, "twd": 0, "mwd": 0}, y_extra={"dif": 0, "twd": 1, "mwd": 1},
-                               cache=self._token_cache(cl))
+        extra = {"dif": 0, "twd": 0, "mwd": 0} if key[0] == "x" else {"dif": 0, "twd": 1, "mwd": 1}
+        return dijkstra_token(cl, key, lam_value, self.arcs, extra)
 
     def invariants(self, inp: Inp, states: Sequence[DkstState], t: int) -> list[Expectation]:
         """thm:cotdijkstra's invariants, ``dif`` after layer 2, and the lemma's update after layer 3."""
         from symcot.algorithms.dijkstra import width_update_rule
 
-        out = dijkstra_invariants(states, t, self.lam_of(inp), inp[0].n)
+        out = dijkstra_invariants(states, t, self.lam_value(inp), inp[0].n)
         last = states[-1].dist
         dif = last[states[t].cur] - last[states[t - 1].cur]  # type: ignore[operator]
         out.append(Expectation(2, "block", "dif", [dif],

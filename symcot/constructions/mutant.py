@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from symcot.constructions.base import Construction, Expectation, Prompt
+from symcot.constructions.base import Construction, Expectation
 from symcot.errors import SymcotError
 from symcot.ir.layout import ConcreteLayout
 from symcot.ir.symbols import Scalar
@@ -45,22 +45,43 @@ class Mutant(Construction):
             f"{' * '.join(f'{b}[{i}]' for b, i in ins) or '1'} in {out[0]}[{out[1]}] set to {value}"])
         self.base, self.layer, self.map_label = base, layer, label
         self.out, self.ins, self.value = out, tuple(ins), value
+        # the base's statement of enc, the stop rule and λ (instance attributes shadow the class defaults)
+        self.encoding = base.encoding  # type: ignore[misc]
+        self.stop = base.stop  # type: ignore[misc]
+        self.lam_rule = base.lam_rule  # type: ignore[misc]
 
     def env(self, inp: Any) -> dict:
         """As the base."""
         return self.base.env(inp)
 
-    def subs(self, inp: Any) -> dict:
+    def lam_value(self, inp: Any) -> Any:
         """As the base."""
-        return self.base.subs(inp)
+        return self.base.lam_value(inp)
 
-    def prompt(self, inp: Any) -> Prompt:
+    def validate(self, inp: Any) -> None:
         """As the base."""
-        return self.base.prompt(inp)
+        self.base.validate(inp)
+
+    def token_keys(self, inp: Any) -> list[tuple[str, Any]]:
+        """As the base."""
+        return self.base.token_keys(inp)
+
+    def token(self, cl: Any, key: Any, lam_value: Any) -> list[Any]:
+        """As the base."""
+        return self.base.token(cl, key, lam_value)
+
+    def max_weight(self, inp: Any) -> Any:
+        """As the base."""
+        return self.base.max_weight(inp)
 
     def invariants(self, inp: Any, states: Sequence[Any], t: int) -> list[Expectation]:
         """As the base."""
         return self.base.invariants(inp, states, t)
+
+    def with_lambda(self, value: Any) -> Mutant:
+        """The same mutation of the base with ``λ = value``."""
+        return Mutant(self.base.with_lambda(value), self.layer, self.map_label, self.out, self.ins, self.value,
+                      self.variant)
 
     def concrete(self, inp: Any) -> ConcreteDecoder:
         """The base's weights with the one coefficient replaced (cached per size)."""

@@ -390,7 +390,8 @@ class Instance:
         expected: ``expected(s_t, t)``: ``{block: values}`` (or ``(block, values)`` pairs) that ``y_t``
             must carry (symbolic).
         terminal: the construction's stop rule on ``y_t`` (``None``: the run has exactly ``T`` steps).
-        final: a whole-run check on ``y_T`` (a message when it fails), e.g. a value read off two blocks.
+        final: a whole-run check ``final(outputs, y_0)`` on the branch's tokens ``y_1 … y_T`` (the last one
+            with every coordinate the path condition fixes settled to its number); a message when it fails.
 
     """
 
@@ -405,7 +406,7 @@ class Instance:
     ref_step: Callable[[Any, int, Decider], Any]
     expected: Callable[[Any, int], Any]
     terminal: Callable[[list[Any]], bool] | None
-    final: Callable[[list[Any]], str | None] | None = None
+    final: Callable[[list[list[Any]], list[Any]], str | None] | None = None
 
 
 @dataclass
@@ -484,6 +485,7 @@ class Explorer:
         self.ctx = Context(inst.decoder, SymbolicSemantics(self.decider))
         self.layout = inst.decoder.layout
         self.result = Exploration()
+        self.trail: list[list[Any]] = []  # y_1 … y_t of the branch being explored
 
     # -- units -----------------------------------------------------------------------------------------
     def _lengths(self) -> tuple[Any, ...]:
@@ -613,11 +615,15 @@ class Explorer:
     def _after_push(self, y: list[Any], lengths: tuple[Any, ...], ref_t: Any, t: int) -> None:
         """``y = y_{t+1}`` was produced from ``y_t``: step the reference, compare, go on."""
         step = self.inst.ref_step
+        del self.trail[t:]
+        self.trail.append(y)
         for ref_next in self._unit(lambda: step(ref_t, t, self.decider)):
             self._check(y, ref_next, t + 1)
             self._stop_rule(y, t + 1)
             if t + 1 == self.inst.steps:
-                msg = self.inst.final(self._settled(y)) if self.inst.final is not None else None
+                msg = None
+                if self.inst.final is not None:
+                    msg = self.inst.final([*self.trail[:-1], self._settled(y)], self.inst.tokens[-1])
                 if msg:
                     self._bad(BadPiece(t + 1, list(self.ps.atoms), [], True, what=f"final: {msg}"), self.ps.model())
                 self._leaf()

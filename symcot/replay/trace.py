@@ -74,8 +74,8 @@ def replay(
 ) -> Trace:
     """Run one input exactly, recording everything; compare with ``spec``'s reference when given.
 
-    With a reference, the run lasts as many steps as the reference has; otherwise until the stop rule
-    of ``spec`` (if any) or ``max_steps`` (default ``4n + 4`` for the input's ``n``).
+    With a reference, the run lasts as many steps as the reference has; otherwise until the construction's
+    stop rule (if any) or ``max_steps`` (default ``4n + 4`` for the input's ``n``).
     """
     dec = cons.concrete(inp)
     prompt = cons.prompt(inp)
@@ -85,7 +85,7 @@ def replay(
         steps = len(states) - 1 if max_steps is None else min(max_steps, len(states) - 1)
     else:
         steps = max_steps if max_steps is not None else 4 * max(dec.env.values(), default=1) + 4
-    stop = (lambda y: spec.terminal(layout, y)) if (spec is not None and spec.terminal and states is None) else None
+    stop = (lambda y: cons.terminal(layout, y)) if (cons.stop is not None and states is None) else None
     gen = generate(dec, prompt.tokens, steps, stop=stop, record=True)
     out: list[StepTrace] = []
     labels = token_labels(prompt, len(gen.outputs))
@@ -103,15 +103,15 @@ def replay(
                 elif rec.out is not None and list(layout.pi(exp.name, rec.out)) != list(exp.expected):
                     st.mismatches.append(f"layer {exp.layer} {exp.name}: proof says {fmt_block(exp.expected)}, "
                                          f"got {fmt_block(layout.pi(exp.name, rec.out))}")
-            if spec.terminal is not None:
-                stops = spec.terminal(layout, y)
+            if cons.stop is not None:
+                stops = cons.terminal(layout, y)
                 if stops and t < len(states) - 1:
                     st.mismatches.append(f"the stop rule fires at step {t}, before the reference ends")
                 if t == len(states) - 1:
                     gen.stopped = stops
                     if not stops:
                         st.mismatches.append("the reference has ended but the stop rule does not fire")
-            for name, want in spec.expected(inp, states[t], t).items():
+            for name, want in cons.expected(inp, states[t], t).items():
                 got = layout.pi(name, y)
                 if list(got) != list(want):
                     st.mismatches.append(f"{name}: expected {fmt_block(want)}, got {fmt_block(got)}")

@@ -9,7 +9,7 @@ import random
 import pytest
 
 from symcot.check.batched_check import run_batched_check
-from symcot.constructions.cotdfs import DfsConstruction, is_terminal
+from symcot.constructions.cotdfs import STOP, DfsConstruction
 from symcot.inputs import random_digraph, rooted_labeled_trees
 from symcot.model import generate
 from symcot.replay.batched import BatchedDecoder
@@ -38,7 +38,7 @@ def test_native_and_numpy_runs_agree_on_steps_stops_and_outputs():
             seen["numpy" if native is False else "native"].append((view.t, view.rows.tolist()))
             return view.block("cur")[2] != 0
 
-        return eng.run(prompts, steps, stop_batched=lambda v: is_terminal.batched(dec.layout, v), on_step=on_step,
+        return eng.run(prompts, steps, stop_batched=STOP.fires_batched, on_step=on_step,
                        keep_outputs=True, native=native)
 
     a, b = runner(None), runner(False)
@@ -48,7 +48,7 @@ def test_native_and_numpy_runs_agree_on_steps_stops_and_outputs():
     assert seen["native"] == seen["numpy"]  # the callback saw the same rows at the same steps
     # and both are exact replay
     for p, s, out in zip(prompts, steps, a.outputs):
-        g = generate(dec, p, s, stop=lambda y: is_terminal(dec.layout, y),
+        g = generate(dec, p, s, stop=lambda y: STOP.fires(dec.layout, y),
                      on_step=lambda t, y, r: dec.layout.pi("cur", y)[2] == 0)
         assert list(out) == g.outputs
 

@@ -1,9 +1,10 @@
-"""Fast expected tables, cached prompts and faster references of the tree-side constructions
-(thm:cottreestrahler, thm:cotdijkstra, thm:cotwidoftree): each must agree exactly with the slow form."""
+"""Batched tables, cached prompts and faster references of the tree-side constructions (thm:cottreestrahler,
+thm:cotdijkstra, thm:cotwidoftree): the two readings of each encoding agree exactly, prompts are the paper's
+tokens, and the references are the literal dynamics."""
 
 from __future__ import annotations
 
-import dataclasses
+import copy
 import random
 from fractions import Fraction
 from typing import Any
@@ -20,10 +21,10 @@ from symcot.algorithms.bijection import psi
 from symcot.algorithms.dijkstra import INF, dijkstra_dynamic, tree_depths, validate_dijkstra_input
 from symcot.check.batched_check import BatchedChecker, EngineDisagreement, run_batched_check, table_disagreements
 from symcot.check.exhaustive import run_construction_check
-from symcot.check.stepwise import StepwiseSpec
+from symcot.constructions import base as construction_base
 from symcot.constructions import cotdijkstra as dijkstra_cons
-from symcot.constructions.cotdfs import dfs_prompt
-from symcot.constructions.cotdijkstra import FixedLambda, lambda_rule
+from symcot.constructions.base import Construction
+from symcot.constructions.cotdfs import dfs_token, dfs_token_keys
 from symcot.constructions.cottreestrahler import StrahlerTreeConstruction
 from symcot.constructions.cotwidoftree import WidthTreeConstruction
 from symcot.inputs import Digraph, random_labeled_tree, rooted_labeled_trees
@@ -54,35 +55,42 @@ WEIGHTED = _weighted_inputs()
 STRAHLER = strahler_proof.SPEC
 WIDTH = width_proof.SPEC
 DIJKSTRA = dijkstra_proof.SPEC
-DIJKSTRA_FIXED = dijkstra_proof.make_spec(FixedLambda(3))
+#: (construction, spec) per parametrised case.
+CASES = {"strahler": (lambda: StrahlerTreeConstruction("repaired"), STRAHLER),
+         "width": (lambda: WidthTreeConstruction("repaired"), WIDTH),
+         "dijkstra": (lambda: dijkstra_cons.DijkstraConstruction("repaired"), DIJKSTRA)}
 
 
-def _expected_ints(spec: StepwiseSpec, inp: Any) -> bool:
-    """Whether every value ``expected`` gives for ``inp`` is a Python ``int``."""
+def _expected_ints(cons: Construction, spec: Any, inp: Any) -> bool:
+    """Whether every value the encoding gives for ``inp`` is a Python ``int``."""
     return all(type(v) is int for t, st in enumerate(spec.reference(inp))
-               for vals in spec.expected(inp, st, t).values() for v in vals)
+               for vals in cons.expected(inp, st, t).values() for v in vals)
 
 
-def _covered(spec: StepwiseSpec, inputs: list[Any]) -> int:
-    """How many inputs the table covers (does not hand back to ``expected`` with ``None``)."""
-    return sum(spec.expected_table(inp, spec.reference(inp)) is not None for inp in inputs)
+def _covered(cons: Construction, spec: Any, inputs: list[Any]) -> int:
+    """How many inputs the table covers (does not hand back to the per-step values with ``None``)."""
+    return sum(cons.expected_table(inp, spec.reference(inp)) is not None for inp in inputs)
 
 
-# -- the tables agree with expected ---------------------------------------------------------------------
+# -- the two readings of the encoding agree ----------------------------------------------------------------
 
 
-@pytest.mark.parametrize("spec", [STRAHLER, WIDTH, DIJKSTRA], ids=["strahler", "width", "dijkstra"])
-def test_tables_agree_with_expected_on_every_small_tree(spec: StepwiseSpec) -> None:
-    assert _covered(spec, TREES) == len(TREES)  # no silent fallback
-    assert table_disagreements(spec, TREES) == []
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_tables_agree_with_expected_on_every_small_tree(name: str) -> None:
+    make, spec = CASES[name]
+    cons = make()
+    assert _covered(cons, spec, TREES) == len(TREES)  # no silent fallback
+    assert table_disagreements(cons, spec, TREES) == []
 
 
-@pytest.mark.parametrize("spec", [DIJKSTRA, DIJKSTRA_FIXED], ids=["lambda-rule", "fixed-lambda"])
-def test_dijkstra_tables_agree_on_weighted_digraphs(spec: StepwiseSpec) -> None:
-    assert table_disagreements(spec, WEIGHTED) == []
+@pytest.mark.parametrize("fixed", [None, 3], ids=["lambda-rule", "fixed-lambda"])
+def test_dijkstra_tables_agree_on_weighted_digraphs(fixed: Any) -> None:
+    cons = dijkstra_cons.DijkstraConstruction("repaired")
+    cons = cons if fixed is None else cons.with_lambda(fixed)
+    assert table_disagreements(cons, DIJKSTRA, WEIGHTED) == []
     # the table covers exactly the inputs whose expected values are all ints (Fractions: expected decides)
-    covered = [spec.expected_table(inp, spec.reference(inp)) is not None for inp in WEIGHTED]
-    all_int = [_expected_ints(spec, inp) for inp in WEIGHTED]
+    covered = [cons.expected_table(inp, DIJKSTRA.reference(inp)) is not None for inp in WEIGHTED]
+    all_int = [_expected_ints(cons, DIJKSTRA, inp) for inp in WEIGHTED]
     assert covered == all_int
     assert 0 < sum(covered) < len(WEIGHTED)
 
@@ -90,8 +98,9 @@ def test_dijkstra_tables_agree_on_weighted_digraphs(spec: StepwiseSpec) -> None:
 def test_dijkstra_table_gives_up_beyond_int64() -> None:
     g = Digraph(3, ((0, 1), (1, 2)), (2**62, 2**62))
     inp = (g, 0)
-    assert DIJKSTRA.expected_table(inp, DIJKSTRA.reference(inp)) is None  # λ = 1 + 2·2^62 > int64
-    assert table_disagreements(DIJKSTRA, [inp]) == []
+    cons = dijkstra_cons.DijkstraConstruction("repaired")
+    assert cons.expected_table(inp, DIJKSTRA.reference(inp)) is None  # λ = 1 + 2·2^62 > int64
+    assert table_disagreements(cons, DIJKSTRA, [inp]) == []
 
 
 def test_all_strahler_variants_share_the_spec() -> None:
@@ -103,18 +112,22 @@ def test_all_strahler_variants_share_the_spec() -> None:
 # -- a wrong table is detected --------------------------------------------------------------------------
 
 
-def _corrupt(spec: StepwiseSpec, change: Any) -> StepwiseSpec:
-    """``spec`` whose table is passed through ``change(table)`` (which edits a copy)."""
+def _corrupt(cons: Construction, change: Any) -> Construction:
+    """``cons`` whose batched table is passed through ``change(table)`` (a deliberately wrong interpreter)."""
+    base = type(cons)
 
-    def table(inp: Any, states: Any) -> dict[str, Any] | None:
-        got = spec.expected_table(inp, states)
-        if got is None:
-            return None
-        out = {b: (v[0].copy(), v[1].copy()) if isinstance(v, tuple) else v.copy() for b, v in got.items()}
-        change(out)
-        return out
+    class Corrupt(base):  # type: ignore[valid-type, misc]
+        def expected_table(self, inp: Any, states: Any) -> dict[str, Any] | None:
+            got = base.expected_table(self, inp, states)
+            if got is None:
+                return None
+            out = {b: (v[0].copy(), v[1].copy()) if isinstance(v, tuple) else v.copy() for b, v in got.items()}
+            change(out)
+            return out
 
-    return dataclasses.replace(spec, expected_table=table)
+    c = copy.copy(cons)
+    c.__class__ = Corrupt
+    return c
 
 
 def _add_one(block: str, row: int, col: int) -> Any:
@@ -132,34 +145,40 @@ def _present_everywhere(block: str) -> Any:
     return change
 
 
-@pytest.mark.parametrize("spec, change, why", [
-    (STRAHLER, _add_one("M", -1, 0), "block M"),
-    (STRAHLER, _add_one("flg4", 1, 0), "block flg4"),
-    (STRAHLER, _add_one("tmp_cbuf", 0, 0), "block tmp_cbuf"),
-    (STRAHLER, _present_everywhere("par"), "blocks"),  # par is not compared at the final φ step
-    (WIDTH, _add_one("mwd", -1, 0), "block mwd"),
-    (WIDTH, lambda t: t.pop("twd"), "blocks"),
-    (DIJKSTRA, _add_one("crd", -1, 0), "block crd"),
-    (DIJKSTRA, _present_everywhere("dis"), "blocks"),  # dis is not compared at t = 0 (choice 5)
+@pytest.mark.parametrize("name, change, why", [
+    ("strahler", _add_one("M", -1, 0), "block M"),
+    ("strahler", _add_one("flg4", 1, 0), "block flg4"),
+    ("strahler", _add_one("tmp_cbuf", 0, 0), "block tmp_cbuf"),
+    ("strahler", _present_everywhere("par"), "blocks"),  # par is not compared at the final φ step
+    ("width", _add_one("mwd", -1, 0), "block mwd"),
+    ("width", lambda t: t.pop("twd"), "blocks"),
+    ("dijkstra", _add_one("crd", -1, 0), "block crd"),
+    ("dijkstra", _present_everywhere("dis"), "blocks"),  # dis is not compared at t = 0 (choice 5)
 ], ids=["M", "flg4", "tmp", "par-present", "mwd", "no-twd", "crd", "dis-present"])
-def test_wrong_tables_are_detected(spec: StepwiseSpec, change: Any, why: str) -> None:
+def test_wrong_tables_are_detected(name: str, change: Any, why: str) -> None:
+    make, spec = CASES[name]
     inputs = [inp for inp in TREES if inp[0].n >= 2]
-    bad = table_disagreements(_corrupt(spec, change), inputs)
+    bad = table_disagreements(_corrupt(make(), change), spec, inputs)
     assert len(bad) == len(inputs)
     assert all(why in msg for _, msg in bad)
 
 
 def test_batched_checker_spot_checks_the_table() -> None:
-    spec = _corrupt(STRAHLER, _add_one("c", 0, 0))
+    cons = _corrupt(StrahlerTreeConstruction("repaired"), _add_one("c", 0, 0))
     with pytest.raises(EngineDisagreement):
-        BatchedChecker(StrahlerTreeConstruction("repaired"), spec).check(list(rooted_labeled_trees(4)))
+        BatchedChecker(cons, STRAHLER).check(list(rooted_labeled_trees(4)))
 
 
 def test_batched_checker_uses_the_table_after_the_spot_check() -> None:
     calls: list[int] = []
-    spec = dataclasses.replace(WIDTH, expected=lambda inp, st, t: calls.append(t) or WIDTH.expected(inp, st, t))
+
+    class Counting(WidthTreeConstruction):
+        def expected(self, inp: Any, state: Any, t: int) -> dict[str, list[Any]]:
+            calls.append(t)
+            return super().expected(inp, state, t)
+
     inputs = list(rooted_labeled_trees(5))
-    results, err = BatchedChecker(WidthTreeConstruction("repaired"), spec).check(inputs)
+    results, err = BatchedChecker(Counting("repaired"), WIDTH).check(inputs)
     assert err is None and results == [None] * len(inputs)
     assert len(calls) == batched_check.SPOT_CHECK * 5  # only the spot-checked rows call expected (5 states each)
 
@@ -184,44 +203,51 @@ def test_batched_and_exact_verdicts_agree(mod: Any, cid: str) -> None:
     assert exact == batched
 
 
-@pytest.mark.parametrize("variant", ["as-written", "repaired"])
+@pytest.mark.parametrize("variant", ["as-written", "missing-arc-0", "repaired"])
 def test_batched_and_exact_dijkstra_verdicts_agree(variant: str) -> None:
     cons = dijkstra_cons.DijkstraConstruction(variant)
     fams = [dijkstra_proof.WEIGHTED, dijkstra_proof.TREES, dijkstra_proof.RANDOM]
     a = run_construction_check("thm:cotdijkstra", cons, DIJKSTRA, fams, 4, dijkstra_proof.PAPER_SIZES)
     b = run_batched_check("thm:cotdijkstra", dijkstra_cons.DijkstraConstruction(variant), DIJKSTRA, fams, 4,
                           dijkstra_proof.PAPER_SIZES)
-    assert a.verdict == ("refuted" if variant == "as-written" else "verified")
+    assert a.verdict == ("verified" if variant == "repaired" else "refuted")
     assert _row(a) == _row(b)
 
 
 # -- cached prompts are the paper's tokens --------------------------------------------------------------
 
 
+def _dfs_prompt(cons: Construction, inp: Any) -> tuple[list[list[Any]], list[str]]:
+    """The DFS prompt assembled afresh, token by token (no cache)."""
+    keys = dfs_token_keys(*inp)
+    cl = cons.concrete(inp).layout
+    return [dfs_token(cl, k) for _, k in keys], [label for label, _ in keys]
+
+
 def test_strahler_prompts_are_the_dfs_tokens() -> None:
     cons = StrahlerTreeConstruction("repaired")
     for inp in TREES:
         p = cons.prompt(inp)
-        want = dfs_prompt(cons.concrete(inp).layout, *inp)  # no cache: every token assembled afresh
-        assert p.tokens == want.tokens and p.labels == want.labels, inp
+        tokens, labels = _dfs_prompt(cons, inp)
+        assert p.tokens == tokens and p.labels == labels, inp
     inp = TREES[-1]
     a, b = cons.prompt(inp), cons.prompt(inp)
     assert all(x is y for x, y in zip(a.tokens, b.tokens))  # shared token objects
     assert a.labels is not b.labels
     wrong = [row[:] for row in a.tokens]
     wrong[1][0] += 1
-    assert wrong != dfs_prompt(cons.concrete(inp).layout, *inp).tokens  # the comparison above can fail
+    assert wrong != _dfs_prompt(cons, inp)[0]  # the comparison above can fail
 
 
 def _uncached(cons: Any, inp: tuple[Digraph, int]) -> list[list[Any]]:
     """The prompt assembled token by token from the proof's formulas and ``Encoding.matrix`` (no cache)."""
     g, s = inp
-    cl, lam_v, nv = cons.concrete(inp).layout, cons.lam_of(inp), g.n
+    cl, lam_v, nv = cons.concrete(inp).layout, cons.lam_value(inp), g.n
     x_extra: dict[str, Any] = {}
     y_extra: dict[str, Any] = {}
     if isinstance(cons, WidthTreeConstruction):
         x_extra, y_extra = {"dif": 0, "twd": 0, "mwd": 0}, {"dif": 0, "twd": 1, "mwd": 1}
-    a = cons.encoding.matrix(g, lam_v)
+    a = cons.arcs.matrix(g, lam_v)
     e = [[1 if j == i else 0 for j in range(nv)] for i in range(nv)]
     toks = [cl.assemble({"cur": e[i], "crd": -lam_v, "wei": a[i], "dis": [lam_v] * nv, **x_extra}) for i in range(nv)]
     return toks + [cl.assemble({"cur": e[s], "crd": 0, "vis": e[s], "dis": [lam_v] * nv, **y_extra})]
@@ -230,7 +256,7 @@ def _uncached(cons: Any, inp: tuple[Digraph, int]) -> list[list[Any]]:
 @pytest.mark.parametrize("make, inputs", [
     (lambda: dijkstra_cons.DijkstraConstruction("as-written"), WEIGHTED),
     (lambda: dijkstra_cons.DijkstraConstruction("repaired"), WEIGHTED),
-    (lambda: dijkstra_cons.DijkstraConstruction("repaired", lam_of=FixedLambda(Fraction(7))), WEIGHTED[:300]),
+    (lambda: dijkstra_cons.DijkstraConstruction("repaired").with_lambda(Fraction(15, 2)), WEIGHTED[:300]),
     (lambda: WidthTreeConstruction("as-written"), TREES),
     (lambda: WidthTreeConstruction("repaired"), TREES),
 ], ids=["dijkstra-as-written", "dijkstra-repaired", "dijkstra-fraction-lambda", "width-as-written",
@@ -247,16 +273,15 @@ def test_dijkstra_prompts_are_the_papers_tokens(make: Any, inputs: list[Any]) ->
     assert wrong != want  # the comparison above can fail
     a, b = cons.prompt(inputs[-1]), cons.prompt(inputs[-1])
     assert a.labels is not b.labels
-    cached = type(cons.lam_of(inputs[-1])) is int and all(type(w) is int for w in inputs[-1][0].weights or ())
-    assert all(x is y for x, y in zip(a.tokens, b.tokens)) == cached
+    assert all(x is y for x, y in zip(a.tokens, b.tokens)) == (type(cons.lam_value(inputs[-1])) is int)
 
 
-def test_dijkstra_token_cache_starts_over_beyond_its_limit(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(dijkstra_cons, "TOKEN_CACHE_LIMIT", 3)
+def test_token_cache_starts_over_beyond_its_limit(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(construction_base, "TOKEN_CACHE_LIMIT", 3)
     cons = WidthTreeConstruction("repaired")
     for inp in TREES[::5]:
         assert cons.prompt(inp).tokens == _uncached(cons, inp)
-        assert len(cons._token_cache(cons.concrete(inp).layout)) <= 3 + inp[0].n + 1
+        assert len(cons._tokens) <= 3 + inp[0].n + 1
 
 
 # -- the faster references give the same states -----------------------------------------------------------
@@ -326,7 +351,8 @@ def test_tree_depths_children_and_fold_are_unchanged() -> None:
 def test_lambda_rule_is_what_the_dijkstra_table_encodes() -> None:
     g = Digraph.undirected(4, [(0, 1), (1, 2), (1, 3)])
     inp = (g, 0)
-    table = DIJKSTRA.expected_table(inp, DIJKSTRA.reference(inp))
-    assert table is not None and lambda_rule(inp) == 4
+    cons = dijkstra_cons.DijkstraConstruction("repaired")
+    table = cons.expected_table(inp, DIJKSTRA.reference(inp))
+    assert table is not None and cons.lam_value(inp) == 4 == dijkstra_cons.LAMBDA_RULE.value({dijkstra_cons.n: 4}, 1)
     dis, present = table["dis"]
     assert dis[1].tolist() == [0, 1, 4, 4] and present.tolist() == [False, True, True, True]

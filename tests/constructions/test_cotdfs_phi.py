@@ -7,8 +7,9 @@ import sympy as sp
 
 from symcot.algorithms import phi
 from symcot.check.exhaustive import Family, run_construction_check
+from symcot.check.spec import RunView
 from symcot.constructions.cotdfs import build_decoder as dfs_decoder
-from symcot.constructions.cotdfs_phi import PAPER_D, DfsPhiConstruction, build_decoder, spelled_word
+from symcot.constructions.cotdfs_phi import PAPER_D, DfsPhiConstruction, build_decoder
 from symcot.constructions.mutant import Mutant
 from symcot.inputs import Digraph
 from symcot.ir import n
@@ -42,13 +43,14 @@ def test_only_the_final_map_differs_from_dfs_on_the_dfs_blocks():
     assert w2.coefficient(q) == -1 and w2.coefficient(q, ext.layout.offsets["flg1"]) == 2
 
 
-def test_emits_phi_on_an_example():
+def test_emits_phi_on_an_example(P):
     g = Digraph.undirected(5, [(0, 1), (1, 2), (1, 3), (0, 4)])
     cons = DfsPhiConstruction()
     dec = cons.concrete((g, 0))
     gen = generate(dec, cons.prompt((g, 0)).tokens, 20, stop=lambda y: dec.layout.pi("cur", y) == [0] * 5)
     assert len(gen.outputs) == 9 and dec.layout.pi("q", gen.outputs[-1]) == [-1]
-    assert spelled_word(dec.layout, gen.outputs, 8) == phi(g, 0) == "UUDUDDUD"
+    run = RunView(gen.outputs, cons.prompt((g, 0)).tokens[-1], dec.layout)
+    assert P._spelled(run, (g, 0)) == phi(g, 0) == "UUDUDDUD"
 
 
 def test_verified_on_every_rooted_tree_up_to_5(P):
@@ -67,17 +69,17 @@ def test_broken_sign_is_refuted(P):
 
 
 def test_word_check_catches_a_wrong_word_even_when_blocks_agree(P):
-    # Whole-run check alone: a spec whose per-step q is not compared still needs the word to be φ.
-    from symcot.check.stepwise import StepwiseSpec
+    # The conclusion alone: a construction whose per-step q is not compared still needs the word to be φ.
+    from symcot.constructions.cotdfs import ENCODING as DFS_ENCODING
 
-    lenient = StepwiseSpec(P.SPEC.reference, lambda inp, st, t: {k: v for k, v in P.SPEC.expected(inp, st, t).items()
-                                                                 if k != "q"}, P.SPEC.terminal, P.state_text,
-                           P.SPEC.final)
-    m = Mutant(DfsPhiConstruction(), 2, "W_2", ("q", 0), (), 1)  # q = 2·flg1 + 1: never -1
-    row = run_construction_check("thm:cotdfs:phi", m, lenient, [trees_upto(P, 4)], 4)
+    class Lenient(DfsPhiConstruction):
+        encoding = DFS_ENCODING  # q left out of enc: only the conclusion reads it
+
+    m = Mutant(Lenient(), 2, "W_2", ("q", 0), (), 1)  # q = 2·flg1 + 1: never -1
+    row = run_construction_check("thm:cotdfs:phi", m, P.SPEC, [trees_upto(P, 4)], 4)
     c = row.counterexample
     assert row.verdict == "refuted" and c["kind"] == "steps" and c["size"] == 2
-    assert "φ(G_T) = 'UD'" in c["got"]
+    assert "φ(G_T)" in c["got"] and "but UD by the definition" in c["got"]
 
 
 @pytest.mark.slow

@@ -12,16 +12,16 @@ from pathlib import Path
 import pytest
 import sympy as sp
 
+from symcot.check import lam_scan
 from symcot.check.exhaustive import Family, run_construction_check
 from symcot.check.stepwise import check_input
 from symcot.constructions.cotdijkstra import (
     AS_WRITTEN,
+    MISSING_ARC_ZERO,
     PAPER_D,
     REPAIRED,
     DijkstraConstruction,
-    FixedLambda,
     build_decoder,
-    lambda_rule,
 )
 from symcot.constructions.mutant import Mutant
 from symcot.errors import InvalidInputError
@@ -51,13 +51,13 @@ def test_sizes_match_the_theorem():
 
 def test_prompt_is_the_papers_encoding_with_each_reading_of_absent_arcs():
     g = Digraph.from_weighted_arcs(3, {(0, 1): 2, (1, 2): "3/2"})
-    lam = lambda_rule((g, 0))
+    lam = DijkstraConstruction().lam_value((g, 0))
     assert lam == 5  # 1 + (n - 1)·max weight
-    for enc, absent in ((AS_WRITTEN, 0), (REPAIRED, lam)):
+    for enc, absent, diag in ((AS_WRITTEN, lam, lam), (MISSING_ARC_ZERO, 0, 0), (REPAIRED, lam, 0)):
         p = DijkstraConstruction(encoding=enc).prompt((g, 0))
         assert p.labels == ["x_0", "x_1", "x_2", "y_0"]
-        # x_1 = [e_1 ‖ -λ ‖ 0^n ‖ A_{1,:} ‖ λ^n ‖ 0^n], a_11 = 0 in both readings
-        assert p.tokens[1] == [0, 1, 0, -lam, 0, 0, 0, absent, 0, Fraction(3, 2), lam, lam, lam, 0, 0, 0]
+        # x_1 = [e_1 ‖ -λ ‖ 0^n ‖ A_{1,:} ‖ λ^n ‖ 0^n]: a_10 absent, a_11 the diagonal, a_12 = 3/2
+        assert p.tokens[1] == [0, 1, 0, -lam, 0, 0, 0, absent, diag, Fraction(3, 2), lam, lam, lam, 0, 0, 0]
         # y_0 = [e_p ‖ 0 ‖ e_p ‖ 0^n ‖ λ^n ‖ 0^n]
         assert p.tokens[3] == [1, 0, 0, 0, 1, 0, 0, 0, 0, 0, lam, lam, lam, 0, 0, 0]
 
@@ -72,8 +72,19 @@ def test_invalid_inputs_are_rejected_clearly():
         c.prompt((Digraph.from_weighted_arcs(2, {(0, 1): -2}), 0))
 
 
-def test_as_written_is_refuted_by_a_non_arc_read_as_a_weight_zero_arc(P):
+def test_as_written_is_refuted_at_the_sources_own_distance(P):
+    """∞ on the diagonal (A ∈ ℝ_{>0}^{n×n}, no self-loop): Dist[p] stays λ after the first relaxation."""
     row = run_construction_check("thm:cotdijkstra", DijkstraConstruction("as-written"), P.SPEC, [P.WEIGHTED], 3,
+                                 P.PAPER_SIZES)
+    assert row.verdict == "refuted" and row.max_size == 1
+    c = row.counterexample
+    assert c["input"]["arcs"] == [[0, 1]] and c["input"]["source"] == 0  # a single arc
+    assert (c["step"], c["layer"], c["kind"], c["block"]) == (1, 1, "block", "dis")
+    assert c["expected"] == [0, 1] and c["got"] == [2, 1]  # λ = 2 stays at the source
+
+
+def test_missing_arc_zero_is_refuted_by_a_non_arc_read_as_a_weight_zero_arc(P):
+    row = run_construction_check("thm:cotdijkstra", DijkstraConstruction("missing-arc-0"), P.SPEC, [P.WEIGHTED], 3,
                                  P.PAPER_SIZES)
     assert row.verdict == "refuted" and row.max_size == 2
     c = row.counterexample
@@ -83,16 +94,22 @@ def test_as_written_is_refuted_by_a_non_arc_read_as_a_weight_zero_arc(P):
     assert "Dist^(t) to Dist^(t+1)" in c["proof_says"]
 
 
-def test_as_written_is_right_on_complete_digraphs(P):
-    """Where every off-diagonal pair is an arc there is no absent weight to misread."""
+def test_on_complete_digraphs_only_the_diagonal_reading_matters(P):
+    """Every off-diagonal pair an arc: no absent weight to misread, so the 0 reading is right there; as written
+    (∞ on the diagonal too) the source's distance still stays λ."""
     spec = P.SPEC
-    cons = DijkstraConstruction("as-written")
+    zero, literal = DijkstraConstruction("missing-arc-0"), DijkstraConstruction("as-written")
     for k in (1, 2, 3):
         pairs = [(u, v) for u in range(k) for v in range(k) if u != v]
         for ws in product((1, 2, 3), repeat=len(pairs)):
             g = Digraph(k, tuple(pairs), ws)
             for s in range(k):
-                assert check_input(cons, spec, (g, s)) is None
+                assert check_input(zero, spec, (g, s)) is None
+                bad = check_input(literal, spec, (g, s))
+                assert (bad is None) == (k == 1)
+                if bad is not None:
+                    lam_v = literal.lam_value((g, s))
+                    assert (bad.step, bad.name) == (1, "dis") and bad.got[s] == bad.expected[s] + lam_v
 
 
 def test_repaired_is_verified_on_every_family_to_size_3(P):
@@ -123,8 +140,8 @@ def test_a_broken_buffer_gate_is_refuted_at_crd(P):
 
 
 def test_a_too_small_lambda_is_located_at_the_selection_head(P):
-    c = DijkstraConstruction("repaired", lam_of=FixedLambda(2))
-    row = run_construction_check("thm:cotdijkstra", c, P.make_spec(FixedLambda(2)), [P.UNIT], 3)
+    c = DijkstraConstruction("repaired").with_lambda(2)
+    row = run_construction_check("thm:cotdijkstra", c, P.SPEC, [P.UNIT], 3)
     cx = row.counterexample
     assert row.verdict == "refuted" and cx["input"]["text"] == "Digraph(n=3; 0->1, 1->2), source 0"
     assert (cx["step"], cx["layer"], cx["kind"], cx["head"], cx["expected"], cx["got"]) == (2, 2, "head", "S", "x_2",
@@ -134,23 +151,29 @@ def test_a_too_small_lambda_is_located_at_the_selection_head(P):
 
 def test_smallest_lambda_scan(P):
     unit3 = list(P.UNIT.inputs(3))
-    res = P.smallest_lambda(P._repaired, unit3, limit=7)
+    res = lam_scan.smallest_lambda(lambda: DijkstraConstruction("repaired"), P.SPEC, unit3, range(1, 8))
     assert res["smallest"] == 3 and res["confirmed"] == [4, 5, 6] and res["not_upward_closed"] == []
     assert P.largest_finite_distance(unit3) == 2
-    none = P.smallest_lambda(P._as_written, unit3, limit=7)
+    none = lam_scan.smallest_lambda(lambda: DijkstraConstruction("missing-arc-0"), P.SPEC, unit3, range(1, 8))
     assert none["smallest"] is None
 
 
 def test_lambda_scan_check_reports_details(P):
-    chk = P.LambdaScanCheck("repaired", P._repaired, [P.UNIT], [])
-    row = chk.run("thm:cotdijkstra", 3, None)
+    def check(variant):
+        return lam_scan.LambdaScanCheck(variant, lambda: DijkstraConstruction(variant), P.SPEC, [P.UNIT],
+                                        P.largest_finite_distance, weight_of=P.FAMILY_W)
+
+    row = check("repaired").run("thm:cotdijkstra", 3, None)
     assert row.verdict == "verified" and row.max_size == 3
     got = [(g["n"], g["smallest"]) for g in row.details["smallest_lambda"]]
     assert got == [(1, 1), (2, 2), (3, 3)]
     assert row.details["smallest_equals_(n-1)W+1"] is True
-    bad = P.LambdaScanCheck("as-written", P._as_written, [P.UNIT], []).run("thm:cotdijkstra", 3, None)
+    bad = check("missing-arc-0").run("thm:cotdijkstra", 3, None)
     assert bad.verdict == "refuted" and bad.details["groups_without_working_lambda"] == [
         f"{P.UNIT.name} n=3 (none in 1..7)"]
+    literal = check("as-written").run("thm:cotdijkstra", 3, None)  # ∞ on the diagonal: no λ at all from n = 2
+    assert literal.verdict == "refuted" and literal.details["groups_without_working_lambda"] == [
+        f"{P.UNIT.name} n=2 (none in 1..5)", f"{P.UNIT.name} n=3 (none in 1..7)"]
 
 
 def test_family_count_mismatch_is_an_error(P):
@@ -169,9 +192,14 @@ def test_trace_shows_the_selection(P):
 
 
 def test_parallel_lambda_scan_gives_the_same_answer(P, monkeypatch):
-    monkeypatch.setattr(P, "PARALLEL_MIN", 10)
+    monkeypatch.setattr(lam_scan, "PARALLEL_MIN", 10)
     unit3 = list(P.UNIT.inputs(3))
-    assert P.smallest_lambda(P._repaired, unit3, 7, jobs=2) == P.smallest_lambda(P._repaired, unit3, 7, jobs=1)
-    cons = DijkstraConstruction("repaired", lam_of=FixedLambda(2))
-    spec = P.make_spec(FixedLambda(2))
-    assert P._first_failure(cons, spec, unit3, jobs=2) == P._first_failure(cons, spec, unit3, jobs=1) is not None
+
+    def make():
+        return DijkstraConstruction("repaired")
+
+    assert (lam_scan.smallest_lambda(make, P.SPEC, unit3, range(1, 8), jobs=2)
+            == lam_scan.smallest_lambda(make, P.SPEC, unit3, range(1, 8), jobs=1))
+    cons = make().with_lambda(2)
+    one = lam_scan.first_failure(cons, P.SPEC, unit3, jobs=1)
+    assert lam_scan.first_failure(cons, P.SPEC, unit3, jobs=2) == one is not None

@@ -89,13 +89,12 @@ def test_as_written_is_refuted_at_the_source_distance(W):
 
 def test_as_written_width_blocks_are_right_all_the_same(W):
     """Only π_dis[root] is wrong (it stays λ): every other compared block and the final width agree."""
-    def no_dis(inp, st, t):
-        out = W.expected_w(inp, st, t)
-        out.pop("dis", None)
-        return out
+    from symcot.constructions.encoding import StateEncoding
 
-    spec = StepwiseSpec(W.SPEC.reference, no_dis, W.SPEC.terminal, W.SPEC.state_text, W.SPEC.final)
-    row = run_construction_check("x", WidthTreeConstruction("as-written"), spec, [small_trees(5)], 5)
+    class NoDis(WidthTreeConstruction):
+        encoding = StateEncoding({b: t for b, t in WidthTreeConstruction.encoding.blocks.items() if b != "dis"})
+
+    row = run_construction_check("x", NoDis("as-written"), W.SPEC, [small_trees(5)], 5)
     assert row.verdict == "verified" and row.inputs_checked == 1 + 2 + 9 + 64 + 625
 
 
@@ -109,10 +108,17 @@ def test_final_width_is_checked_from_the_definition(W):
     star = (Digraph.undirected(4, [(0, 1), (0, 2), (0, 3)]), 0)
     assert tree_width(*star) == 3
     assert check_input(WidthTreeConstruction("repaired"), W.SPEC, star) is None
-    lying = StepwiseSpec(W.SPEC.reference, lambda inp, st, t: {}, W.SPEC.terminal, W.SPEC.state_text,
-                         lambda inp, states, outs, lay: W.final_w((inp[0], 1), states, outs, lay))
-    mm = check_input(WidthTreeConstruction("repaired"), lying, star)  # root 1: wd = 2, the decoder says 3
-    assert mm is not None and mm.kind == "steps" and "wd(G_T) = 2" in str(mm.got)
+    from symcot.check.spec import Conclusion
+    from symcot.constructions.encoding import StateEncoding
+
+    class Silent(WidthTreeConstruction):
+        encoding = StateEncoding({})  # nothing compared step by step: only the conclusion
+
+    wrong = Conclusion("π_mwd = wd(G_T) rooted at 1", read=lambda run, inp: run.block("mwd")[0],
+                       answer=lambda inp: tree_width(inp[0], 1))
+    lying = StepwiseSpec(W.SPEC.reference, W.SPEC.state_text, (wrong,))
+    mm = check_input(Silent("repaired"), lying, star)  # root 1: wd = 2, the decoder says 3
+    assert mm is not None and mm.kind == "steps" and "but 2 by the definition" in str(mm.got)
 
 
 def test_mutant_in_layer3_is_refuted(W):
@@ -153,10 +159,10 @@ def test_observation_checker_refutes_a_false_width_statement(W):
     assert row.verdict == "refuted" and row.counterexample["input"]["dyck"] == "UD"
 
 
-def test_reading_a_tree_with_dijkstras_as_written_encoding_inherits_its_refutation(W):
-    from symcot.constructions.cotdijkstra import AS_WRITTEN as DIJKSTRA_AS_WRITTEN
+def test_reading_a_tree_with_dijkstras_zero_reading_inherits_its_refutation(W):
+    from symcot.constructions.cotdijkstra import MISSING_ARC_ZERO
 
-    c = WidthTreeConstruction("0-for-non-arcs", encoding=DIJKSTRA_AS_WRITTEN)
+    c = WidthTreeConstruction("0-for-non-arcs", encoding=MISSING_ARC_ZERO)
     row = run_construction_check("thm:cotwidoftree", c, W.SPEC, [W.TREES], 6, W.PAPER_SIZES)
     cx = row.counterexample
     assert row.verdict == "refuted" and cx["input"]["text"] == "tree {0-1, 0-2}, root 1"

@@ -6,9 +6,10 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from symcot.check.batched_check import BatchedChecker, run_batched_check, zero_block_rule
+from symcot.check.batched_check import BatchedChecker, run_batched_check
 from symcot.check.exhaustive import Family, run_construction_check
-from symcot.constructions.cotdfs import DfsConstruction, is_terminal
+from symcot.constructions.cotdfs import STOP, DfsConstruction
+from symcot.constructions.encoding import StopRule
 from symcot.constructions.mutant import Mutant
 from symcot.inputs import random_digraph, random_labeled_tree
 from symcot.ir import Layout, Map
@@ -47,7 +48,7 @@ def test_dfs_agrees_with_semantics_on_random_inputs_including_head_choices(path)
     rng = random.Random(7)
     for n in (1, 2, 3, 4, 6, 9):
         dec, prompts = dfs_batch(rng, n, 24, trees=n % 3 == 0)
-        br = same_as_semantics(dec, prompts, 3 * n, stop=lambda y, d=dec: is_terminal(d.layout, y), path=path)
+        br = same_as_semantics(dec, prompts, 3 * n, stop=lambda y, d=dec: STOP.fires(d.layout, y), path=path)
         if path == "auto":
             assert br.certificate.path in ("float32", "float64")  # DFS values are tiny: a float path is certified
 
@@ -60,7 +61,7 @@ def test_rows_sharing_a_prompt_prefix_compute_it_once():
     inps = [(g, s) for g in graphs for s in range(5)]
     dec = cons.concrete(inps[0])
     br = same_as_semantics(dec, [cons.prompt(i).tokens for i in inps], 12,
-                           stop=lambda y: is_terminal(dec.layout, y))
+                           stop=lambda y: STOP.fires(dec.layout, y))
     assert br.prefix_classes == 4
 
 
@@ -189,8 +190,7 @@ def test_batched_check_gives_the_exact_checkers_verdict_counterexample_and_count
 def test_batched_check_with_a_whole_run_check_and_a_vectorised_stop_rule(dfs_proofs):
     spec = dfs_proofs.TREE_SPEC
     a = run_construction_check("t", DfsConstruction(), spec, [dfs_proofs.TREES], 5)
-    b = run_batched_check("t", DfsConstruction(), spec, [dfs_proofs.TREES], 5, batch=256,
-                          terminal_batched=zero_block_rule("cur"))
+    b = run_batched_check("t", DfsConstruction(), spec, [dfs_proofs.TREES], 5, batch=256)
     assert a.verdict == "verified" and strip(a) == strip(b)
     mut = Mutant(DfsConstruction(), 2, "K_T", ("v", 1), [("cur", 1)], 0)
     a = run_construction_check("t", mut, spec, [dfs_proofs.TREES], 5)
@@ -201,8 +201,14 @@ def test_batched_check_with_a_whole_run_check_and_a_vectorised_stop_rule(dfs_pro
 def test_a_wrong_vectorised_stop_rule_is_caught(dfs_proofs):
     from symcot.check.batched_check import EngineDisagreement
 
-    chk = BatchedChecker(DfsConstruction(), dfs_proofs.SPEC, terminal_batched=lambda lay, view: np.ones(
-        len(view.rows), dtype=bool))
+    class WrongStop(StopRule):
+        def fires_batched(self, view):  # deliberately not the rule: fires on every row
+            return np.ones(len(view.rows), dtype=bool)
+
+    class WrongStopDfs(DfsConstruction):
+        stop = WrongStop("cur", 0)
+
+    chk = BatchedChecker(WrongStopDfs(), dfs_proofs.SPEC)
     inputs = list(dfs_proofs.DIGRAPHS.inputs(3))
     with pytest.raises(EngineDisagreement):
         chk.check(inputs)

@@ -1,4 +1,4 @@
-"""Symbolic replay (issue 8): polynomials, forking decisions, the symbolic Dijkstra reference, the check, λ_min."""
+"""Symbolic replay: polynomials, forking decisions, the symbolic Dijkstra reference, the check, λ_min."""
 
 from __future__ import annotations
 
@@ -8,12 +8,19 @@ from itertools import product
 import pytest
 import sympy as sp
 
+import proofs.thm_cotdijkstra as dijkstra_proof
+import proofs.thm_cotpathstrahler as path_strahler_proof
+import proofs.thm_cottreestrahler as strahler_proof
+import proofs.thm_cotwidoftree as width_proof
 from symcot.algorithms.dijkstra import INF, dijkstra_dynamic
 from symcot.algorithms.dijkstra_symbolic import dijkstra_symbolic, symbolic_weights
 from symcot.check.exhaustive import Progress
 from symcot.check.symbolic_check import SymbolicCheck, _formula, lambda_min, refute_all
+from symcot.check.symbolic_target import Domain, SymbolicTarget
 from symcot.constructions.cotdijkstra import DijkstraConstruction
+from symcot.constructions.cotpathstrahler import StrahlerPathConstruction
 from symcot.constructions.cottreestrahler import StrahlerTreeConstruction
+from symcot.constructions.cotwidoftree import WidthTreeConstruction
 from symcot.constructions.mutant import Mutant
 from symcot.errors import InvalidInputError
 from symcot.inputs import Digraph
@@ -31,10 +38,29 @@ from symcot.replay.symbolic import (
     UndecidedComparison,
     from_sympy,
 )
-from symcot.replay.symbolic_targets import DijkstraTarget, Domain, StrahlerTreeTarget, Target, WidthTreeTarget
 
 L = Poly.var(LAMBDA)
 W = Poly.var("w")
+
+
+def DijkstraTarget(variant, make=None):  # noqa: N802 - reads like the class it builds
+    return SymbolicTarget("thm:cotdijkstra", make or (lambda: DijkstraConstruction(variant)), dijkstra_proof.SPEC,
+                          dijkstra_proof.TOPOLOGIES, weighted=True)
+
+
+def StrahlerTreeTarget(variant, make=None):  # noqa: N802
+    return SymbolicTarget("thm:cottreestrahler", make or (lambda: StrahlerTreeConstruction(variant)),
+                          strahler_proof.SPEC, strahler_proof.TREES)
+
+
+def WidthTreeTarget(variant):  # noqa: N802
+    return SymbolicTarget("thm:cotwidoftree", lambda: WidthTreeConstruction(variant), width_proof.SPEC,
+                          width_proof.TREES)
+
+
+def StrahlerPathTarget(variant):  # noqa: N802
+    return SymbolicTarget("thm:cotpathstrahler", lambda: StrahlerPathConstruction(variant),
+                          path_strahler_proof.SPEC, path_strahler_proof.NONEMPTY_DYCK_WORDS)
 
 # -- polynomials -------------------------------------------------------------------------------------------
 
@@ -140,8 +166,17 @@ def test_repaired_dijkstra_is_proved_for_all_weights_on_a_small_topology_with_fo
     assert not r.bad and r.branches == r.agree >= 3 and r.stats.forks >= 2  # argmin tie and relaxation
 
 
-def test_as_written_dijkstra_is_refuted_with_a_rechecked_weight_vector():
+def test_as_written_dijkstra_is_refuted_at_the_source_for_every_lambda_and_weight():
     chk = SymbolicCheck("as-written", DijkstraTarget("as-written"), lambda_min=False)
+    v = chk.run("thm:cotdijkstra", 3, Progress(False))
+    assert v.verdict == "refuted" and v.max_size == 1
+    c = v.counterexample
+    assert c["input"]["arcs"] == [[0, 1]] and c["numeric_replay"] == "reproduces the departure"
+    assert (c["step"], c["layer"], c["block"]) == (1, 1, "dis")
+
+
+def test_missing_arc_zero_dijkstra_is_refuted_with_a_rechecked_weight_vector():
+    chk = SymbolicCheck("missing-arc-0", DijkstraTarget("missing-arc-0"), lambda_min=False)
     v = chk.run("thm:cotdijkstra", 3, Progress(False))
     assert v.verdict == "refuted" and v.max_size == 2
     c = v.counterexample
@@ -172,15 +207,15 @@ def test_a_deliberately_too_small_lambda_is_refuted_with_a_concrete_counterexamp
 
 
 def test_a_mutant_is_refuted_by_the_symbolic_check():
-    def make(lam_of):
-        return Mutant(DijkstraConstruction("repaired", lam_of=lam_of), 1, "W_2", ("dis", 0), [("wei", 0)], 0)
+    def make():
+        return Mutant(DijkstraConstruction("repaired"), 1, "W_2", ("dis", 0), [("wei", 0)], 0)
 
     v = SymbolicCheck("mutant", DijkstraTarget("mutant", make=make), lambda_min=False).run("thm:cotdijkstra", 2,
                                                                                             Progress(False))
     assert v.verdict == "refuted" and v.counterexample["numeric_replay"] == "reproduces the departure"
     # a mutant of a λ coefficient: K_B = [1·π_cur ‖ π_flg4] instead of λ·π_cur
-    def make_k(lam_value):
-        return Mutant(StrahlerTreeConstruction("repaired", lam_value=lam_value), 2, "K_B", ("v", 0), [("cur", 0)], 1)
+    def make_k():
+        return Mutant(StrahlerTreeConstruction("repaired"), 2, "K_B", ("v", 0), [("cur", 0)], 1)
 
     v = SymbolicCheck("mutant", StrahlerTreeTarget("mutant", make=make_k), lambda_min=False).run(
         "thm:cottreestrahler", 4, Progress(False))
@@ -210,7 +245,7 @@ def test_lambda_min_is_certified_by_a_proof_and_counterexamples_at_and_below():
     assert d["lambda_min"] == 2 and d["attained"] is True and d["certified"]  # λ > 2·W, any W
     assert d["proof"]["domain"] == "λ > 2·W, 0 < w_e ≤ W"
     assert d["counterexample_at"]["point"]["weights"] == {"0->1": 1, "1->2": 1}  # the unit path
-    none = lambda_min(DijkstraTarget("as-written"), 3)
+    none = lambda_min(DijkstraTarget("missing-arc-0"), 3)
     assert none["lambda_min"] is None and none["certified"]  # departures for arbitrarily large λ
     assert Fraction(none["counterexample_large_lambda"]["point"]["lambda"]) >= 1000
 
@@ -232,12 +267,14 @@ def test_formula_fit_needs_three_points_on_a_line():
 
 
 def test_default_size_and_unknown_verdict():
-    chk = SymbolicCheck("repaired", WidthTreeTarget("repaired"), default_size=3, claim_default=6)
+    chk = SymbolicCheck("repaired", WidthTreeTarget("repaired"), default_size=3)
     assert chk.default_max_size == 3 and chk.size_for(6) == 6 and chk.size_for(4) == 4
 
-    class Stuck(Target):
+    class Stuck:
         name = "stuck"
         topology_family = "one input"
+        rule_text = "none"
+        weighted = False
 
         def topologies(self, size):
             return [size]
@@ -255,16 +292,16 @@ def test_default_size_and_unknown_verdict():
 def test_every_point_of_a_product_of_small_weights_agrees_with_the_proof():
     # the proof covers the exact replay: repaired Dijkstra on every weight pattern of one topology at λ = rule
     from symcot.check.stepwise import check_input
-    from symcot.constructions.cotdijkstra import lambda_rule
 
     t = DijkstraTarget("repaired")
     g = Digraph.from_arcs(3, [(0, 1), (0, 2), (1, 2), (2, 1)])
     assert not Explorer(t.instance((g, 0), Domain())).run().bad
     for ws in product((1, Fraction(1, 2), 3), repeat=4):
         gw = Digraph(3, g.arcs, ws)
-        point = {LAMBDA: lambda_rule((gw, 0)), **{f"w[{u},{v}]": w for (u, v), w in zip(g.arcs, ws)}}
-        cons, spec, num = t.numeric((g, 0), point)
-        assert check_input(cons, spec, num) is None
+        rule = DijkstraConstruction("repaired").lam_value((gw, 0))
+        point = {LAMBDA: rule, **{f"w[{u},{v}]": w for (u, v), w in zip(g.arcs, ws)}}
+        cons, num = t.numeric((g, 0), point)
+        assert check_input(cons, t.spec, num) is None
 
 
 def test_verify_symbolic_runs_the_symbolic_rows_only(tmp_path, capsys):
@@ -283,8 +320,6 @@ def test_verify_symbolic_runs_the_symbolic_rows_only(tmp_path, capsys):
 
 
 def test_strahler_on_paths_lambda_min_and_the_as_written_parent_lookup():
-    from symcot.replay.symbolic_targets import StrahlerPathTarget
-
     v = SymbolicCheck("as-written", StrahlerPathTarget("as-written"), lambda_min=False).run(
         "thm:cotpathstrahler", 4, Progress(False))
     assert v.verdict == "refuted" and v.counterexample["input"]["word"] == "UDUD"
