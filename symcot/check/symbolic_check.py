@@ -360,8 +360,11 @@ class SymbolicCheck:
         if self.lambda_min:
             details["lambda_min"] = self._lambda_min_sizes(claim_id, size, progress, jobs)
             details.update(self._formula(details["lambda_min"]))
+        scope = (f"{target.rule_text}{', every weight > 0' if target.weighted else ''}; every topology of "
+                 f"{target.topology_family}, n ≤ {size}")
         return Verdict(claim_id, self.variant, "proved", self.method, size, total.topologies,
-                       time.perf_counter() - start, None, notes, None, self._families(complete), jsonable(details))
+                       time.perf_counter() - start, None, notes, None, self._families(complete), jsonable(details),
+                       scope=scope)
 
     # -- pieces of the row ------------------------------------------------------------------------------
     def _families(self, complete: list[int]) -> list[dict[str, Any]]:

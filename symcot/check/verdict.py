@@ -38,7 +38,10 @@ class Verdict:
     (not decided: timeout, unsupported, or no size checked completely) or ``error`` (the check itself
     failed; see ``notes``).
     ``max_size`` is the largest size checked completely (``None`` if none). ``details`` holds what a
-    particular method adds (solver seconds, the smallest λ, an unsat core, …).
+    particular method adds (solver seconds, the smallest λ, an unsat core, …). ``scope`` says what the
+    verdict covers, in words: ``all dimensions``, ``all λ ≥ 2n - 1, n ≤ 6``, ``every input, n ≤ 13``; a
+    check states it, and :func:`default_scope` fills it from the row otherwise (never "proved" without
+    one).
     """
 
     id: str
@@ -53,10 +56,13 @@ class Verdict:
     sizes: dict[str, Any] | None = None
     families: list[dict[str, Any]] = field(default_factory=list)
     details: dict[str, Any] | None = None
+    scope: str = ""
 
     def __post_init__(self) -> None:
         if self.verdict not in VERDICTS:
             raise ValueError(f"verdict must be one of {VERDICTS}, got {self.verdict!r}")
+        if not self.scope:
+            self.scope = default_scope(self)
 
     def as_dict(self) -> dict[str, Any]:
         """The JSON object of this row."""
@@ -64,6 +70,7 @@ class Verdict:
             "id": self.id,
             "variant": self.variant,
             "verdict": self.verdict,
+            "scope": self.scope,
             "method": self.method,
             "max_size": self.max_size,
             "inputs_checked": self.inputs_checked,
@@ -74,6 +81,35 @@ class Verdict:
             "families": jsonable(self.families),
             "details": jsonable(self.details),
         }
+
+
+def _sizes(families: list[dict[str, Any]], max_size: int | None) -> list[str]:
+    """Families that went beyond ``max_size`` (part of the domain, ``--reach``) or were sampled."""
+    out = []
+    for f in families:
+        done = f.get("sizes_complete") or []
+        if not done:
+            continue
+        if not f.get("exhaustive", True):
+            out.append(f"seeded samples of {f['family']} to n = {max(done)}")
+        elif max_size is None or max(done) > max_size:
+            out.append(f"every input of {f['family']} to n = {max(done)}")
+    return out
+
+
+def default_scope(v: Verdict) -> str:
+    """What a row covers when its check did not say: from its verdict, ``max_size`` and ``families``."""
+    if v.verdict == "verified":
+        parts = [f"every input, n ≤ {v.max_size}" if v.max_size is not None else "every input of the sizes listed"]
+        return "; ".join(parts + _sizes(v.families, v.max_size))
+    if v.verdict == "refuted":
+        c = v.counterexample or {}
+        size = c.get("size")
+        below = "" if v.max_size is None else f"; every input passes for n ≤ {v.max_size}"
+        return (f"counterexample at n = {size}" if size is not None else "counterexample found") + below
+    if v.verdict == "proved":
+        return "scope not stated by the check"
+    return "nothing established"
 
 
 def exit_status(verdicts: list[Verdict]) -> int:

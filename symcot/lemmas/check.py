@@ -24,6 +24,17 @@ from symcot.lemmas.prover import prove
 METHOD = "Z3: negated target unsat over the domain (If-ReLU, per gate value and output coordinate)"
 
 
+def lemma_scope(lem: Lemma, status: str, dimension: str) -> str:
+    """What a lemma row covers: the stated domain, the dimensions, and λ (quantified or fixed)."""
+    if status not in ("proved", "verified"):
+        return ""
+    lam = ""
+    if lem.has_lam:
+        lam = f", λ = {lem.lam_value}" if lem.lam_value is not None else ", every λ the domain allows"
+    dims = "" if dimension == "no dimension" else f"; {dimension}"
+    return f"every input of the stated domain{lam}{dims}"
+
+
 @dataclass
 class LemmaCheck:
     """One variant of a lemma claim, decided by :func:`symcot.lemmas.prover.prove`.
@@ -65,7 +76,8 @@ class LemmaCheck:
                 notes.append(f"{len(res.unknown)} solver queries undecided (timeout or unsupported); "
                              "an undecided query is never counted as proved")
             return Verdict(claim_id, self.variant, res.status, self.method, res.max_size, res.queries,
-                           time.perf_counter() - t0, jsonable(cex), notes, None, [], jsonable(details))
+                           time.perf_counter() - t0, jsonable(cex), notes, None, [], jsonable(details),
+                           scope=lemma_scope(lem, res.status, res.dimension))
         except Exception as e:  # noqa: BLE001 - the check failing is an "error" verdict, not a crash
             return Verdict(claim_id, self.variant, "error", self.method, None, 0, time.perf_counter() - t0, None,
                            notes + [f"check failed: {type(e).__name__}: {e}"])

@@ -156,4 +156,5 @@ class SymbolicCheck:
                    "input": {**c, "text": ", ".join(f"{k}={v}" for k, v in {**c["sizes"], **c["values"]}.items())},
                    "expected": 0, "got": c["lhs_minus_rhs"]}
         return Verdict(claim_id, self.variant, verdict, self.method, None, len(results), time.perf_counter() - t0,
-                       jsonable(cex), list(self.notes), None, [], jsonable({"identities": results}))
+                       jsonable(cex), list(self.notes), None, [], jsonable({"identities": results}),
+                       scope="all sizes (matrix symbols of symbolic size)" if verdict == "proved" else "")

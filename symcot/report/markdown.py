@@ -20,12 +20,12 @@ def render_markdown(rows: list[Verdict], meta: dict[str, Any] | None = None) -> 
     if meta:
         out.append(", ".join(f"{k}: {v}" for k, v in meta.items()))
         out.append("")
-    out += ["| claim | variant | verdict | method | max size | inputs | seconds | counterexample |",
-            "|---|---|---|---|---|---|---|---|"]
+    out += ["| claim | variant | verdict | scope | method | max size | inputs | seconds | counterexample |",
+            "|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
         size = "-" if r.max_size is None else r.max_size
-        out.append(f"| `{r.id}` | {_cell(r.variant)} | **{r.verdict}** | {_cell(r.method)} | {size} | "
-                   f"{r.inputs_checked} | {r.seconds:.1f} | {_cell(counterexample_summary(r))} |")
+        out.append(f"| `{r.id}` | {_cell(r.variant)} | **{r.verdict}** | {_cell(r.scope)} | {_cell(r.method)} | "
+                   f"{size} | {r.inputs_checked} | {r.seconds:.1f} | {_cell(counterexample_summary(r))} |")
     refuted = [r for r in rows if r.verdict == "refuted" and r.counterexample]
     for r in refuted:
         c = r.counterexample or {}

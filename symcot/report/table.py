@@ -38,10 +38,10 @@ def counterexample_summary(v: Verdict) -> str:
 
 
 def render_table(rows: list[Verdict]) -> str:
-    """The final table: claim, variant, verdict, max size, inputs, seconds, method, counterexample."""
-    head = ["claim", "variant", "verdict", "max_size", "inputs", "seconds", "method"]
-    data = [[r.id, r.variant, r.verdict, "-" if r.max_size is None else str(r.max_size), str(r.inputs_checked),
-             f"{r.seconds:.1f}", r.method] for r in rows]
+    """The final table: claim, variant, verdict, scope, max size, inputs, seconds, method, counterexample."""
+    head = ["claim", "variant", "verdict", "scope", "max_size", "inputs", "seconds", "method"]
+    data = [[r.id, r.variant, r.verdict, r.scope, "-" if r.max_size is None else str(r.max_size),
+             str(r.inputs_checked), f"{r.seconds:.1f}", r.method] for r in rows]
     widths = [max(len(h), *(len(d[i]) for d in data)) if data else len(h) for i, h in enumerate(head)]
     fmt = "  ".join(f"{{:<{w}}}" for w in widths)
     lines = [fmt.format(*head), fmt.format(*("-" * w for w in widths))]

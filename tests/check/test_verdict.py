@@ -1,0 +1,28 @@
+"""Every verdict row says what it covers (``scope``), in the row, the table, the Markdown and the JSON."""
+
+import pytest
+
+from symcot.check.verdict import Verdict, default_scope
+
+
+def test_default_scopes_follow_the_row():
+    v = Verdict("c", "v", "verified", "m", 6, 10, 0.0, families=[
+        {"family": "trees", "exhaustive": True, "sizes_complete": [1, 2, 3, 4, 5, 6]},
+        {"family": "ordered trees", "exhaustive": True, "sizes_complete": list(range(1, 14))},
+        {"family": "random", "exhaustive": False, "sizes_complete": [7, 8]}])
+    assert v.scope == ("every input, n ≤ 6; every input of ordered trees to n = 13; "
+                       "seeded samples of random to n = 8")
+    r = Verdict("c", "v", "refuted", "m", 2, 3, 0.0, {"size": 3})
+    assert r.scope == "counterexample at n = 3; every input passes for n ≤ 2"
+    assert Verdict("c", "v", "unknown", "m", None, 0, 0.0).scope == "nothing established"
+    assert Verdict("c", "v", "proved", "m", None, 0, 0.0, scope="all dimensions").scope == "all dimensions"
+    assert default_scope(Verdict("c", "v", "proved", "m", None, 0, 0.0, scope="x")) == "scope not stated by the check"
+    assert Verdict("c", "v", "verified", "m", 3, 1, 0.0).as_dict()["scope"] == "every input, n ≤ 3"
+
+
+@pytest.mark.parametrize("cid", ["lem:mMc", "lem:widsupffn", "lem:bilinearstack", "thm:cottreestrahler:ind0",
+                                 "eq:proprelu", "lem:shiftonehot"])
+def test_proved_rows_state_their_scope(claims, cid):
+    for row in claims[cid].run():
+        if row.verdict == "proved":
+            assert row.scope and row.scope != "scope not stated by the check", (cid, row.variant)
