@@ -123,19 +123,50 @@ class Ones(Mat):
 
 
 class Shift(Mat):
-    """Square shift ``S`` with ``S e_j = e_{j+k}`` (zero when ``j+k`` falls outside); ``k=1`` is the paper's ``S``."""
+    """Shift ``S`` with ``S e_j = e_{j+k}`` (zero when ``j+k`` falls outside); ``k=1`` is the paper's ``S``.
 
-    def __init__(self, size: Any, k: int = 1, name: str = "S"):
-        self.rows = self.cols = sp.sympify(size)
+    Square by default; ``cols`` makes it ``size x cols``: the embedding of ``cols`` coordinates into
+    ``size`` starting at ``k`` (lem:addonetospecificheight routes pulse ``k`` to ``p_{k+1}`` that way).
+    """
+
+    def __init__(self, size: Any, k: int = 1, name: str = "S", cols: Any = None):
+        self.rows = sp.sympify(size)
+        self.cols = self.rows if cols is None else sp.sympify(cols)
         self.k = k
         self.name = name
 
     def entries(self, env: Env) -> Entries:
-        s = size_value(self.rows, env)
-        return {(j + self.k, j): sp.Integer(1) for j in range(s) if 0 <= j + self.k < s}
+        r, c = size_value(self.rows, env), size_value(self.cols, env)
+        return {(j + self.k, j): sp.Integer(1) for j in range(c) if 0 <= j + self.k < r}
 
     def latex(self) -> str:
-        return f"{self.name}_{{{_latex_size(self.rows)}}}"
+        if self.cols == self.rows:
+            return f"{self.name}_{{{_latex_size(self.rows)}}}"
+        return f"{self.name}_{{{_latex_size(self.rows)}\\times {_latex_size(self.cols)}}}"
+
+
+class Ramp(Mat):
+    """The column ``(start, start + step, start + 2 step, …)`` of length ``rows``: entry ``i`` is ``start + step·i``.
+
+    ``start`` and ``step`` are exact constants (numbers or expressions in ``λ``); ``tex`` is the symbol
+    printed in LaTeX. lem:addonetospecificheight's pulse rows ``h - (k - 1 + s)m`` have such a column on ``m``.
+    """
+
+    def __init__(self, rows: Any, start: Any, step: Any, tex: str):
+        self.rows, self.cols = sp.sympify(rows), sp.Integer(1)
+        self.start, self.step, self.tex = sp.sympify(start), sp.sympify(step), tex
+
+    def entries(self, env: Env) -> Entries:
+        r = size_value(self.rows, env)
+        out: Entries = {}
+        for i in range(r):
+            v = self.start + self.step * i
+            if v != 0:
+                out[(i, 0)] = v
+        return out
+
+    def latex(self) -> str:
+        return self.tex
 
 
 class UnitVector(Mat):

@@ -2,8 +2,8 @@
 
 A lemma's hypotheses and target are written once, as Python functions of an input accessor ``x`` and a
 kit ``K`` (``K.ite``, ``K.And``, ``K.Or``, ``K.Not``, ``K.relu``, ``K.max``, ``K.is_int``, ``K.lam``,
-``K.bound``). :class:`Z3Kit` builds Z3 terms from them; :class:`ExactKit` evaluates them on ``int`` and
-:class:`~fractions.Fraction` values, which is how a counterexample is re-checked. Comparison operators
+``K.bound``, ``K.sizes``). :class:`Z3Kit` builds Z3 terms from them; :class:`ExactKit` evaluates them on
+``int`` and :class:`~fractions.Fraction` values, which is how a counterexample is re-checked. Comparison operators
 (``<=``, ``==``) are Python's, which both Z3 terms and exact numbers support.
 
 Also here: exact translation of IR coefficients (``int``, ``Fraction``, SymPy expressions in ``λ`` and
@@ -104,11 +104,16 @@ def exact_str(v: Any) -> str:
 
 
 class Z3Kit:
-    """Builds Z3 terms; Python numbers and booleans are folded where they appear (gates are substituted)."""
+    """Builds Z3 terms; Python numbers and booleans are folded where they appear (gates are substituted).
 
-    def __init__(self, lam: Any = None, bound: Any = None):
+    ``sizes`` maps the lemma's size symbols to their values (Z3 integers in the all-dimension proof,
+    ``int`` at concrete sizes), so a hypothesis can read one: ``K.sizes[n]``.
+    """
+
+    def __init__(self, lam: Any = None, bound: Any = None, sizes: dict[Any, Any] | None = None):
         self.lam = lam
         self.bound = lam if bound is None else bound
+        self.sizes = dict(sizes or {})
 
     @staticmethod
     def ite(c: Any, a: Any, b: Any) -> Any:
@@ -197,11 +202,12 @@ class Z3Kit:
 
 
 class ExactKit:
-    """Evaluates the same statements on ``int``/``Fraction`` values."""
+    """Evaluates the same statements on ``int``/``Fraction`` values (``sizes``: the concrete sizes)."""
 
-    def __init__(self, lam: Any = None, bound: Any = None):
+    def __init__(self, lam: Any = None, bound: Any = None, sizes: dict[Any, Any] | None = None):
         self.lam = lam
         self.bound = lam if bound is None else bound
+        self.sizes = dict(sizes or {})
 
     @staticmethod
     def ite(c: Any, a: Any, b: Any) -> Any:

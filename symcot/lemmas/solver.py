@@ -203,7 +203,7 @@ def check_model(lemma: Lemma, env: Env, gate_vals: dict[str, Any], xs: dict[str,
         bound_v = val(bound_t) if bound_t is not None else None
     except Unsupported as e:
         return None, f"model not exact: {e}"
-    K = ExactKit(lam_v, bound_v)
+    K = ExactKit(lam_v, bound_v, env)
     x = ConcreteX(inputs)
     for h in lemma.hyps:
         ok = encode_hyp(h, x, K, env)
@@ -263,26 +263,26 @@ def prove_at(lemma: Lemma, env: Env, *, cores: bool = True, polish: bool = True,
              bound_term: Any = None, stop_at_first: bool = True) -> Outcome:
     """Prove or refute the lemma at concrete sizes ``env`` (every gate value, every target coordinate)."""
     lam_t, bound_t = terms(lemma, lam_term, bound_term)
+    res = Outcome("proved")
+    size_txt = ", ".join(f"{k}={v}" for k, v in _sizes_text(env).items())
+    for h in lemma.hyps:  # before the layouts: a size outside the domain may not even be a size (n/2 for odd n)
+        if h.kind == "dim" and not h.pred(dict(env), ExactKit()):
+            res.status = "vacuous"
+            res.notes.append(f"{size_txt}: outside the domain ({h.name})")
+            return res
     cl = ConcreteLayout(lemma.inputs, env)
     co = ConcreteLayout(lemma.w2.dst, env)
     w1c, w2c = concrete_maps(lemma, env, lam_t if not is_z3(lam_t) else None)
     w1z = Z3Rows(w1c, lam_t) if w1c is not None else None
     w2z = Z3Rows(w2c, lam_t)
-    res = Outcome("proved")
     kinds: dict[str, str] = {}
     formulas: dict[str, Any] = {}
-    size_txt = ", ".join(f"{k}={v}" for k, v in _sizes_text(env).items())
-    for h in lemma.hyps:
-        if h.kind == "dim" and not h.pred(dict(env), ExactKit()):
-            res.status = "vacuous"
-            res.notes.append(f"{size_txt}: outside the domain ({h.name})")
-            return res
     any_gate_in_domain = False
     for gv in gate_assignments(lemma):
         gtxt = ", ".join(f"{b}={v}" for b, v in gv.items())
         xs = input_vars(lemma, cl, gv)
         x = ConcreteX(xs)
-        K = Z3Kit(lam_t, bound_t)
+        K = Z3Kit(lam_t, bound_t, env)
         s = new_solver(min(lemma.timeout_ms, FIRST_TRY_MS))
         lits: list[z3.BoolRef] = []
         hard: list[Any] = []

@@ -5,8 +5,9 @@ block is checked at a symbolic row index ``i`` with ``0 ≤ i < size``, the size
 constrained only by the lemma's dimension hypotheses (``d ≥ 2``). A row of a map is compiled straight
 from the IR expression (``BlockRef``, ``Const``, ``Scale``, ``Sum``, ``MatApply``, Hadamard products and
 scalar gates) using each structured matrix's symbolic row: ``I`` reads column ``i``, the shift ``S``
-reads ``i - 1``, ``e_k`` is ``[i = k]``. A row that needs every coordinate of a block of symbolic size
-(``1ᵀ v``, an inner product, an :class:`~symcot.ir.IndexMatrix` without a symbolic row) raises
+reads ``i - 1``, ``e_k`` is ``[i = k]``, a ramp column is ``start + step·i``. A row that needs every
+coordinate of a block of symbolic size (``1ᵀ v``, an inner product, an :class:`~symcot.ir.IndexMatrix`
+without a symbolic row) raises
 :class:`~symcot.lemmas.kit.NonLocal`; such a lemma can only be checked size by size.
 
 Per-coordinate hypotheses are instantiated at exactly the coordinates a query reads; a one-hot block
@@ -33,6 +34,7 @@ from symcot.ir.matrices import (
     MatProduct,
     MatSum,
     Ones,
+    Ramp,
     Scaled,
     Shift,
     Transposed,
@@ -141,6 +143,8 @@ class SymMap:
             return [(1, col, z3.And(col >= 0, col < self.z(M.cols)))]
         if isinstance(M, UnitVector):
             return [(1, 0, j == self.z(M.i))]
+        if isinstance(M, Ramp):
+            return [(self.z(M.start) + self.z(M.step) * j, 0, True)]
         if isinstance(M, Scaled):
             c = self.z(M.c)
             return [(c * a, col, g) for a, col, g in self.mat_row(M.m, j)]
@@ -273,7 +277,7 @@ def prove_all_sizes(lemma: Lemma, lam_term: Any, bound_term: Any) -> dict[str, A
     try:
         for gv in gate_assignments(lemma):
             x = SymX(lemma, symbols, gv)
-            K = Z3Kit(lam_term, bound_term)
+            K = Z3Kit(lam_term, bound_term, syms)
             hid_cache: dict[tuple[str, str], Any] = {}
             w1s = SymMap(lemma.w1, symbols, x.raw) if lemma.w1 is not None else None
 

@@ -69,10 +69,15 @@ class Attention:
 
 @dataclass
 class FFN:
-    """The position-wise network ``W_2 ReLU(W_1 (α'' + x))`` (biases and degree-2 terms allowed)."""
+    """The position-wise network ``W_2 ReLU(W_1 (α'' + x))`` (biases and degree-2 terms allowed).
+
+    ``gadgets`` lists the statements of :mod:`symcot.gadgets` these maps are built from (a lemma's network
+    applied to this layer's blocks). The semantics never read it; audits compare the maps with it.
+    """
 
     w1: Map
     w2: Map
+    gadgets: tuple[Any, ...] = ()
 
     def __post_init__(self) -> None:
         if not _same_layout(self.w1.dst, self.w2.src):

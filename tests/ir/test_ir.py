@@ -158,3 +158,19 @@ def test_floats_are_refused_wherever_a_constant_enters():
     for make in (lambda: 0.5 * x.u, lambda: const(0.5, n), lambda: x.u * sp.Float(2.0), lambda: x.s + 0.25):
         with pytest.raises(TypeError, match="float"):
             make()
+
+
+def test_rectangular_shift_and_ramp_columns():
+    from symcot.ir import Ramp
+
+    r = Shift(n, 1, name="R", cols=n - 1)  # embed n - 1 coordinates into n, from index 1
+    assert r.entries({n: 3}) == {(1, 0): 1, (2, 1): 1} and r.rows == n and r.cols == n - 1
+    assert r.latex() == "R_{n\\times n - 1}" and Shift(n).latex() == "S_{n}"
+    a = Ramp(n, -1, -1, tex="a")  # -1 - i
+    assert a.entries({n: 3}) == {(0, 0): -1, (1, 0): -2, (2, 0): -3} and a.latex() == "a"
+    assert Ramp(3, 0, 1, tex="b").entries({}) == {(1, 0): 1, (2, 0): 2}  # zero entries left out
+    L = Layout("t", [("m", 1), ("h", 1), ("p", n)])
+    x = L.vars()
+    out = Layout("o", [("u", n), ("p", n + 1)])
+    cm = Map("W", L, out, {"u": a @ x.m + bcast(x.h, n), "p": Shift(n + 1, 1, cols=n) @ x.p}).instantiate({n: 2})
+    assert cm([2, 5, 7, 8]) == [5 - 2, 5 - 4, 0, 7, 8]
