@@ -39,7 +39,7 @@ Interpretive choices (the most literal reading; each is a place a reader could d
    reachable from ``s``, one step after the last backtrack into ``s``).
 
 The layers are stated by small builders (:func:`layer1`, :func:`traverse_head`, :func:`backtrack_head`,
-:func:`w_o_assign`, :func:`w1_2_assign`, :func:`w2_2_assign`, and :func:`stated`, which keeps every block
+:func:`w_o_assign`, :func:`w1_2_assign`, :func:`par_gate`, and :func:`stated`, which keeps every block
 a map does not mention), parameterised by the layout, so that constructions extending this embedding with
 further blocks (``thm:cottreestrahler`` in :mod:`symcot.constructions.cottreestrahler`, the φ component in
 :mod:`symcot.constructions.cotdfs_phi`) reuse them instead of copying them; :func:`build_decoder` composes
@@ -55,6 +55,7 @@ from symcot.algorithms.dfs import DfsState
 from symcot.constructions.base import Construction, Expectation, onehot_list
 from symcot.constructions.encoding import StateEncoding, StopRule, indicator, onehot
 from symcot.errors import InvalidInputError
+from symcot.gadgets import Gadget, ind_pos_at, parent_gate
 from symcot.inputs.graphs import Digraph
 from symcot.ir import Layout, Map, dot, hadamard, n, ones
 from symcot.model import FFN, Attention, Decoder, Head, Layer, value_space
@@ -80,15 +81,22 @@ def stated(name: str, src: Layout, dst: Layout, assign: dict[str, Any], zero: Se
     return Map(name, src, dst, assign, keep=keep, zero=list(zero), max_degree=max_degree, doc=doc)
 
 
+def traverse_flag(L: Layout) -> Gadget:
+    """``π_flg1 = ReLU(γ_t) - ReLU(γ_t - 1) = 1[γ_t > 0]`` with ``γ_t = (1 - π_vis)ᵀ π_nbr``, in the flag positions."""
+    x = L.vars()
+    gamma = dot(ones(n) - x.vis, x.nbr)  # γ_t = (1 - π_vis)ᵀ π_nbr: unvisited neighbours of cur
+    return ind_pos_at(gamma, units={"v": "flg1", "vm1": "flg2"}, writes={"ind": "flg1"})
+
+
 def layer1(L: Layout) -> Layer:
     """Layer 1: trivial attention; the FFN decides traverse vs backtrack (blocks beyond the flags kept)."""
     x = L.vars()
-    gamma = dot(ones(n) - x.vis, x.nbr)  # γ_t = (1 - π_vis)ᵀ π_nbr: unvisited neighbours of cur
-    w1_1 = stated("W_1^{(1)}", L, L, {"flg1": gamma, "flg2": gamma - 1},
+    flag = traverse_flag(L)
+    w1_1 = stated("W_1^{(1)}", L, L, flag.w1(),
                   doc="computes γ_t = (1 - π_vis)ᵀπ_nbr and γ_t - 1 into the flg1 and flg2 positions")
-    w2_1 = stated("W_2^{(1)}", L, L, {"flg1": x.flg1 - x.flg2, "buf": x.cur}, zero=["flg2"],
+    w2_1 = stated("W_2^{(1)}", L, L, {**flag.w2(x), "buf": x.cur}, zero=["flg2"],
                   doc="flg1 = ReLU(γ) - ReLU(γ-1), flg2 = 0, copies π_cur into the buffer register")
-    return Layer(None, FFN(w1_1, w2_1))
+    return Layer(None, FFN(w1_1, w2_1, gadgets=(flag,)))
 
 
 def identity_value(label: str, L: Layout) -> Map:
@@ -153,9 +161,9 @@ def w1_2_assign(x: Any) -> tuple[dict[str, Any], list[str]]:
     return {"cur": -x.cur, "par": -x.par, "nbr": x.tmp}, ["tmp"]
 
 
-def w2_2_assign(x: Any) -> dict[str, Any]:
-    """``W_2^{(2)}``: ``π_par ← π_flg1 π_buf + (1 - π_flg1) π_par``."""
-    return {"par": x.flg1 * x.buf + (1 - x.flg1) * x.par}
+def par_gate(x: Any) -> Gadget:
+    """``W_2^{(2)}``: ``π_par ← π_flg1 π_buf + (1 - π_flg1) π_par`` (thm:cotdfs:pargate) on the hidden vector ``x``."""
+    return parent_gate(x.flg1, x.buf, x.par)
 
 
 def build_decoder(name: str = "thm:cotdfs/as-written") -> Decoder:
@@ -169,8 +177,9 @@ def build_decoder(name: str = "thm:cotdfs/as-written") -> Decoder:
     assign, zero = w1_2_assign(x)
     w1_2 = stated("W_1^{(2)}", L, L, assign, zero=zero, max_degree=1,
                   doc="negates cur and par, resets tmp, copies the previous tmp into nbr")
-    w2_2 = stated("W_2^{(2)}", L, L, w2_2_assign(x), doc="π_par ← π_flg1 π_buf + (1 - π_flg1) π_par")
-    layer2 = Layer(Attention([head_t, head_b], w_o), FFN(w1_2, w2_2))
+    gate = par_gate(x)
+    w2_2 = stated("W_2^{(2)}", L, L, gate.w2(), doc="π_par ← π_flg1 π_buf + (1 - π_flg1) π_par")
+    layer2 = Layer(Attention([head_t, head_b], w_o), FFN(w1_2, w2_2, gadgets=(gate,)))
     return Decoder(name, L, [layer1(L), layer2])
 
 

@@ -34,10 +34,10 @@ from symcot.constructions.cotdfs import (
     DfsConstruction,
     backtrack_head,
     layer1,
+    par_gate,
     stated,
     traverse_head,
     w1_2_assign,
-    w2_2_assign,
     w_o_assign,
 )
 from symcot.constructions.cotdfs import layout as dfs_layout
@@ -65,9 +65,10 @@ def build_decoder(name: str = "thm:cotdfs:phi/as-written") -> Decoder:
     assign, zero = w1_2_assign(x)
     w1_2 = stated("W_1^{(2)}", L, L, assign, zero=zero, max_degree=1,
                   doc="negates cur and par, resets tmp, copies the previous tmp into nbr")
-    w2_2 = stated("W_2^{(2)}", L, L, {**w2_2_assign(x), "q": x.flg1 - (1 - x.flg1)},
+    gate = par_gate(x)
+    w2_2 = stated("W_2^{(2)}", L, L, {**gate.w2(), "q": x.flg1 - (1 - x.flg1)},
                   doc="π_par ← π_flg1 π_buf + (1 - π_flg1) π_par; π_q ← +1 on traverse, -1 on backtrack")
-    layer2 = Layer(Attention([head_t, head_b], w_o), FFN(w1_2, w2_2))
+    layer2 = Layer(Attention([head_t, head_b], w_o), FFN(w1_2, w2_2, gadgets=(gate,)))
     return Decoder(name, L, [layer1(L), layer2])
 
 

@@ -25,7 +25,7 @@ the all-zero tie, at the last step where ``S e_{n-1} = 0``); its value is ``π_p
 ``π_{tmp_pos_sc} ← π_{pos_sc}(α')``, ``π_{tmp_q} ← π_q(α')`` and 0 elsewhere; ``W_O^{(1)}`` is the identity.
 ``W_1^{(1)}`` negates ``pos`` (so ``ReLU`` leaves ``S π_pos(y_t)``) and is lem:shiftonehot's ``W_1`` (hidden
 ``ReLU(m)``, ``ReLU(-m)``, ``ReLU(h)``, ``ReLU(m/2 + S_R h - 1/2)``, ``ReLU(-m/2 + S_L h - 1/2)``) with
-``h = π_ht``; ``W_2^{(1)}`` writes ``h' = S_R h`` or ``S_L h`` into ``tmp_ht``.
+``h = π_ht``; ``W_2^{(1)}`` writes ``h' = S_R h`` or ``S_L h`` into ``tmp_ht`` (:func:`symcot.gadgets.shiftonehot`).
 
 *Layer 2* (as written). Head ``par``: ``Q^{(2)} = [π_{tmp_ht} ‖ π_flg]``, ``K^{(2)} = [λ π_ht ‖ π_{pos_sc}]``
 with ``λ > n + 1``; value ``π_{M_buf} ← π_M(α')``, ``π_{c_buf} ← π_c(α')``, ``π_M ← 0``, ``π_c ← 0``. FFN:
@@ -42,7 +42,8 @@ thm:cottreestrahler's ``W_1^{(2)}`` (``c ← c - 1``, ``tmp_{c_buf-1} ← c_buf 
 ``W_1`` on ``[q ‖ M_f ‖ c_f]`` (units ``ReLU(±q)``, ``ReLU(M_f)``, ``ReLU(M_f + λq/2 - λ/2)``, ``ReLU(c_f)``,
 ``ReLU(c_f + λq/2 - λ/2)``); ``W_2^{(4)}`` is lem:mMc's ``W_2`` (``M = ReLU(M_f) - ReLU(M_f + λq/2 - λ/2)``, the same
 for ``c``) -- "dissolving the gating eq:gatingTBstrahlertree in W_2^{(4)}" -- and "nullif[ies] all temporary
-positions along with the buffers M_buf and c_buf".
+positions along with the buffers M_buf and c_buf". The fold is :func:`symcot.gadgets.fold` (the tree decoder's),
+lem:mMc's network :func:`symcot.gadgets.mmc`.
 
 Variants:
 
@@ -68,17 +69,18 @@ Choices where the text admits several readings:
    and lem:mMc's own ``m`` output is therefore not used.
 4. *Keeping blocks through ReLU* (invented). A block that a layer keeps and that can be negative (``q`` and
    ``tmp_q``, in ``{-1, 1}``) passes an FFN as ``ReLU(x) - ReLU(-x)`` (two hidden units), as lem:mMc does for
-   ``m``; non-negative kept blocks use one unit each.
+   ``m`` (:func:`symcot.gadgets.signed_pass`); non-negative kept blocks use one unit each.
 5. *Value maps* carry only the blocks the text lists (0 elsewhere) and ``W_O^{(k)}`` is the identity, so
    the residual adds them to ``y_t``; layers 3 and 4 have ``W_O = 0``.
 6. *Constants.* ``λ`` is one constant ``λ = n + 2`` for both the layer-2 key (``λ > n + 1``) and lem:mMc (any
    ``λ`` at least the largest ``M``, ``c``; the footnote's bound ``log2(n/2 + 3)`` is far smaller). The 1s of
    layer 3 come from ``π_flg`` ("supplied by π_flg3 = 1", with ``flg`` in place of ``flg_3``); layer 2 uses
    the constant 1 of its affine maps, as thm:cottreestrahler writes ``π_c(β) - 1``.
-7. *Layer 3's indicators.* ``1[D>0] = ReLU(D) - ReLU(D-1)`` (tmp blocks), ``1[D=0] = ReLU(1-D) - 2ReLU(-D) +
-   ReLU(-D-1)`` and ``1[D<0] = ReLU(-D) - ReLU(-D-1)`` (new units), ``1[c_u>0] = ReLU(c_u) - ReLU(c_u - 1)``,
-   ``1[c_u=0] = ReLU(1-c_u) - 2ReLU(-c_u) + ReLU(-c_u-1)``. ``tmp_{D+1}`` and ``tmp_{c_buf+1}`` end up unused
-   (thm:cottreestrahler never reads ``tmp_{c_buf+1}`` either).
+7. *Layer 3's indicators* (:func:`layer3_indicators`). ``1[D>0] = ReLU(D) - ReLU(D-1)`` (tmp blocks),
+   ``1[D=0] = ReLU(1-D) - 2ReLU(-D) + ReLU(-D-1)`` and ``1[D<0] = ReLU(-D) - ReLU(-D-1)`` (new units),
+   ``1[c_u>0] = ReLU(c_u) - ReLU(c_u - 1)``, ``1[c_u=0] = ReLU(1-c_u) - 2ReLU(-c_u) + ReLU(-c_u-1)``.
+   ``tmp_{D+1}`` and ``tmp_{c_buf+1}`` end up unused (thm:cottreestrahler never reads ``tmp_{c_buf+1}``
+   either).
 8. *Blocks the text leaves open.* ``π_c`` after layer 2 keeps ``ReLU(c - 1)`` (nothing reads it later);
    ``M_buf`` is kept until ``W_2^{(4)}``; ``flg`` is never changed. The ``tmp_flg`` the text mentions has no
    block in the stated layout and is not used.
@@ -90,15 +92,15 @@ Choices where the text admits several readings:
 from __future__ import annotations
 
 from collections.abc import Sequence
-from fractions import Fraction
 from typing import Any
 
 from symcot.algorithms.paths import FoldState, strahler_fold
 from symcot.constructions.base import Construction, Expectation, onehot_list
 from symcot.constructions.encoding import LambdaRule, StateEncoding, const, onehot, scalar
 from symcot.errors import InvalidInputError
+from symcot.gadgets import Gadget, fold, ind_pos, ind_pos_at, ind_zero_at, merge_units, mmc, shiftonehot, signed_pass
 from symcot.inputs.dyck import UP, heights, validate_dyck
-from symcot.ir import Layout, Map, Shift, bcast, lam, n
+from symcot.ir import Layout, Map, Shift, lam, n
 from symcot.model import FFN, Attention, Decoder, Head, Layer, value_space
 
 TMPS = ["tmp_D-1", "tmp_D", "tmp_D+1", "tmp_c_buf-1", "tmp_c_buf", "tmp_c_buf+1"]
@@ -108,7 +110,6 @@ SIGNED = {"q", "tmp_q"}  # blocks in {-1, 1} that must cross a ReLU as ReLU(x) -
 #: d = 3n + 15, as stated in the proof.
 PAPER_D = 3 * n + 15
 VARIANTS = ("as-written", "repaired")
-HALF = Fraction(1, 2)
 
 
 def layout() -> Layout:
@@ -128,20 +129,44 @@ def _hidden(name: str, kept: list[str], extra: list[tuple[str, Any]]) -> Layout:
     return Layout(name, units)
 
 
-def _pass_in(x: Any, kept: list[str]) -> dict[str, Any]:
-    """``W_1`` rows that carry the kept blocks into the hidden layer."""
-    out: dict[str, Any] = {}
-    for b in kept:
-        if b in SIGNED:
-            out[f"{b}+"], out[f"{b}-"] = x[b], -x[b]
-        else:
-            out[b] = x[b]
+def _carries(x: Any, kept: list[str], writes: dict[str, str] | None = None) -> list[Gadget]:
+    """The signed kept blocks through the ReLU as ``ReLU(x) - ReLU(-x)`` (choice 4; lem:mMc's identity for ``m``).
+
+    Block ``b`` gets the units ``b+``, ``b-`` and is written back to ``b`` (or to ``writes[b]``).
+    """
+    writes = writes or {}
+    return [signed_pass(x[b], units=(f"{b}+", f"{b}-"), writes={"x": writes.get(b, b)}) for b in kept if b in SIGNED]
+
+
+def _pass_in(x: Any, kept: list[str], carries: list[Gadget]) -> dict[str, Any]:
+    """``W_1`` rows that carry the kept blocks into the hidden layer (the signed ones by their carries)."""
+    return {**{b: x[b] for b in kept if b not in SIGNED}, **merge_units(*carries)}
+
+
+def _pass_out(h: Any, kept: list[str], carries: list[Gadget]) -> dict[str, Any]:
+    """``W_2`` rows that restore the kept blocks from the hidden layer."""
+    out: dict[str, Any] = {b: h[b] for b in kept if b not in SIGNED}
+    for g in carries:
+        out.update(g.w2(h))
     return out
 
 
-def _pass_out(h: Any, kept: list[str]) -> dict[str, Any]:
-    """``W_2`` rows that restore the kept blocks from the hidden layer."""
-    return {b: h[f"{b}+"] - h[f"{b}-"] if b in SIGNED else h[b] for b in kept}
+def layer3_indicators(x: Any) -> tuple[Gadget, ...]:
+    """Choice 7's five indicators as gadgets on the blocks of ``x`` (the 1s from ``π_flg``).
+
+    ``1[D>0]`` reads ``tmp_D, tmp_{D-1}`` (``D``, ``D - 1`` from layer 2); ``1[D=0] = 1[-D = 0]`` and
+    ``1[D<0] = 1[-D > 0]`` share the new units ``1-D, -D, -D-1``; ``1[c_u>0]`` reads ``c_buf`` and
+    ``tmp_{c_buf-1}`` (``ReLU(c_u - 1)`` from layer 2); ``1[c_u=0] = 1[-c_u = 0]`` has the units ``1-c_u, -c_u,
+    -c_u-1``.
+    """
+    one = x.flg
+    return (
+        ind_pos(x.tmp_D, x["tmp_D-1"], units=("tmp_D", "tmp_D-1"), writes={"ind": "tmp_D-1"}),
+        ind_zero_at(-x.tmp_D, one, units=("1-D", "-D", "-D-1"), writes={"ind": "tmp_D"}),
+        ind_pos_at(-x.tmp_D, one, units=("-D", "-D-1"), writes={"ind": "tmp_D+1"}),
+        ind_pos(x.c_buf, x["tmp_c_buf-1"], units=("c_buf", "tmp_c_buf-1"), writes={"ind": "tmp_c_buf"}),
+        ind_zero_at(-x.c_buf, one, units=("1-c_u", "-c_u", "-c_u-1"), writes={"ind": "tmp_c_buf-1"}),
+    )
 
 
 def build_decoder(variant: str = "as-written") -> Decoder:
@@ -166,20 +191,16 @@ def build_decoder(variant: str = "as-written") -> Decoder:
     o1 = vs1.vars()
     w_o1 = Map("W_O^{(1)}", vs1, L, {b: o1[f"read.{b}"] for b in BLOCKS}, max_degree=1, doc="identity")
     kept1 = but("pos", "q", "ht", "tmp_ht")
-    h1 = _hidden("strpath.hidden1", kept1, [("pos", n), ("m+", 1), ("m-", 1), ("h", n), ("z+", n), ("z-", n)])
-    qn = bcast(x.q, n)
-    w1_1 = Map("W_1^{(1)}", L, h1, {
-        "pos": -x.pos,
-        "m+": x.q, "m-": -x.q, "h": x.ht,
-        "z+": HALF * qn + Shift(n, 1, "S_R") @ x.ht - HALF,
-        "z-": -HALF * qn + Shift(n, -1, "S_L") @ x.ht - HALF,
-        **_pass_in(x, kept1),
-    }, max_degree=1, doc="-π_pos(α''+y_t); lem:shiftonehot's W_1 on [m ‖ h ‖ h'] = [π_q ‖ π_ht ‖ π_tmp_ht]")
+    shift = shiftonehot(x.q, x.ht, units=("m+", "m-", "h", "z+", "z-"),
+                        writes={"m": "q", "h": "ht", "h_shift": "tmp_ht"})
+    carries1 = _carries(x, kept1)
+    h1 = _hidden("strpath.hidden1", kept1, [("pos", n), *shift.units()])
+    w1_1 = Map("W_1^{(1)}", L, h1, {"pos": -x.pos, **shift.w1(), **_pass_in(x, kept1, carries1)}, max_degree=1,
+               doc="-π_pos(α''+y_t); lem:shiftonehot's W_1 on [m ‖ h ‖ h'] = [π_q ‖ π_ht ‖ π_tmp_ht]")
     h = h1.vars()
-    w2_1 = Map("W_2^{(1)}", h1, L, {
-        "pos": h.pos, "q": h["m+"] - h["m-"], "ht": h.h, "tmp_ht": h["z+"] + h["z-"], **_pass_out(h, kept1),
-    }, max_degree=1, doc="lem:shiftonehot's W_2: [m ‖ h ‖ h'] with h' the shift of h by m into tmp_ht")
-    layer1 = Layer(Attention([read], w_o1), FFN(w1_1, w2_1))
+    w2_1 = Map("W_2^{(1)}", h1, L, {"pos": h.pos, **shift.w2(h), **_pass_out(h, kept1, carries1)}, max_degree=1,
+               doc="lem:shiftonehot's W_2: [m ‖ h ‖ h'] with h' the shift of h by m into tmp_ht")
+    layer1 = Layer(Attention([read], w_o1), FFN(w1_1, w2_1, gadgets=(shift, *carries1)))
 
     # -- layer 2: the parent's last accumulator; str(v) and D (thm:cottreestrahler's layer-2 FFN) -----------
     k2 = Layout("strpath.key2", [("v", n), ("f", 1)])
@@ -198,62 +219,54 @@ def build_decoder(variant: str = "as-written") -> Decoder:
     o2 = vs2.vars()
     w_o2 = Map("W_O^{(2)}", vs2, L, {b: o2[f"par.{b}"] for b in BLOCKS}, max_degree=1, doc="identity")
     kept2 = but("c", "tmp_c_buf-1")
+    carries2 = _carries(x, kept2)
     h2 = _hidden("strpath.hidden2", kept2, [("c", 1), ("tmp_c_buf-1", 1)])
-    w1_2 = Map("W_1^{(2)}", L, h2, {"c": x.c - 1, "tmp_c_buf-1": x.c_buf - 1, **_pass_in(x, kept2)},
+    w1_2 = Map("W_1^{(2)}", L, h2, {"c": x.c - 1, "tmp_c_buf-1": x.c_buf - 1, **_pass_in(x, kept2, carries2)},
                max_degree=1, doc="thm:cottreestrahler W_1^{(2)}: c - 1, c_buf - 1 into tmp_{c_buf-1}; rest intact")
     g = h2.vars()
     d_expr = g.M + g.c - g.M_buf
-    out2 = _pass_out(g, kept2)
+    out2 = _pass_out(g, kept2, carries2)
     out2.update({"M": g.M + g.c, "c": g.c, "tmp_c_buf-1": g["tmp_c_buf-1"],
                  "tmp_D-1": d_expr - 1, "tmp_D": d_expr, "tmp_D+1": d_expr + 1})
     w2_2 = Map("W_2^{(2)}", h2, L, out2, max_degree=1,
                doc="M ← M_v + 1[c_v ≥ 2] = str(v); tmp_{D-1}, tmp_D, tmp_{D+1} ← D - 1, D, D + 1, D = str(v) - M_u")
-    layer2 = Layer(Attention([par], w_o2), FFN(w1_2, w2_2))
+    layer2 = Layer(Attention([par], w_o2), FFN(w1_2, w2_2, gadgets=tuple(carries2)))
 
     # -- layer 3: indicators of D and c_u (thm:cottreestrahler) -------------------------------------------
     six = [("1-D", 1), ("-D", 1), ("-D-1", 1), ("1-c_u", 1), ("-c_u", 1), ("-c_u-1", 1)]
+    indicators = layer3_indicators(x)
+    carries3 = _carries(x, BLOCKS)
     h3 = _hidden("strpath.hidden3", BLOCKS, six)
-    w1_3 = Map("W_1^{(3)}", L, h3, {
-        "1-D": x.flg - x.tmp_D, "-D": -x.tmp_D, "-D-1": -x.tmp_D - x.flg,
-        "1-c_u": x.flg - x.c_buf, "-c_u": -x.c_buf, "-c_u-1": -x.c_buf - x.flg,
-        **_pass_in(x, BLOCKS),
-    }, max_degree=1, doc="extends y^{(2)} by 1 - D, -D, -D - 1, 1 - c_u, -c_u, -c_u - 1 (the 1s from π_flg)")
+    w1_3 = Map("W_1^{(3)}", L, h3, {**_pass_in(x, BLOCKS, carries3), **merge_units(*indicators)},
+               max_degree=1, doc="extends y^{(2)} by 1 - D, -D, -D - 1, 1 - c_u, -c_u, -c_u - 1 (the 1s from π_flg)")
     k = h3.vars()
-    out3 = _pass_out(k, BLOCKS)
-    out3.update({
-        "M": k.M + k["-D"],
-        "tmp_D-1": k.tmp_D - k["tmp_D-1"],
-        "tmp_D": k["1-D"] - 2 * k["-D"] + k["-D-1"],
-        "tmp_D+1": k["-D"] - k["-D-1"],
-        "tmp_c_buf": k.c_buf - k["tmp_c_buf-1"],
-        "tmp_c_buf-1": k["1-c_u"] - 2 * k["-c_u"] + k["-c_u-1"],
-    })
+    out3 = _pass_out(k, BLOCKS, carries3)
+    out3["M"] = k.M + k["-D"]
+    for ind in indicators:
+        out3.update(ind.w2(k))
     w2_3 = Map("W_2^{(3)}", h3, L, out3, max_degree=1,
                doc="M ← max(str(v), M_u); tmp_{D-1}, tmp_D, tmp_{D+1} ← 1[D>0], 1[D=0], 1[D<0]; "
                    "tmp_{c_buf}, tmp_{c_buf-1} ← 1[c_u>0], 1[c_u=0]")
-    layer3 = Layer(None, FFN(w1_3, w2_3))
+    layer3 = Layer(None, FFN(w1_3, w2_3, gadgets=(*indicators, *carries3)))
 
     # -- layer 4: the fold (eq:strahM, eq:strahc) under lem:mMc's correction; commit ----------------------
     kept4 = ["pos", "pos_sc", "tmp_pos_sc", "tmp_q", "tmp_ht", "flg"]
-    h4 = _hidden("strpath.hidden4", kept4, [("m+", 1), ("m-", 1), ("M", 1), ("M'", 1), ("c", 1), ("c'", 1)])
-    m_f = x.M + x.tmp_D * x.tmp_c_buf
-    c_f = x["tmp_D-1"] + x.tmp_D * x["tmp_c_buf-1"] + x["tmp_D+1"] * x.c_buf
-    half_lam = lam / 2
-    w1_4 = Map("W_1^{(4)}", L, h4, {
-        "m+": x.q, "m-": -x.q,
-        "M": m_f, "M'": m_f + half_lam * x.q - half_lam,
-        "c": c_f, "c'": c_f + half_lam * x.q - half_lam,
-        **_pass_in(x, kept4),
-    }, doc="thm:cottreestrahler's W_1^{(4)} fold (M + tmp_D tmp_c_buf; tmp_{D-1} + tmp_D tmp_{c_buf-1} + "
-           "tmp_{D+1} c_buf) composed with lem:mMc's W_1 on [π_q ‖ M ‖ c]")
+    m_f, c_f = fold(x.M, x["tmp_D-1"], x.tmp_D, x["tmp_D+1"], x.tmp_c_buf, x["tmp_c_buf-1"], x.c_buf)
+    gate = mmc(x.q, m_f, c_f, lam, units=("m+", "m-", "M", "M'", "c", "c'"), writes={"M": "M", "c": "c"})
+    carries4 = _carries(x, kept4, writes={"tmp_q": "q"})  # the commit q ← tmp_q (choice 3)
+    h4 = _hidden("strpath.hidden4", kept4, gate.units())
+    w1_4 = Map("W_1^{(4)}", L, h4, {**gate.w1(), **_pass_in(x, kept4, carries4)},
+               doc="thm:cottreestrahler's W_1^{(4)} fold (M + tmp_D tmp_c_buf; tmp_{D-1} + tmp_D tmp_{c_buf-1} + "
+                   "tmp_{D+1} c_buf) composed with lem:mMc's W_1 on [π_q ‖ M ‖ c]")
     f = h4.vars()
-    out4 = _pass_out(f, ["pos", "flg"])
-    out4.update({"M": f.M - f["M'"], "c": f.c - f["c'"], "ht": f.tmp_ht, "q": f["tmp_q+"] - f["tmp_q-"],
-                 "pos_sc": f.tmp_pos_sc})
+    out4 = _pass_out(f, ["pos", "flg"], [])
+    out4.update({**gate.w2(f), "ht": f.tmp_ht, "pos_sc": f.tmp_pos_sc})
+    for c in carries4:
+        out4.update(c.w2(f))
     w2_4 = Map("W_2^{(4)}", h4, L, out4, zero=["tmp_pos_sc", "tmp_q", "tmp_ht", "M_buf", "c_buf", *TMPS],
                max_degree=1, doc="lem:mMc's W_2 (M, c kept on q = -1, reset on q = +1); commits ht, q, pos_sc; "
                                  "nullifies the temporaries and the buffers")
-    layer4 = Layer(None, FFN(w1_4, w2_4))
+    layer4 = Layer(None, FFN(w1_4, w2_4, gadgets=(gate, *carries4)))
     return Decoder(f"thm:cotpathstrahler/{variant}", L, [layer1, layer2, layer3, layer4])
 
 

@@ -59,8 +59,9 @@ from typing import Any
 from symcot.algorithms.paths import Alg1State, algorithm1_states
 from symcot.constructions.base import Construction, Expectation, onehot_list
 from symcot.constructions.encoding import StateEncoding, const, flat, onehot
+from symcot.gadgets import Gadget, branch, merge_units
 from symcot.inputs.dyck import UP, validate_dyck
-from symcot.ir import IndexMatrix, Layout, Map, Shift, bcast, m, outer
+from symcot.ir import IndexMatrix, Layout, Map, Shift, m, outer
 from symcot.model import FFN, Attention, Decoder, Head, Layer, value_space
 
 BLOCKS = ["cur", "nl", "par", "A", "pos", "stp", "buf", "flg"]
@@ -88,6 +89,20 @@ def _transpose_index(i: int, j: int, env: dict) -> int:
     size = env[m]
     a, b = divmod(i, size)
     return 1 if j == b * size + a else 0
+
+
+def proprelu_branches(x: Any) -> dict[str, Gadget]:
+    """The five gated blocks of ``h = W_1 β``, each one unit of eq:proprelu on ``q = π_stp(β)``.
+
+    ``cur' = ReLU(S π_nl + π_stp - 1)`` (the ``U`` branch), ``nl' = ReLU(π_nl - π_stp - 1)`` (``D``),
+    ``par' = ReLU(π_cur + π_stp - 1)`` (``U``), ``buf' = ReLU(π_buf - π_stp - 1)`` (``D``) and
+    ``A' = ReLU(vec(π_cur (S π_nl)ᵀ) + π_stp - 1)`` (``U``); ``W_2`` sums them (the outputs are combined there).
+    """
+    def unit(v: Any, sign: int, name: str) -> Gadget:
+        return branch(v, x.stp, sign, units={"sel": name}, writes={"sel": None})
+
+    return {"cur": unit(Shift(m) @ x.nl, 1, "cur"), "nl": unit(x.nl, -1, "nl"), "par": unit(x.cur, 1, "par"),
+            "buf": unit(x.buf, -1, "buf"), "A'": unit(outer(x.cur, Shift(m) @ x.nl), 1, "A'")}
 
 
 def build_decoder(name: str = "thm:cotpathtotree/as-written") -> Decoder:
@@ -118,30 +133,25 @@ def build_decoder(name: str = "thm:cotpathtotree/as-written") -> Decoder:
     w_o = Map("W_O", vs, L, {b: o[f"U.{b}"] + o[f"D.{b}"] for b in BLOCKS}, max_degree=1,
               doc="W_O ∈ {0,1}^{d×2d} sums the two contributions, α'' = α''_U + α''_D")
 
-    stp_m = bcast(x.stp, m)
-    w1 = Map("W_1", L, Hd, {
-        "cur": Shift(m) @ x.nl + stp_m - 1,
-        "nl": x.nl - stp_m - 1,
-        "par": x.cur + stp_m - 1,
-        "buf": x.buf - stp_m - 1,
-        "A": x.A,
-        "pos": x.pos,
-        "A'": outer(x.cur, Shift(m) @ x.nl) + bcast(x.stp, m**2) - 1,
-    }, doc="h = W_1 β: each block gated by the sign of π_stp through eq:proprelu; "
-           "A'_{am+b} = π_cur(β)_a π_nl(β)_{b-1} + π_stp - 1")
+    branches = proprelu_branches(x)
+    w1 = Map("W_1", L, Hd, {**merge_units(*branches.values()), "A": x.A, "pos": x.pos},
+             doc="h = W_1 β: each block gated by the sign of π_stp through eq:proprelu; "
+                 "A'_{am+b} = π_cur(β)_a π_nl(β)_{b-1} + π_stp - 1")
     h = Hd.vars()
+    sel = {b: g.outputs(h)["sel"] for b, g in branches.items()}  # ReLU(v ± π_stp - 1) = 1[π_stp = ±1] v
     transpose = IndexMatrix(m**2, m**2, _transpose_index, tex="P_{\\top}",
                             nonzeros=lambda env: ((i, (i % env[m]) * env[m] + i // env[m]) for i in range(env[m] ** 2)))
     w2 = Map("W_2", Hd, L, {
-        "cur": h.cur + h.buf,
-        "nl": h.cur + h.nl,
-        "par": h.par,
-        "A": h.A + h["A'"] + transpose @ h["A'"],
+        "cur": sel["cur"] + sel["buf"],
+        "nl": sel["cur"] + sel["nl"],
+        "par": sel["par"],
+        "A": h.A + sel["A'"] + transpose @ sel["A'"],
         "pos": Shift(2 * m - 2, name="S'") @ h.pos,
         "flg": 1,
     }, zero=["stp", "buf"], doc="y_{t+1} = W_2 h': sums the gated blocks; A[am+b] += A'[am+b] + A'[bm+a]; "
                                  "pos advances by S'; stp = 0, buf = 0, flg = 1")
-    return Decoder(name, L, [Layer(Attention([head_u, head_d], w_o), FFN(w1, w2))])
+    ffn = FFN(w1, w2, gadgets=tuple(branches.values()))
+    return Decoder(name, L, [Layer(Attention([head_u, head_d], w_o), ffn)])
 
 
 #: The encoding of Algorithm 1's state after ``t`` letters in ``y_t``: ``cur = e_i``, ``nl = e_nl``,

@@ -93,15 +93,16 @@ from symcot.constructions.cotdfs import (
     dfs_token,
     dfs_token_keys,
     layer1,
+    par_gate,
     stated,
     traverse_head,
     w1_2_assign,
-    w2_2_assign,
     w_o_assign,
 )
 from symcot.constructions.cotdfs import layout as dfs_layout
 from symcot.constructions.encoding import LambdaRule, const, scalar
 from symcot.errors import InvalidInputError
+from symcot.gadgets import Gadget, fold, ind_pos, ind_pos_at, ind_zero, ind_zero_at, merge_units, traverse_gate
 from symcot.inputs.graphs import Digraph
 from symcot.inputs.trees import validate_tree
 from symcot.ir import Layout, Map, lam, n
@@ -152,39 +153,52 @@ def build_decoder(variant: str = "as-written") -> Decoder:
                   zero=zero, max_degree=1,
                   doc="DFS W_1^{(2)}; c ← c - 1, flg4 ← flg4 + 1, tmp_{c_buf-1} ← c_buf - 1")
     d_expr = x.M + x.c - x.M_buf  # π_M(β') + π_c(β') - π_{M_buf}(β') = str(v) - M_u = D
-    w2_2 = stated("W_2^{(2)}", L, L, {**w2_2_assign(x), "M": x.M + x.c, "tmp_D-1": d_expr - 1, "tmp_D": d_expr,
+    gate2 = par_gate(x)
+    w2_2 = stated("W_2^{(2)}", L, L, {**gate2.w2(), "M": x.M + x.c, "tmp_D-1": d_expr - 1, "tmp_D": d_expr,
                                       "tmp_D+1": d_expr + 1},
                   doc="DFS parent gate; M ← M + c = str(v); tmp_{D-1}, tmp_D, tmp_{D+1} ← D - 1, D, D + 1")
-    layer2 = Layer(Attention([head_t, head_b], w_o), FFN(w1_2, w2_2))
+    layer2 = Layer(Attention([head_t, head_b], w_o), FFN(w1_2, w2_2, gadgets=(gate2,)))
 
     # Layer 3: trivial attention; indicators of D and c_u through the printed ReLU identities.
     h3 = Layout("strahler_tree.hidden3", [(b.name, b.size) for b in L.blocks] + [(b, 1) for b in LAYER3_EXTRA])
     one = x.flg3  # "The 1s the indicators require are supplied by π_flg3 = 1."
-    w1_3 = Map("W_1^{(3)}", L, h3, {"1-D": one - x.tmp_D, "-D": -x.tmp_D, "-D-1": -x.tmp_D - one,
-                                    "1-c_u": one - x.c_buf, "-c_u": -x.c_buf, "-c_u-1": -x.c_buf - one},
-               keep=L.names, max_degree=1, doc="extends y_t^{(2)} by 1-D, -D, -D-1, 1-c_u, -c_u, -c_u-1")
+    indicators = layer3_indicators(x, one)
+    units = merge_units(*indicators)
+    w1_3 = Map("W_1^{(3)}", L, h3, {**units, "1-D": one - x.tmp_D}, keep=[b for b in L.names if b not in units],
+               max_degree=1, doc="extends y_t^{(2)} by 1-D, -D, -D-1, 1-c_u, -c_u, -c_u-1")
     h = h3.vars()
-    w2_3 = Map("W_2^{(3)}", h3, L, {
-        "M": h.M + h["-D"],                                              # max(str(v), M_u)
-        "tmp_D-1": h["tmp_D"] - h["tmp_D-1"],                            # 1[D>0]
-        "tmp_D": h["tmp_D+1"] - 2 * h["tmp_D"] + h["tmp_D-1"],           # 1[D=0]
-        "tmp_D+1": h["-D"] - h["-D-1"],                                  # 1[D<0]
-        "tmp_cbuf": h.c_buf - h["tmp_cbuf-1"],                           # 1[c_u>0]
-        "tmp_cbuf-1": h["1-c_u"] - 2 * h["-c_u"] + h["-c_u-1"],          # 1[c_u=0]
-    }, keep=[b for b in L.names if b not in ("M", "tmp_D-1", "tmp_D", "tmp_D+1", "tmp_cbuf", "tmp_cbuf-1")],
-        max_degree=1, doc="M ← M + ReLU(-D); indicators 1[D>0], 1[D=0], 1[D<0], 1[c_u>0], 1[c_u=0]")
-    layer3 = Layer(None, FFN(w1_3, w2_3))
+    written = {b: e for g in indicators for b, e in g.w2(h).items()}
+    w2_3 = Map("W_2^{(3)}", h3, L, {"M": h.M + h["-D"], **written},  # M: max(str(v), M_u)
+               keep=[b for b in L.names if b != "M" and b not in written],
+               max_degree=1, doc="M ← M + ReLU(-D); indicators 1[D>0], 1[D=0], 1[D<0], 1[c_u>0], 1[c_u=0]")
+    layer3 = Layer(None, FFN(w1_3, w2_3, gadgets=indicators))
 
     # Layer 4: trivial attention; the bilinear fold and the traverse gate eq:gatingTBstrahlertree.
-    w1_4 = stated("W_1^{(4)}", L, L, {
-        "M": x.M + x["tmp_D"] * x["tmp_cbuf"],
-        "c": x["tmp_D-1"] * 1 + x["tmp_D"] * x["tmp_cbuf-1"] + x["tmp_D+1"] * x.c_buf,
-    }, zero=["M_buf", "c_buf", *TMP_BLOCKS],
-        doc="M ← M + tmp_D tmp_{c_buf}; c ← tmp_{D-1}·1 + tmp_D tmp_{c_buf-1} + tmp_{D+1} c_buf; resets buffers")
-    w2_4 = stated("W_2^{(4)}", L, L, {"M": (1 - x.flg1) * x.M, "c": (1 - x.flg1) * x.c, "flg3": 1}, zero=["flg2"],
+    m_hat, c_hat = fold(x.M, x["tmp_D-1"], x["tmp_D"], x["tmp_D+1"], x["tmp_cbuf"], x["tmp_cbuf-1"], x.c_buf)
+    gate4 = traverse_gate(x.flg1, m_hat, c_hat)
+    w1_4 = stated("W_1^{(4)}", L, L, gate4.w1(), zero=["M_buf", "c_buf", *TMP_BLOCKS],
+                  doc="M ← M + tmp_D tmp_{c_buf}; c ← tmp_{D-1}·1 + tmp_D tmp_{c_buf-1} + tmp_{D+1} c_buf; "
+                      "resets buffers")
+    w2_4 = stated("W_2^{(4)}", L, L, gate4.w2(x), zero=gate4.zero(x),
                   doc="eq:gatingTBstrahlertree: M, c ← (1 - π_flg1)·M, c; flg2 = 0, flg3 = 1")
-    layer4 = Layer(None, FFN(w1_4, w2_4))
+    layer4 = Layer(None, FFN(w1_4, w2_4, gadgets=(gate4,)))
     return Decoder(f"thm:cottreestrahler/{variant}", L, [layer1(L), layer2, layer3, layer4])
+
+
+def layer3_indicators(x: Any, one: Any) -> tuple[Gadget, ...]:
+    """The five indicators of layer 3 (choice 4), as gadgets on the blocks of ``x`` (``one`` is ``π_flg3``).
+
+    ``1[D=0]`` and ``1[D>0]`` read ``tmp_{D+1}, tmp_D, tmp_{D-1}`` (``D + 1, D, D - 1`` from layer 2, kept by
+    ``W_1^{(3)}``); ``1[D<0] = 1[-D > 0]`` and ``1[c_u=0] = 1[-c_u = 0]`` write their shifted copies into the
+    new units; ``1[c_u>0]`` reads ``c_buf`` and ``tmp_{c_buf-1}`` (``ReLU(c_u - 1)`` from layer 2).
+    """
+    return (
+        ind_zero(x["tmp_D+1"], x.tmp_D, x["tmp_D-1"], units=("tmp_D+1", "tmp_D", "tmp_D-1"), writes={"ind": "tmp_D"}),
+        ind_pos(x.tmp_D, x["tmp_D-1"], units=("tmp_D", "tmp_D-1"), writes={"ind": "tmp_D-1"}),
+        ind_pos_at(-x.tmp_D, one, units=("-D", "-D-1"), writes={"ind": "tmp_D+1"}),
+        ind_pos(x.c_buf, x["tmp_cbuf-1"], units=("c_buf", "tmp_cbuf-1"), writes={"ind": "tmp_cbuf"}),
+        ind_zero_at(-x.c_buf, one, units=("1-c_u", "-c_u", "-c_u-1"), writes={"ind": "tmp_cbuf-1"}),
+    )
 
 
 def validate(g: Digraph, root: int) -> None:

@@ -18,9 +18,12 @@ mechanism of the first layer employs a shift matrix S to find the π_pos and rec
 ``K α = π_pos(α)``); the value is 0 except ``π_q = q_τ``. The FFN is lem:addonetospecificheight's network on
 ``v = [π_q ‖ π_ht ‖ π_p]`` (``m``, ``h``, ``p_1 … p_H``): hidden units ``ReLU(m)``, ``ReLU(-m)``, ``ReLU(h)``,
 ``ReLU(p)`` and, for ``k = 1 … H-1``, the pulse ``ReLU(h - (k-1)m)``, ``ReLU(h - km)``, ``ReLU(h - (k+1)m)``
-routed with ``[1, -2, 1]`` to ``p_{k+1}``; ``W_2`` gives ``m``, ``h + m`` and ``p``.
+routed with ``[1, -2, 1]`` to ``p_{k+1}``; ``W_2`` gives ``m``, ``h + m`` and ``p``: the gadget
+:func:`symcot.gadgets.addonetospecificheight` (its pulse units grouped by their place in the triple,
+``pls0``, ``pls1``, ``pls2``, a permutation of the proof's hidden units).
 Layer 2: trivial attention; the FFN is lem:addwidplus1's network on ``[p_1 … p_H ‖ wd]`` (hidden
-``p``, ``wd``, ``ReLU(p_i - wd)``; ``wd ← wd + Σ_i ReLU(p_i - wd)``), and ``W_2^{(2)}`` sets ``q`` to 0.
+``p``, ``wd``, ``ReLU(p_i - wd)``; ``wd ← wd + Σ_i ReLU(p_i - wd)``; :func:`symcot.gadgets.addwidplus1`),
+and ``W_2^{(2)}`` sets ``q`` to 0.
 
 Variants (each a separate decoder, compared on the same inputs):
 
@@ -63,8 +66,9 @@ from symcot.algorithms.paths import WidthState, width_states
 from symcot.constructions.base import Construction, Expectation, onehot_list
 from symcot.constructions.encoding import StateEncoding, const, scalar, vector
 from symcot.errors import InvalidInputError
+from symcot.gadgets import addonetospecificheight, addwidplus1
 from symcot.inputs.dyck import UP, validate_dyck
-from symcot.ir import IndexMatrix, Layout, Map, Shift, bcast, n
+from symcot.ir import Layout, Map, Shift, n
 from symcot.model import FFN, Attention, Decoder, Head, Layer, value_space
 
 BLOCKS = ["pos", "q", "ht", "p", "wd"]
@@ -80,27 +84,12 @@ def layout() -> Layout:
     return Layout("widpath", [("pos", n), ("q", 1), ("ht", 1), ("p", H_P), ("wd", 1)])
 
 
-def _pulse_coeff(first_k: int) -> Any:
-    """Coefficient of ``m`` in pulse row ``i``: ``-(k - 1 + j)`` for ``k = first_k + i // 3``, ``j = i % 3``."""
-    return lambda i, j, env: -((first_k + i // 3) - 1 + i % 3)
-
-
-def _pulse_route(first_k: int) -> Any:
-    """``[1, -2, 1]`` from pulse ``k`` to ``p_{k+1}`` (row ``k`` of the 0-based ``p`` block)."""
-    def fn(row: int, col: int, env: dict) -> int:
-        k = first_k + col // 3
-        return (1, -2, 1)[col % 3] if row == k else 0
-
-    return fn
-
-
 def build_decoder(variant: str = "as-written") -> Decoder:
     """The decoder of ``variant`` (see the module docstring)."""
     if variant not in VARIANTS:
         raise ValueError(f"unknown variant {variant!r}; variants are {VARIANTS}")
     read_fixed = variant != "as-written"
     first_k = 0 if variant == "repaired" else 1  # pulses k = first_k .. H-1
-    pulses = 3 * (H_P - first_k)
     L = layout()
     x = L.vars()
 
@@ -117,35 +106,29 @@ def build_decoder(variant: str = "as-written") -> Decoder:
     o = value_space([head]).vars()
     w_o = Map("W_O^{(1)}", value_space([head]), L, {b: o[f"read.{b}"] for b in BLOCKS}, max_degree=1,
               doc="identity")
-    h1 = Layout("widpath.hidden1", [("m+", 1), ("m-", 1), ("h", 1), ("p", H_P), ("pls", pulses),
-                                    ("pos", n), ("wd", 1)])
-    w1_1 = Map("W_1^{(1)}", L, h1, {
-        "m+": x.q, "m-": -x.q, "h": x.ht, "p": x.p,
-        "pls": IndexMatrix(pulses, 1, _pulse_coeff(first_k), tex="W_{1,pls}^{m}") @ x.q + bcast(x.ht, pulses),
-        "pos": x.pos, "wd": x.wd,
-    }, max_degree=1, doc="lem:addonetospecificheight W_1 = [W_{1,id}; W_{1,pls}] on [q ‖ ht ‖ p]; pos, wd kept"
-                         + ("; pulses k = 0..H-1 (repaired)" if first_k == 0 else "; pulses k = 1..H-1"))
+    height = addonetospecificheight(x.q, x.ht, x.p, first_k, units={"m_pos": "m+", "m_neg": "m-"},
+                                    writes={"m": "q", "h": "ht", "p": "p"})
+    h1 = Layout("widpath.hidden1", [*height.units(), ("pos", n), ("wd", 1)])
+    w1_1 = Map("W_1^{(1)}", L, h1, {**height.w1(), "pos": x.pos, "wd": x.wd}, max_degree=1,
+               doc="lem:addonetospecificheight W_1 = [W_{1,id}; W_{1,pls}] on [q ‖ ht ‖ p]; pos, wd kept"
+                   + ("; pulses k = 0..H-1 (repaired)" if first_k == 0 else "; pulses k = 1..H-1"))
     h = h1.vars()
-    w2_1 = Map("W_2^{(1)}", h1, L, {
-        "q": h["m+"] - h["m-"],
-        "ht": h["m+"] - h["m-"] + h.h,
-        "p": h.p + IndexMatrix(H_P, pulses, _pulse_route(first_k), tex="W_{2,pls}") @ h.pls,
-        "pos": h.pos, "wd": h.wd,
-    }, max_degree=1, doc="lem:addonetospecificheight W_2 = [W_{2,id} ‖ W_{2,pls}]: m, h + m, p + pulses")
-    layer1 = Layer(Attention([head], w_o), FFN(w1_1, w2_1))
+    w2_1 = Map("W_2^{(1)}", h1, L, {**height.w2(h), "pos": h.pos, "wd": h.wd}, max_degree=1,
+               doc="lem:addonetospecificheight W_2 = [W_{2,id} ‖ W_{2,pls}]: m, h + m, p + pulses")
+    layer1 = Layer(Attention([head], w_o), FFN(w1_1, w2_1, gadgets=(height,)))
 
     # Layer 2: trivial attention; lem:addwidplus1; q ← 0.
-    h2 = Layout("widpath.hidden2", [("p", H_P), ("wd", 1), ("tmp", H_P), ("pos", n), ("ht", 1)])
-    w1_2 = Map("W_1^{(2)}", L, h2, {"p": x.p, "wd": x.wd, "tmp": x.p - bcast(x.wd, H_P), "pos": x.pos,
-                                     "ht": x.ht},
+    grow = addwidplus1(x.p, x.wd)
+    h2 = Layout("widpath.hidden2", [*grow.units(), ("pos", n), ("ht", 1)])
+    w1_2 = Map("W_1^{(2)}", L, h2, {**grow.w1(), "pos": x.pos, "ht": x.ht},
                max_degree=1, doc="lem:addwidplus1 W_1 = [I_{H+1}; I_H  -1_H]; pos, ht kept")
     g = h2.vars()
     w2_2 = Map("W_2^{(2)}", h2, L, {
-        "p": g.p, "wd": g.wd + g.tmp.sum(), "ht": g.ht,
+        **grow.w2(g), "ht": g.ht,
         "pos": Shift(n) @ g.pos if read_fixed else g.pos,
     }, zero=["q"], max_degree=1,
         doc="lem:addwidplus1 W_2: wd + Σ tmp_i; q ← 0" + ("; π_pos ← S π_pos (repaired)" if read_fixed else ""))
-    layer2 = Layer(None, FFN(w1_2, w2_2))
+    layer2 = Layer(None, FFN(w1_2, w2_2, gadgets=(grow,)))
     return Decoder(f"thm:cotwidofpath/{variant}", L, [layer1, layer2])
 
 

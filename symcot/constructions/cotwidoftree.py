@@ -13,11 +13,7 @@ Layers 1–2 are the Dijkstra layers, stated once in :func:`~symcot.construction
 with one addition in ``W_2^{(2)}``: ``π_dif ← Σ_i π_buf(y_t^{(1)'})[i] - π_crd(y_t^{(1)'})``, the distance
 of the vertex just visited minus that of the previous one. Layer 3 has trivial attention
 (``W_O^{(3)}`` empty) and the FFN of ``lem:widsupffn`` on ``v = (dif, twd, mwd)``, "considering
-``V_max = n``"::
-
-    W_1 = [[1, 0, 0], [-V, 1, 0], [0, 0, 1], [-V, 1, -1]],  b_1 = [0, 0, 0, 1]
-    W_2 = [[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 1]],       b_2 = [0, 1, 0]
-
+``V_max = n``": the gadget :func:`symcot.gadgets.widsupffn` with ``λ = V_max = n`` (:func:`width_update`),
 so ``dif = 0`` gives ``(twd + 1, max(mwd, twd + 1))`` and ``dif = 1`` gives ``(1, max(mwd, 1))``.
 
 Interpretive choices and what had to be invented (the layer-3 FFN is a sketch in the paper):
@@ -66,6 +62,7 @@ from symcot.constructions.cotdijkstra import (
     dijkstra_token,
 )
 from symcot.constructions.encoding import scalar
+from symcot.gadgets import Gadget, widsupffn
 from symcot.inputs.trees import validate_tree
 from symcot.ir import Layout, Map, n
 from symcot.model import FFN, Decoder, Layer
@@ -91,22 +88,24 @@ def layout() -> Layout:
                           ("dif", 1), ("twd", 1), ("mwd", 1)])
 
 
+def width_update(L: Layout) -> Gadget:
+    """Layer 3's FFN core: lem:widsupffn on ``v = (dif, twd, mwd)`` with ``λ = V_max = n`` (units ``h1 … h4``)."""
+    x = L.vars()
+    return widsupffn(x.dif, x.twd, x.mwd, V_MAX, units=("h1", "h2", "h3", "h4"),
+                     writes={"v1": "dif", "v2": "twd", "v3": "mwd"})
+
+
 def build_decoder(name: str = "thm:cotwidoftree") -> Decoder:
     """Layers 1–2 of thm:cotdijkstra (``W_2^{(2)}`` also writes ``dif``) and the layer-3 FFN of lem:widsupffn."""
     L = layout()
     layers = dijkstra_layers(L, lambda x: {"dif": x.buf.sum() - x.crd})
-    x = L.vars()
-    hid = Layout("wid.ffn3", [(b, L.size(b)) for b in DKST_BLOCKS] + [("h1", 1), ("h2", 1), ("h3", 1), ("h4", 1)])
-    w1_3 = Map("W_1^{(3)}", L, hid, {
-        "h1": x.dif,
-        "h2": x.twd - x.dif * V_MAX,
-        "h3": x.mwd,
-        "h4": x.twd - x.mwd - x.dif * V_MAX + 1,
-    }, keep=DKST_BLOCKS, max_degree=1, doc="lem:widsupffn's W_1 v + b_1 with λ = V_max = n; Dijkstra blocks kept")
-    h = hid.vars()
-    w2_3 = Map("W_2^{(3)}", hid, L, {"dif": h.h1, "twd": h.h2 + 1, "mwd": h.h3 + h.h4}, keep=DKST_BLOCKS,
+    upd = width_update(L)
+    hid = Layout("wid.ffn3", [(b, L.size(b)) for b in DKST_BLOCKS] + upd.units())
+    w1_3 = Map("W_1^{(3)}", L, hid, upd.w1(), keep=DKST_BLOCKS, max_degree=1,
+               doc="lem:widsupffn's W_1 v + b_1 with λ = V_max = n; Dijkstra blocks kept")
+    w2_3 = Map("W_2^{(3)}", hid, L, upd.w2(hid.vars()), keep=DKST_BLOCKS,
                max_degree=1, doc="lem:widsupffn's W_2 h + b_2; Dijkstra blocks kept")
-    return Decoder(name, L, [*layers, Layer(None, FFN(w1_3, w2_3))])
+    return Decoder(name, L, [*layers, Layer(None, FFN(w1_3, w2_3, gadgets=(upd,)))])
 
 
 def validate(g: Any, root: Any) -> None:
