@@ -2,7 +2,9 @@ r"""lem:addonetospecificheight -- add one to p_{h+1} by discrete pulses (Appendi
 
 Claimed: for ``v = [m ‖ h ‖ p_1 ‖ … ‖ p_H]`` with ``H > h ≥ 1``, ``p_i ≥ 1`` and ``m ∈ {-1, 1}``, an FFN
 outputs ``[m ‖ h+1 ‖ p_1 ‖ … ‖ p_{h+1}+1 ‖ … ‖ p_H]`` if ``m = 1`` and ``[m ‖ h-1 ‖ p_1 ‖ … ‖ p_H]`` if
-``m = -1`` (eq:addonetospecificheight). The proof's network, transcribed as printed (hidden width 4H):
+``m = -1`` (eq:addonetospecificheight). The proof's network, transcribed as printed (hidden width 4H) and
+stated once in :func:`symcot.gadgets.addonetospecificheight` (the network thm:cotwidofpath's first layer
+runs):
 
 - ``W_{1,id}``: ``relu(m)``, ``relu(-m)``, ``relu(h)``, ``relu(p_i)`` (hidden blocks ``m_pos``, ``m_neg``,
   ``h``, ``p``);
@@ -24,63 +26,44 @@ Interpretive choices:
    row's index arithmetic linear for the all-``H`` proof (with the interleaved order the query needs
    ``div``/``mod`` by 3 and did not finish in 60 s).
 
+The *use-site domain* is what thm:cotwidofpath feeds the network: the height ``ht`` starts at ``0`` and
+the counts ``p_i`` at ``0`` (``y_0 = [e_0 ‖ 0 ‖ 0 ‖ 0^{n/2+1} ‖ 0]``), so ``0 ≤ h ≤ H - 1``, ``p_i ≥ 0``
+integers; a Dyck path never steps down from height 0 (``m = -1 ⟹ h ≥ 1``); ``H = n/2 + 1 ≥ 2`` (a
+non-empty Dyck word).
+
 Variants:
 
 - ``as-written``: the stated domain.
-- ``use-site``: the domain thm:cotwidofpath feeds it: the height ``ht`` starts at ``0`` and the counts
-  ``p_i`` at ``0`` (``y_0 = [e_0 ‖ 0 ‖ 0 ‖ 0^{n/2+1} ‖ 0]``), so ``0 ≤ h ≤ H - 1``, ``p_i ≥ 0`` integers;
-  a Dyck path never steps down from height 0 (``m = -1 ⟹ h ≥ 1``); ``H = n/2 + 1 ≥ 2`` (a non-empty
-  Dyck word). Same network.
 - ``repaired``: pulses for ``k = 0..H-1`` (one more block of three rows, hidden width ``4H + 3``), pulse
   ``k`` added to ``p_{k+1}``; on the use-site domain.
+- ``in:thm:cotwidofpath``, ``in:thm:cotwidofpath/read-repaired``, ``in:thm:cotwidofpath/repaired``: the
+  network each decoder variant runs (pulses from ``k = 1``, ``1``, ``0``), with ``H = n/2 + 1``, on the
+  use-site domain, which the replay of that decoder confirms (:class:`~symcot.lemmas.inuse.InUseCheck`).
+  The decoders that read the letters as intended feed ``h = 0`` at the first step of every word; as
+  printed, the network then misses ``p_1``.
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 from symcot.claims import Claim
-from symcot.ir import H, Layout, Map, Ones
-from symcot.lemmas import Gate, Lemma, LemmaCheck, LocalIndexMatrix, Relaxation, each, integral, whole
-
-
-def _pulse_maps(first_k: int) -> tuple[list[LocalIndexMatrix], LocalIndexMatrix, object]:
-    """For pulses ``k = first_k..H-1``: the ``m`` column of each pulse row ``s`` and the routing ``R``.
-
-    Pulse ``k`` sits at index ``j = k - first_k`` of the blocks ``pls0``, ``pls1``, ``pls2``; row ``s`` of
-    the pulse has coefficient ``-(k - 1 + s)`` on ``m``; ``R`` adds pulse ``k`` to ``p_{k+1}`` (0-based
-    index ``k``).
-    """
-    size = H - first_k
-
-    def col(s: int) -> LocalIndexMatrix:
-        return LocalIndexMatrix(size, 1, lambda j, c, env: -(j + first_k - 1 + s), tex=f"a_{s}",
-                                sym_row=lambda j, sizes: [(-(j + first_k - 1 + s), 0, True)])
-
-    def r_sym(i: object, sizes: dict) -> list:
-        from z3 import And
-
-        return [(1, i - first_k, And(i >= first_k, i - first_k < sizes[H] - first_k))]
-
-    route = LocalIndexMatrix(H, size, lambda i, j, env: 1 if i == j + first_k else 0, tex="R", sym_row=r_sym,
-                             nonzeros=lambda env: ((j + first_k, j) for j in range(env[H] - first_k)))
-    return [col(0), col(1), col(2)], route, size
+from symcot.gadgets import addonetospecificheight
+from symcot.ir import H, Layout, Map, n
+from symcot.lemmas import Gate, Lemma, LemmaCheck, Relaxation, dim_hyp, each, integral, whole
+from symcot.lemmas.gadget_lemma import gadget_maps
+from symcot.lemmas.inuse import InUseCheck
 
 
 def network(first_k: int = 1) -> tuple[Layout, Map, Map]:
-    """Input layout, ``W_1`` and ``W_2`` with pulses ``k = first_k..H-1`` (``1``: as written)."""
-    cols, route, size = _pulse_maps(first_k)
+    """Input layout, ``W_1`` and ``W_2`` with pulses ``k = first_k..H-1`` (``1``: as written).
+
+    The network is :func:`symcot.gadgets.addonetospecificheight` on ``[m ‖ h ‖ p]``.
+    """
     L = Layout("addone.in", [("m", 1), ("h", 1), ("p", H)])
-    Hd = Layout("addone.hidden", [("m_pos", 1), ("m_neg", 1), ("h", 1), ("p", H),
-                                   ("pls0", size), ("pls1", size), ("pls2", size)])
-    Out = Layout("addone.out", [("m", 1), ("h", 1), ("p", H)])
-    x, z = L.vars(), Hd.vars()
-    h_all = Ones(size, 1) @ x.h
-    w1 = Map("W_1", L, Hd, {"m_pos": x.m, "m_neg": -x.m, "h": x.h, "p": x.p,
-                             "pls0": cols[0] @ x.m + h_all, "pls1": cols[1] @ x.m + h_all,
-                             "pls2": cols[2] @ x.m + h_all},
-             max_degree=1, doc="[W_{1,id}; W_{1,pls}] (pulse rows grouped by their place in the triple)")
-    w2 = Map("W_2", Hd, Out, {"m": z.m_pos - z.m_neg, "h": z.m_pos - z.m_neg + z.h,
-                             "p": z.p + route @ z.pls0 - 2 * (route @ z.pls1) + route @ z.pls2},
-             max_degree=1, doc="[W_{2,id} ‖ W_{2,pls}]: [1, -2, 1] of pulse k into p_{k+1}")
+    x = L.vars()
+    w1, w2 = gadget_maps(addonetospecificheight(x.m, x.h, x.p, first_k), L, "addone")
+    assert w1 is not None
     return L, w1, w2
 
 
@@ -110,16 +93,27 @@ USE_HYPS = (H_INT, each("h ≥ 0", "h", lambda v, K: v >= 0), H_LT,
             whole("m = -1 ⟹ h ≥ 1 (Dyck)", lambda x, K: K.Implies(x.m() == -1, x.h() >= 1)))
 
 
-def use_site() -> Lemma:
-    """The same network on the domain thm:cotwidofpath uses it on (height and counts start at 0)."""
-    L, w1, w2 = network(1)
-    return Lemma("lem:addonetospecificheight", L, w2, TARGET, w1=w1, gates=GATE, hyps=USE_HYPS, dims={H: 2})
-
-
 def repaired() -> Lemma:
     """Pulses from ``k = 0`` (hidden width ``4H + 3``), on the use-site domain."""
     L, w1, w2 = network(0)
     return Lemma("lem:addonetospecificheight", L, w2, TARGET, w1=w1, gates=GATE, hyps=USE_HYPS, dims={H: 2})
+
+
+EVEN = dim_hyp("n ∈ 2ℤ (|w| of a Dyck word)", lambda s, K: s[n] % 2 == 0)
+
+
+def in_use(variant: str = "as-written", **changes: Any) -> InUseCheck:
+    """The row ``in:thm:cotwidofpath[/variant]``: layer 1's network on ``[π_q ‖ π_ht ‖ π_p]``, ``H = n/2 + 1``."""
+    from .thm_cotwidofpath import CLAIMS as PATH_CLAIMS
+
+    pulses = "k = 0..H-1 (the repair)" if variant == "repaired" else "k = 1..H-1 (as printed)"
+    opts: dict[str, Any] = dict(
+        target=TARGET, gates=GATE, hyps=(*USE_HYPS, EVEN), dims={n: 2}, construction_variant=variant,
+        notes=[f"layer 1: v = [π_q ‖ π_ht ‖ π_p] at the FFN input, H = n/2 + 1, pulses {pulses}; the domain: "
+               "h = ht ∈ [0, H-1] (y_0 has ht = 0), p_i ≥ 0 integers (y_0 has p = 0), m = -1 only at h ≥ 1 "
+               "(Dyck) -- against the stated h ≥ 1, p_i ≥ 1"])
+    opts.update(changes)
+    return InUseCheck("lem:addonetospecificheight", PATH_CLAIMS[0], **opts)
 
 
 CLAIM = Claim(
@@ -130,11 +124,9 @@ CLAIM = Claim(
     where="Appendix \"Realizing wid\" (app:cotwid); used in thm:cotwidofpath (layer 1)",
     checks=[
         LemmaCheck(as_written),
-        LemmaCheck(use_site, variant="use-site",
-                   notes=["domain of thm:cotwidofpath: h = ht ∈ [0, H-1] (y_0 has ht = 0), p_i ≥ 0 integers "
-                          "(y_0 has p = 0), m = -1 only at h ≥ 1; violates the stated h ≥ 1 and p_i ≥ 1"]),
         LemmaCheck(repaired, variant="repaired",
                    notes=["pulses k = 0..H-1 (one extra block of three hidden units), on the use-site domain"]),
+        in_use("as-written"), in_use("read-repaired"), in_use("repaired"),
     ],
     default_max_size=16,
 )

@@ -2,10 +2,9 @@ r"""lem:addwidplus1 -- raise wd by one when some p_i reaches wd + 1 (Appendix "R
 
 Claimed: for ``v = [p_1 ‖ … ‖ p_H ‖ wd]`` with ``wd ≥ 0``, ``p_i ≥ 0``, ``p_i ≤ wd + 1`` for all ``i`` and
 ``p_i = wd + 1`` for at most one ``i``, an FFN outputs ``[p ‖ wd + 1]`` if some ``p_i = wd + 1`` and ``v``
-otherwise (eq:addwidplus1). The proof's network, as printed (hidden width ``2H + 1``)::
-
-    W_1 = [I_{H+1}; I_H  -1_H]    (hidden blocks p, wd, tmp with tmp_i = p_i - wd)
-    W_2 = [[I_H, 0, 0], [0, 1, 1_H^T]]    (wd' = wd + Σ_i relu(p_i - wd))
+otherwise (eq:addwidplus1). The proof's network, as printed (hidden width ``2H + 1``: blocks ``p``, ``wd``,
+``tmp`` with ``tmp_i = p_i - wd``; ``wd' = wd + Σ_i relu(p_i - wd)``), is stated once in
+:func:`symcot.gadgets.addwidplus1` (the network thm:cotwidofpath's second layer runs).
 
 Interpretive choices:
 
@@ -23,20 +22,22 @@ its use satisfies the added hypothesis.
 
 from __future__ import annotations
 
+from typing import Any
+
 from symcot.claims import Claim
-from symcot.ir import H, Layout, Map, bcast
-from symcot.lemmas import Lemma, LemmaCheck, Relaxation, each, integral, whole
+from symcot.gadgets import addwidplus1
+from symcot.ir import H, Layout, Map, n
+from symcot.lemmas import Lemma, LemmaCheck, Relaxation, dim_hyp, each, integral, whole
+from symcot.lemmas.gadget_lemma import gadget_maps
+from symcot.lemmas.inuse import InUseCheck
 
 
 def network() -> tuple[Layout, Map, Map]:
-    """Input layout, ``W_1`` and ``W_2`` of the proof."""
+    """Input layout, ``W_1`` and ``W_2`` of the proof (:func:`symcot.gadgets.addwidplus1` on ``[p ‖ wd]``)."""
     L = Layout("addwid.in", [("p", H), ("wd", 1)])
-    Hd = Layout("addwid.hidden", [("p", H), ("wd", 1), ("tmp", H)])
-    Out = Layout("addwid.out", [("p", H), ("wd", 1)])
-    x, z = L.vars(), Hd.vars()
-    w1 = Map("W_1", L, Hd, {"p": x.p, "wd": x.wd, "tmp": x.p - bcast(x.wd, H)}, max_degree=1,
-             doc="[I_{H+1}; I_H -1_H]")
-    w2 = Map("W_2", Hd, Out, {"p": z.p, "wd": z.wd + z.tmp.sum()}, max_degree=1, doc="[[I_H 0 0]; [0 1 1_H^T]]")
+    x = L.vars()
+    w1, w2 = gadget_maps(addwidplus1(x.p, x.wd), L, "addwid")
+    assert w1 is not None
     return L, w1, w2
 
 
@@ -75,6 +76,19 @@ def repaired() -> Lemma:
     )
 
 
+def in_use(variant: str = "as-written", **changes: Any) -> InUseCheck:
+    """The row ``in:thm:cotwidofpath[/variant]``: layer 2's network on ``[π_p ‖ π_wd]``, ``H = n/2 + 1``."""
+    from .thm_cotwidofpath import CLAIMS as PATH_CLAIMS
+
+    opts: dict[str, Any] = dict(
+        target=TARGET, hyps=STATED + INTEGRAL + (dim_hyp("n ∈ 2ℤ (|w| of a Dyck word)", lambda s, K: s[n] % 2 == 0),),
+        dims={n: 2}, construction_variant=variant,
+        notes=["layer 2: v = [π_p ‖ π_wd] at the FFN input, H = n/2 + 1 counters; the stated hypotheses and "
+               "p_i, wd ∈ ℤ (counts)"])
+    opts.update(changes)
+    return InUseCheck("lem:addwidplus1", PATH_CLAIMS[0], **opts)
+
+
 CLAIM = Claim(
     id="lem:addwidplus1",
     kind="lemma",
@@ -86,6 +100,7 @@ CLAIM = Claim(
                               "failing inputs (p_i - wd ∉ ℤ) do not arise there; see the repaired variant"]),
             LemmaCheck(repaired, variant="repaired",
                        notes=["hypothesis p_i, wd ∈ ℤ added (weights unchanged); thm:cotwidofpath applies the "
-                              "lemma to integer counts"])],
+                              "lemma to integer counts"]),
+            in_use("as-written"), in_use("read-repaired"), in_use("repaired")],
     default_max_size=16,
 )

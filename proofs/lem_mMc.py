@@ -2,10 +2,8 @@ r"""lem:mMc -- gate the pair (M, c) by the sign of m (Appendix "Realizing str").
 
 Claimed: for a real bound ``λ ≥ 0`` and ``v = [m ‖ M ‖ c] ∈ {-1, 1} × [0, λ] × [0, λ]``, an FFN
 ``W_2 relu(W_1 v + b_1) + b_2`` outputs ``[1 ‖ 0 ‖ 0]`` if ``m = 1`` and ``[-1 ‖ M ‖ c]`` if ``m = -1``.
-The proof's weights are transcribed as printed::
-
-    W_1 = [[1,0,0], [-1,0,0], [0,1,0], [λ/2,1,0], [0,0,1], [λ/2,0,1]],  b_1 = [0,0,0,-λ/2,0,-λ/2]
-    W_2 = [[1,-1,0,0,0,0], [0,0,1,-1,0,0], [0,0,0,0,1,-1]],            b_2 = 0
+The proof's weights, as printed, are stated once in :func:`symcot.gadgets.mmc` (the network
+thm:cotpathstrahler's fourth layer runs).
 
 Hidden blocks are named after the proof's rows: ``m_pos = relu(m)``, ``m_neg = relu(-m)``,
 ``M = relu(M)``, ``M_gate = relu(M + λ/2 m - λ/2)``, ``c``, ``c_gate``.
@@ -20,36 +18,63 @@ Interpretive choices:
 
 from __future__ import annotations
 
-from symcot.claims import Claim
-from symcot.ir import Layout, Map, lam
-from symcot.lemmas import Gate, LambdaSpec, Lemma, LemmaCheck, each, lam_hyp
+from typing import Any
 
-HALF = lam / 2
+from symcot.claims import Claim
+from symcot.gadgets import mmc
+from symcot.ir import Layout, lam
+from symcot.lemmas import Gate, LambdaSpec, Lemma, LemmaCheck, each, integral, lam_hyp
+from symcot.lemmas.gadget_lemma import gadget_maps
+from symcot.lemmas.inuse import InUseCheck
+
+TARGET = {"m": lambda x, i, K: x.m(),
+          "M": lambda x, i, K: K.ite(x.m() == 1, 0, x.M()),
+          "c": lambda x, i, K: K.ite(x.m() == 1, 0, x.c())}
 
 
 def lemma() -> Lemma:
-    """lem:mMc as written."""
+    """lem:mMc as written: :func:`symcot.gadgets.mmc` on ``[m ‖ M ‖ c]`` with a symbolic ``λ``."""
     L = Layout("mMc.in", [("m", 1), ("M", 1), ("c", 1)])
-    Hd = Layout("mMc.hidden", [("m_pos", 1), ("m_neg", 1), ("M", 1), ("M_gate", 1), ("c", 1), ("c_gate", 1)])
-    Out = Layout("mMc.out", [("m", 1), ("M", 1), ("c", 1)])
-    x, z = L.vars(), Hd.vars()
-    w1 = Map("W_1", L, Hd, {
-        "m_pos": x.m, "m_neg": -x.m, "M": x.M, "M_gate": HALF * x.m + x.M - HALF,
-        "c": x.c, "c_gate": HALF * x.m + x.c - HALF,
-    }, max_degree=1, doc="W_1 v + b_1 of the proof")
-    w2 = Map("W_2", Hd, Out, {"m": z.m_pos - z.m_neg, "M": z.M - z.M_gate, "c": z.c - z.c_gate}, max_degree=1,
-             doc="W_2 of the proof, b_2 = 0")
+    x = L.vars()
+    w1, w2 = gadget_maps(mmc(x.m, x.M, x.c, lam), L, "mMc")
     return Lemma(
         "lem:mMc", L, w2,
-        target={"m": lambda x, i, K: x.m(),
-                "M": lambda x, i, K: K.ite(x.m() == 1, 0, x.M()),
-                "c": lambda x, i, K: K.ite(x.m() == 1, 0, x.c())},
-        w1=w1, gates=(Gate("m", (1, -1), "m ∈ {-1, 1}"),),
+        target=TARGET, w1=w1, gates=(Gate("m", (1, -1), "m ∈ {-1, 1}"),),
         hyps=(lam_hyp("λ ≥ 0", lambda K: K.lam >= 0),
               each("M ≥ 0", "M", lambda v, K: v >= 0), each("M ≤ λ", "M", lambda v, K: v <= K.bound),
               each("c ≥ 0", "c", lambda v, K: v >= 0), each("c ≤ λ", "c", lambda v, K: v <= K.bound)),
         has_lam=True,
     )
+
+
+#: What thm:cotpathstrahler feeds lem:mMc's network (layer 4: ``[π_q ‖ M_f ‖ c_f]``, the fold) and its identity
+#: ``x = ReLU(x) - ReLU(-x)`` (the signed blocks ``q``, ``tmp_q`` carried through every FFN, choice 4).
+PATH_MMC_HYPS = (
+    integral("M ∈ ℤ", "M"), each("M ≥ 0", "M", lambda v, K: v >= 0), each("M ≤ λ", "M", lambda v, K: v <= K.bound),
+    integral("c ∈ ℤ", "c"), each("c ≥ 0", "c", lambda v, K: v >= 0), each("c ≤ 2", "c", lambda v, K: v <= 2),
+    each("c ≤ λ", "c", lambda v, K: v <= K.bound),
+)
+
+
+def _path_use(g: Any, what: str) -> Any:
+    if g.kind == "signed_pass":
+        return {"target": {"x": lambda x, i, K: x.x()}, "hyps": (),
+                "gates": (Gate("x", (1, -1), "x ∈ {-1, 1} (π_q, π_tmp_q)"),)}[what]
+    return {"target": TARGET, "hyps": PATH_MMC_HYPS, "gates": (Gate("m", (1, -1), "m = π_q ∈ {-1, 1}"),)}[what]
+
+
+def in_use(variant: str = "as-written", **changes: Any) -> InUseCheck:
+    """The row ``in:thm:cotpathstrahler[/variant]``: layer 4's lem:mMc (``λ`` as the decoder sets) and the carries."""
+    from .thm_cotpathstrahler import CLAIMS as PATH_CLAIMS
+
+    opts: dict[str, Any] = dict(
+        target=lambda g: _path_use(g, "target"), hyps=lambda g: _path_use(g, "hyps"),
+        gates=lambda g: _path_use(g, "gates"), construction_variant=variant,
+        notes=["layer 4: v = [π_q ‖ M_f ‖ c_f] (M_f, c_f the fold of W_1^(4)), λ free and confirmed against the "
+               "decoder's λ = n + 2 at every fed value; M_f, c_f are the outputs used (m is not); the signed "
+               "carries of q, tmp_q use the identity m = ReLU(m) - ReLU(-m) of the proof"])
+    opts.update(changes)
+    return InUseCheck("lem:mMc", PATH_CLAIMS[0], **opts)
 
 
 LAMBDA = LambdaSpec(bounds=(1, 2, 3), bound_hyps=(lam_hyp("B ≥ 0", lambda K: K.bound >= 0),))
@@ -59,6 +84,6 @@ CLAIM = Claim(
     kind="lemma",
     statement="For λ ≥ 0 and v = [m‖M‖c] ∈ {-1,1}×[0,λ]², an FFN outputs [1‖0‖0] if m = 1 and [-1‖M‖c] if m = -1.",
     where="Appendix \"Realizing str\" (app:cotstr), after thm:cottreestrahler; used in thm:cotpathstrahler",
-    checks=[LemmaCheck(lemma, lam=LAMBDA)],
+    checks=[LemmaCheck(lemma, lam=LAMBDA), in_use("as-written"), in_use("repaired")],
     default_max_size=1,
 )

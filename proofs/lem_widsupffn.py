@@ -2,10 +2,8 @@ r"""lem:widsupffn -- the width-update FFN of hidden dimension 4 (Appendix "Reali
 
 Claimed: for ``v = [v_1 ‖ v_2 ‖ v_3]`` with ``v_1 ∈ {0, 1}``, ``v_2, v_3 ∈ ℤ^+`` and ``v_2 ≤ λ`` for a
 large ``λ``, ``f(v) = [0 ‖ v_2 + 1 ‖ max(v_3, v_2 + 1)]`` if ``v_1 = 0`` and ``[1 ‖ 1 ‖ max(v_3, 1)]`` if
-``v_1 = 1``, computed by ``W_2 relu(W_1 v + b_1) + b_2`` with the proof's weights::
-
-    W_1 = [[1,0,0], [-λ,1,0], [0,0,1], [-λ,1,-1]],  b_1 = [0,0,0,1]
-    W_2 = [[1,0,0,0], [0,1,0,0], [0,0,1,1]],        b_2 = [0,1,0]
+``v_1 = 1``, computed by ``W_2 relu(W_1 v + b_1) + b_2`` with the proof's weights, stated once in
+:func:`symcot.gadgets.widsupffn` (the network thm:cotwidoftree's third layer runs).
 
 Interpretive choices:
 
@@ -22,9 +20,14 @@ even assigned to 0, when v_1 = 1, by changing W_2[0,0] = 0".
 
 from __future__ import annotations
 
+from typing import Any
+
 from symcot.claims import Claim
-from symcot.ir import Layout, Map, lam
-from symcot.lemmas import Gate, LambdaSpec, Lemma, LemmaCheck, Override, Relaxation, each, integral, lam_hyp
+from symcot.gadgets import widsupffn
+from symcot.ir import Layout, lam, n
+from symcot.lemmas import Gate, Hyp, LambdaSpec, Lemma, LemmaCheck, Override, Relaxation, each, integral, lam_hyp
+from symcot.lemmas.gadget_lemma import gadget_maps
+from symcot.lemmas.inuse import InUseCheck
 
 
 def _target(first_when_1: int) -> dict:
@@ -36,14 +39,10 @@ def _target(first_when_1: int) -> dict:
 
 
 def lemma() -> Lemma:
-    """lem:widsupffn as written."""
+    """lem:widsupffn as written: :func:`symcot.gadgets.widsupffn` on ``[v_1 ‖ v_2 ‖ v_3]`` with a symbolic ``λ``."""
     L = Layout("widsup.in", [("v1", 1), ("v2", 1), ("v3", 1)])
-    Hd = Layout("widsup.hidden", [("h1", 1), ("h2", 1), ("h3", 1), ("h4", 1)])
-    Out = Layout("widsup.out", [("v1", 1), ("v2", 1), ("v3", 1)])
-    x, z = L.vars(), Hd.vars()
-    w1 = Map("W_1", L, Hd, {"h1": x.v1, "h2": -lam * x.v1 + x.v2, "h3": x.v3, "h4": -lam * x.v1 + x.v2 - x.v3 + 1},
-             max_degree=1, doc="W_1 v + b_1 of the proof")
-    w2 = Map("W_2", Hd, Out, {"v1": z.h1, "v2": z.h2 + 1, "v3": z.h3 + z.h4}, max_degree=1, doc="W_2 h + b_2")
+    x = L.vars()
+    w1, w2 = gadget_maps(widsupffn(x.v1, x.v2, x.v3, lam), L, "widsup")
     return Lemma(
         "lem:widsupffn", L, w2, _target(1), w1=w1, gates=(Gate("v1", (0, 1), "v_1 ∈ {0, 1}"),),
         hyps=(lam_hyp("λ > 0", lambda K: K.lam > 0),
@@ -71,11 +70,37 @@ LAMBDA = LambdaSpec(bounds=(1, 2, 3), bound_int=True, qe_symbolic_bound=False,
 
 WHERE = "Appendix \"Realizing wid\" (app:cotwid); used in thm:cotwidoftree"
 
+
+def _upto_n_minus_1(name: str, block: str) -> Hyp:
+    return each(f"{name} ≤ n - 1", block, lambda v, K: v <= K.sizes[n] - 1)
+
+
+#: What thm:cotwidoftree's layer 3 feeds the gadget (v = [π_dif ‖ π_twd ‖ π_mwd], λ = V_max = n).
+TREE_USE_GATES = (Gate("v1", (0, 1), "v_1 = π_dif ∈ {0, 1}"),)
+TREE_USE_HYPS = (
+    integral("v_2 ∈ ℤ", "v2"), each("v_2 ≥ 1", "v2", lambda v, K: v >= 1), _upto_n_minus_1("v_2", "v2"),
+    integral("v_3 ∈ ℤ", "v3"), each("v_3 ≥ 1", "v3", lambda v, K: v >= 1), _upto_n_minus_1("v_3", "v3"),
+)
+
+
+def in_use(variant: str = "as-written", **changes: Any) -> InUseCheck:
+    """The row ``in:thm:cotwidoftree[/variant]``: the layer-3 FFN with ``λ = V_max = n``, on what it is fed."""
+    from .thm_cotwidoftree import CLAIMS as TREE_CLAIMS
+
+    using = next(c for c in TREE_CLAIMS if c.id == "thm:cotwidoftree")
+    opts: dict[str, Any] = dict(target=_target(1), hyps=TREE_USE_HYPS, gates=TREE_USE_GATES, dims={n: 2},
+                                construction_variant=variant,
+                                notes=["v = [π_dif ‖ π_twd ‖ π_mwd] at layer 3's FFN input, λ = V_max = n "
+                                       "(the decoder's weights); hypotheses: the ranges the decoder feeds"])
+    opts.update(changes)
+    return InUseCheck("lem:widsupffn", using, **opts)
+
 CLAIMS = [
     Claim(id="lem:widsupffn", kind="lemma",
           statement="A ReLU FFN of hidden dimension 4 computes f(v) = [0‖v2+1‖max(v3,v2+1)] (v1=0), "
                     "[1‖1‖max(v3,1)] (v1=1) for v2, v3 ∈ ℤ+, v2 ≤ λ.",
-          where=WHERE, checks=[LemmaCheck(lemma, lam=LAMBDA)], default_max_size=1),
+          where=WHERE, checks=[LemmaCheck(lemma, lam=LAMBDA), in_use("as-written"), in_use("repaired")],
+          default_max_size=1),
     Claim(id="lem:widsupffn:note", kind="sentence",
           statement="With W_2[0,0] = 0 the first component of f(v) is 0 also when v1 = 1.",
           where=WHERE + "; last sentence of the proof (id ours)",

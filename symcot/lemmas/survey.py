@@ -1,0 +1,162 @@
+"""What a decoder feeds its gadgets: every input of a claim's families replayed exactly, the gadgets' inputs recorded.
+
+For a construction variant and a size bound, :func:`survey` replays every input of the claim's
+exhaustive families (the whole domain at each size; partial and sampled families are left out) for the
+steps its reference prescribes (or until the stop rule fires), with the intermediate vectors recorded
+(:func:`symcot.model.semantics.generate` with ``record=True``). At every CoT step -- the position of
+``y_t`` producing ``y_{t+1}``, for ``t = 0 … T-1`` -- and every layer whose FFN is built from gadgets, it
+evaluates each gadget's input expressions on the vector the gadget reads (the FFN input ``α'' + z`` for a
+gadget with units, the hidden vector for a ``W_2``-only gadget) and keeps each distinct value, with the
+sizes and constants of its input and where it first occurred. Prompt positions are not surveyed: the
+proofs apply the lemmas to the generated tokens.
+
+Surveys are cached in-process by (claim, variant, size): the lemmas used by one decoder share one replay.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import sympy as sp
+
+from symcot.check.exhaustive import Family, Progress
+from symcot.check.stepwise import StepwiseSpec
+from symcot.constructions.base import Construction
+from symcot.errors import SymcotError
+from symcot.ir.layout import Layout
+from symcot.ir.maps import ConcreteMap, Map
+from symcot.model.semantics import generate
+
+
+@dataclass(frozen=True)
+class Occurrence:
+    """Where a fed value first occurred: family, size, rank of the input in the family, step, the input itself."""
+
+    family: str
+    size: int
+    rank: int
+    step: int
+    input: Any
+
+    @property
+    def order(self) -> tuple[int, int, int]:
+        """Sort key: smallest size, then the family's order, then the step."""
+        return (self.size, self.rank, self.step)
+
+
+@dataclass
+class Fed:
+    """The distinct values fed to one gadget instance: ``(sizes, constants, values by role) → first occurrence``."""
+
+    layer: int
+    index: int
+    values: dict[tuple[Any, ...], Occurrence] = field(default_factory=dict)
+    steps: int = 0
+
+
+@dataclass
+class Survey:
+    """The outcome of :func:`survey` for one construction variant."""
+
+    claim: str
+    variant: str
+    size: int
+    inputs: int = 0
+    steps: int = 0
+    sizes_complete: list[int] = field(default_factory=list)
+    families: list[dict[str, Any]] = field(default_factory=list)
+    fed: dict[tuple[int, int], Fed] = field(default_factory=dict)
+    describe: Any = None
+
+
+_CACHE: dict[tuple[str, str, int], Survey] = {}
+
+
+def _key(d: dict[sp.Symbol, Any]) -> tuple[tuple[str, Any], ...]:
+    return tuple(sorted((str(k), v) for k, v in d.items()))
+
+
+def input_map(g: Any, src: Layout, name: str) -> Map:
+    """A map from ``src`` to one block per input role of gadget ``g`` (its input expressions)."""
+    lay = Layout(name, [(r, e.size) for r, e in g.inputs.items()])
+    return Map(name, src, lay, dict(g.inputs), max_degree=2)
+
+
+def survey(cons: Construction, spec: StepwiseSpec, families: Sequence[Family], size: int,
+           progress: Progress | None = None, cache: bool = True) -> Survey:
+    """Replay every input of ``families`` (exhaustive, not partial) up to ``size``; record what each gadget is fed."""
+    key = (cons.claim, cons.variant, size)
+    if cache and key in _CACHE:
+        return _CACHE[key]
+    progress = progress or Progress(False)
+    dec = cons.decoder
+    uses: list[tuple[int, int, Any]] = [(k, i, g) for k, layer in enumerate(dec.layers, start=1)
+                                        for i, g in enumerate(layer.ffn.gadgets)]
+    out = Survey(cons.claim, cons.variant, size)
+    out.fed = {(k, i): Fed(k, i) for k, i, _g in uses}
+    maps = {(k, i): input_map(g, dec.layers[k - 1].ffn.w1.src if g.stage == "pre" else dec.layers[k - 1].ffn.w2.src,
+                              f"{g.label}@{k}.{i}") for k, i, g in uses}
+    compiled: dict[int, dict[tuple[int, int], ConcreteMap]] = {}
+    fams = [f for f in families if f.exhaustive and not f.partial]
+    if not fams:
+        raise SymcotError(f"{cons.label}: no exhaustive family to replay")
+    for f in fams:
+        out.families.append({"family": f.name, "sizes_complete": [], "inputs_checked": 0})
+    for s in range(1, size + 1):
+        for fi, f in enumerate(fams):
+            if s < f.min_size or (f.max_size is not None and s > f.max_size):
+                continue
+            count = f.count(s)
+            got = 0
+            with progress.bar(count, f"{cons.label} survey n={s}") as bar:
+                for rank, inp in enumerate(f.inputs(s)):
+                    got += 1
+                    bar.update(1)
+                    states = spec.reference(inp)
+                    cdec = cons.concrete(inp)
+                    prompt = cons.prompt(inp)
+                    cmaps = compiled.get(id(cdec))
+                    if cmaps is None:
+                        cmaps = compiled[id(cdec)] = {u: m.instantiate(cdec.env, cdec.subs) for u, m in maps.items()}
+                    stop = None
+                    if spec.terminal is not None:
+                        lay_c = cdec.layout
+
+                        def stop(y: list[Any], lay_c: Any = lay_c) -> bool:
+                            return bool(spec.terminal(lay_c, y))  # type: ignore[misc]
+                    gen = generate(cdec, prompt.tokens, len(states) - 1, stop=stop, record=True)
+                    ctx = (_key(cdec.env), _key(cdec.subs))
+                    for t, recs in enumerate(gen.records):
+                        out.steps += 1
+                        for k, i, g in uses:
+                            rec = recs[k - 1]
+                            vec = rec.ffn_in if g.stage == "pre" else rec.hidden
+                            assert vec is not None
+                            vals = tuple(cmaps[(k, i)](vec))
+                            fed = out.fed[(k, i)]
+                            fed.steps += 1
+                            vk = (ctx, vals)
+                            if vk not in fed.values:
+                                fed.values[vk] = Occurrence(f.name, s, rank, t, inp)
+            if got != count:
+                raise SymcotError(f"family {f.name!r} yielded {got} inputs at size {s}, expected {count}")
+            out.inputs += got
+            out.families[fi]["sizes_complete"].append(s)
+            out.families[fi]["inputs_checked"] += got
+        out.sizes_complete.append(s)
+    out.describe = {f.name: f.describe for f in fams}
+    if cache:
+        _CACHE[key] = out
+    return out
+
+
+def split(g: Any, vals: tuple[Any, ...], sizes: dict[str, int]) -> dict[str, list[Any]]:
+    """A recorded value tuple as ``{role: coordinates}`` (``sizes``: the concrete size of each role)."""
+    out: dict[str, list[Any]] = {}
+    pos = 0
+    for r in g.inputs:
+        out[r] = list(vals[pos:pos + sizes[r]])
+        pos += sizes[r]
+    return out
