@@ -118,7 +118,7 @@ class InUseCheck:
                      for i, g in enumerate(layer.ffn.gadgets) if g.label == self.label]
             if not insts:
                 raise SymcotError(f"the decoder of {cons.label} builds no FFN from {self.label}")
-            sv = survey(cons, chk.spec, chk.families, max_size, progress)
+            sv = survey(cons, chk.spec, chk.families, max_size, progress, jobs=jobs)
             return self._verdict(claim_id, cons, insts, sv, notes, t0)
         except Exception as e:  # noqa: BLE001 - the check failing is an "error" verdict, not a crash
             return Verdict(claim_id, self.variant, "error", self.method, None, 0, time.perf_counter() - t0, None,
@@ -182,13 +182,28 @@ class InUseCheck:
                          "on every value fed")
         if undecided:
             notes.append("a proof query was undecided; an undecided query is never counted as proved")
-        if z3_refuted is not None or outside is not None or undecided:
+        idle = [r for r in rows if r["fed"]["distinct_values"] == 0]
+        if idle:
+            notes.append(f"the decoder never ran {len(idle)} of the {len(rows)} uses on the inputs replayed (no CoT "
+                         "step reached them): their domain is not confirmed")
+        if z3_refuted is not None or outside is not None or undecided or idle:
             return Verdict(claim_id, self.variant, "unknown", self.method, None, sv.inputs, secs, None, notes, None,
                            sv.families, jsonable(details))
-        dims = "; ".join(f"layer {r['layer']}: {r['proof']['status']} ({r['proof']['dimension']})" for r in rows)
-        notes.append(f"proved on the stated domain [{dims}]; domain confirmed: {scope}")
+        proofs: dict[str, int] = {}
+        for r in rows:
+            key = f"{r['proof']['status']} ({r['proof']['dimension']})"
+            proofs[key] = proofs.get(key, 0) + 1
+        said = "; ".join(f"{k}" + (f" ×{c}" if c > 1 else "") for k, c in proofs.items())
+        notes.append(f"on the stated domain: {said}; domain confirmed: {scope}")
+        kinds = sorted({"every size" if r["proof"]["dimension"].startswith("every") else
+                        "no size parameter" if r["proof"]["dimension"] == "no dimension" else
+                        f"sizes {r['proof']['dimension'].removeprefix('checked for ').split(';')[0]}" for r in rows})
+        lam = ", every λ the domain allows" if any(self.instance_lemma(claim_id, g).has_lam for _k, _i, g in insts) \
+            else ""
         return Verdict(claim_id, self.variant, "verified", self.method, complete, sv.inputs, secs, None, notes, None,
-                       sv.families, jsonable(details))
+                       sv.families, jsonable(details),
+                       scope=f"the decoder's own gadget weights on the stated use domain ({', '.join(kinds)}{lam}); "
+                             f"domain confirmed on every input, n ≤ {complete}")
 
 
 def _where(sv: Survey, occ: Any) -> dict[str, Any]:
@@ -250,7 +265,7 @@ def _evaluate(lem: Lemma, g: Any, sv: Survey, k: int, i: int) -> dict[str, Any]:
             for j in range(co.sizes[b]):
                 want = row(x, j, K)
                 if want != got_b[j]:
-                    failures.append((occ, {"text": text, "values": values, "block": f"{b}[{j}] on fed {text}",
+                    failures.append((occ, {"text": text, "values": values, "block": f"{b}[{j}] at {text}",
                                            "expected": want, "got": got_b[j], "violates": bad}))
                     break
             else:

@@ -2,21 +2,24 @@
 
 For a construction variant and a size bound, :func:`survey` replays every input of the claim's
 exhaustive families (the whole domain at each size; partial and sampled families are left out) for the
-steps its reference prescribes (or until the stop rule fires), with the intermediate vectors recorded
-(:func:`symcot.model.semantics.generate` with ``record=True``). At every CoT step -- the position of
-``y_t`` producing ``y_{t+1}``, for ``t = 0 … T-1`` -- and every layer whose FFN is built from gadgets, it
-evaluates each gadget's input expressions on the vector the gadget reads (the FFN input ``α'' + z`` for a
-gadget with units, the hidden vector for a ``W_2``-only gadget) and keeps each distinct value, with the
-sizes and constants of its input and where it first occurred. Prompt positions are not surveyed: the
-proofs apply the lemmas to the generated tokens.
+steps its reference prescribes (the construction's stop rule may end a run earlier), with the
+intermediate vectors recorded (:func:`symcot.model.semantics.generate` with ``record=True``). At every
+CoT step -- the position of ``y_t`` producing ``y_{t+1}``, for ``t = 0 … T-1`` -- and every layer whose
+FFN is built from gadgets, it evaluates each gadget's input expressions on the vector the gadget reads
+(the FFN input ``α'' + z`` for a gadget with units, the hidden vector for a ``W_2``-only gadget) and
+keeps each distinct value, with the sizes and constants of its input and where it first occurred. Prompt
+positions are not surveyed: the proofs apply the lemmas to the generated tokens.
 
-Surveys are cached in-process by (claim, variant, size): the lemmas used by one decoder share one replay.
+Surveys are cached in-process by (claim, variant, size): the lemmas used by one decoder share one replay;
+large sizes run in forked processes (``jobs``), merged in the family's order.
 """
 
 from __future__ import annotations
 
+import multiprocessing as mp
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from itertools import islice
 from typing import Any
 
 import sympy as sp
@@ -84,21 +87,88 @@ def input_map(g: Any, src: Layout, name: str) -> Map:
     return Map(name, src, lay, dict(g.inputs), max_degree=2)
 
 
+#: Below this many inputs of one size a survey runs in-process (a pool costs more than it saves).
+PARALLEL_THRESHOLD = 2_000
+CHUNK = 500
+
+
+class _Replayer:
+    """Replays inputs of one construction and records, per gadget use, the distinct values fed."""
+
+    def __init__(self, cons: Construction, spec: StepwiseSpec):
+        self.cons, self.spec = cons, spec
+        dec = cons.decoder
+        self.uses: list[tuple[int, int, Any]] = [(k, i, g) for k, layer in enumerate(dec.layers, start=1)
+                                                 for i, g in enumerate(layer.ffn.gadgets)]
+        self.maps = {(k, i): input_map(g, dec.layers[k - 1].ffn.w1.src if g.stage == "pre"
+                                       else dec.layers[k - 1].ffn.w2.src, f"{g.label}@{k}.{i}")
+                     for k, i, g in self.uses}
+        self.compiled: dict[int, dict[tuple[int, int], ConcreteMap]] = {}
+
+    def chunk(self, job: tuple[int, list[tuple[int, Any]]]) -> tuple[int, dict[tuple[int, int], Any], int]:
+        """``(inputs, {use: (steps, {value: (rank, step, input)})}, steps)`` for ``(size, [(rank, input)])``."""
+        _size, items = job
+        found: dict[tuple[int, int], Any] = {u: [0, {}] for u in self.maps}
+        steps = 0
+        cons = self.cons
+        for rank, inp in items:
+            states = self.spec.reference(inp)
+            cdec = cons.concrete(inp)
+            prompt = cons.prompt(inp)
+            cmaps = self.compiled.get(id(cdec))
+            if cmaps is None:
+                cmaps = self.compiled[id(cdec)] = {u: m.instantiate(cdec.env, cdec.subs) for u, m in self.maps.items()}
+            stop = None
+            if cons.stop is not None:
+                lay_c = cdec.layout
+
+                def stop(y: list[Any], lay_c: Any = lay_c) -> bool:
+                    return bool(cons.terminal(lay_c, y))
+            gen = generate(cdec, prompt.tokens, len(states) - 1, stop=stop, record=True)
+            ctx = (_key(cdec.env), _key(cdec.subs))
+            for t, recs in enumerate(gen.records):
+                steps += 1
+                for k, i, g in self.uses:
+                    rec = recs[k - 1]
+                    vec = rec.ffn_in if g.stage == "pre" else rec.hidden
+                    assert vec is not None
+                    slot = found[(k, i)]
+                    slot[0] += 1
+                    vk = (ctx, tuple(cmaps[(k, i)](vec)))
+                    if vk not in slot[1]:
+                        slot[1][vk] = (rank, t, inp)
+        return len(items), found, steps
+
+
+_WORKER: _Replayer | None = None
+
+
+def _run_chunk(job: tuple[int, list[tuple[int, Any]]]) -> tuple[int, dict[tuple[int, int], Any], int]:
+    assert _WORKER is not None
+    return _WORKER.chunk(job)
+
+
+def _chunks(inputs: Any, size: int) -> Any:
+    it = enumerate(inputs)
+    while chunk := list(islice(it, CHUNK)):
+        yield (size, chunk)
+
+
 def survey(cons: Construction, spec: StepwiseSpec, families: Sequence[Family], size: int,
-           progress: Progress | None = None, cache: bool = True) -> Survey:
-    """Replay every input of ``families`` (exhaustive, not partial) up to ``size``; record what each gadget is fed."""
+           progress: Progress | None = None, cache: bool = True, jobs: int = 1) -> Survey:
+    """Replay every input of ``families`` (exhaustive, not partial) up to ``size``; record what each gadget is fed.
+
+    ``jobs > 1`` replays large sizes in that many forked processes, in ordered chunks: the first occurrence of
+    each value is the same as in one process.
+    """
+    global _WORKER
     key = (cons.claim, cons.variant, size)
     if cache and key in _CACHE:
         return _CACHE[key]
     progress = progress or Progress(False)
-    dec = cons.decoder
-    uses: list[tuple[int, int, Any]] = [(k, i, g) for k, layer in enumerate(dec.layers, start=1)
-                                        for i, g in enumerate(layer.ffn.gadgets)]
+    rep = _Replayer(cons, spec)
     out = Survey(cons.claim, cons.variant, size)
-    out.fed = {(k, i): Fed(k, i) for k, i, _g in uses}
-    maps = {(k, i): input_map(g, dec.layers[k - 1].ffn.w1.src if g.stage == "pre" else dec.layers[k - 1].ffn.w2.src,
-                              f"{g.label}@{k}.{i}") for k, i, g in uses}
-    compiled: dict[int, dict[tuple[int, int], ConcreteMap]] = {}
+    out.fed = {(k, i): Fed(k, i) for k, i, _g in rep.uses}
     fams = [f for f in families if f.exhaustive and not f.partial]
     if not fams:
         raise SymcotError(f"{cons.label}: no exhaustive family to replay")
@@ -111,33 +181,24 @@ def survey(cons: Construction, spec: StepwiseSpec, families: Sequence[Family], s
             count = f.count(s)
             got = 0
             with progress.bar(count, f"{cons.label} survey n={s}") as bar:
-                for rank, inp in enumerate(f.inputs(s)):
-                    got += 1
-                    bar.update(1)
-                    states = spec.reference(inp)
-                    cdec = cons.concrete(inp)
-                    prompt = cons.prompt(inp)
-                    cmaps = compiled.get(id(cdec))
-                    if cmaps is None:
-                        cmaps = compiled[id(cdec)] = {u: m.instantiate(cdec.env, cdec.subs) for u, m in maps.items()}
-                    stop = None
-                    if spec.terminal is not None:
-                        lay_c = cdec.layout
-
-                        def stop(y: list[Any], lay_c: Any = lay_c) -> bool:
-                            return bool(spec.terminal(lay_c, y))  # type: ignore[misc]
-                    gen = generate(cdec, prompt.tokens, len(states) - 1, stop=stop, record=True)
-                    ctx = (_key(cdec.env), _key(cdec.subs))
-                    for t, recs in enumerate(gen.records):
-                        out.steps += 1
-                        for k, i, g in uses:
-                            rec = recs[k - 1]
-                            vec = rec.ffn_in if g.stage == "pre" else rec.hidden
-                            assert vec is not None
-                            vals = tuple(cmaps[(k, i)](vec))
-                            fed = out.fed[(k, i)]
-                            fed.steps += 1
-                            vk = (ctx, vals)
+                parallel = jobs > 1 and count >= PARALLEL_THRESHOLD and "fork" in mp.get_all_start_methods()
+                if parallel:
+                    _WORKER = rep
+                    try:
+                        with mp.get_context("fork").Pool(jobs) as pool:
+                            results = list(pool.imap(_run_chunk, _chunks(f.inputs(s), s)))
+                    finally:
+                        _WORKER = None
+                else:
+                    results = [rep.chunk(job) for job in _chunks(f.inputs(s), s)]
+                for done, found, steps in results:  # in the family's order: first occurrences stay first
+                    got += done
+                    bar.update(done)
+                    out.steps += steps
+                    for u, (n_steps, values) in found.items():
+                        fed = out.fed[u]
+                        fed.steps += n_steps
+                        for vk, (rank, t, inp) in values.items():
                             if vk not in fed.values:
                                 fed.values[vk] = Occurrence(f.name, s, rank, t, inp)
             if got != count:

@@ -27,3 +27,18 @@ def test_surveys_are_cached_per_construction_variant_and_size():
     a = survey(chk.construction(), chk.spec, chk.families, 2)
     b = survey(chk.construction(), chk.spec, chk.families, 2)
     assert a is b and ("thm:cotwidofpath", "repaired", 2) in _CACHE
+
+
+def test_a_parallel_survey_records_the_same_first_occurrences(monkeypatch):
+    import symcot.lemmas.survey as sv_mod
+
+    claim = importlib.import_module("proofs.thm_cotwidofpath")
+    chk = next(c for c in claim.CLAIMS[0].checks if c.variant == "read-repaired")
+    one = survey(chk.construction(), chk.spec, chk.families, 5, cache=False)
+    monkeypatch.setattr(sv_mod, "PARALLEL_THRESHOLD", 1)
+    monkeypatch.setattr(sv_mod, "CHUNK", 7)
+    two = survey(chk.construction(), chk.spec, chk.families, 5, cache=False, jobs=2)
+    assert (two.inputs, two.steps) == (one.inputs, one.steps)
+    for u, fed in one.fed.items():
+        assert {k: (o.size, o.rank, o.step) for k, o in fed.values.items()} == \
+            {k: (o.size, o.rank, o.step) for k, o in two.fed[u].values.items()}
