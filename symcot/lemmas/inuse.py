@@ -31,6 +31,7 @@ from typing import Any
 
 from symcot.check.exhaustive import Progress
 from symcot.check.verdict import Verdict, jsonable
+from symcot.claims import ConstructionCheck
 from symcot.errors import SymcotError
 from symcot.ir.layout import ConcreteLayout
 from symcot.ir.symbols import lam as LAM  # noqa: N812 - the paper's λ
@@ -91,10 +92,10 @@ class InUseCheck:
         """The using claim's default size (``symcot verify`` replays up to it)."""
         return self.survey_size if self.survey_size is not None else self.using.default_max_size
 
-    def _construction_check(self) -> Any:
+    def _construction_check(self) -> ConstructionCheck:
+        """The using claim's exhaustive replay of the construction variant (its construction, spec, families)."""
         for chk in self.using.checks:
-            cons_fn = getattr(chk, "construction", None)
-            if cons_fn is not None and not getattr(chk, "symbolic", False) and chk.variant == self.construction_variant:
+            if isinstance(chk, ConstructionCheck) and chk.variant == self.construction_variant:
                 return chk
         raise SymcotError(f"{self.using.id} has no construction check of variant {self.construction_variant!r}")
 
@@ -156,9 +157,9 @@ class InUseCheck:
                 if outside is None or occ.order < outside[0].order:
                     outside = (occ, {"layer": k, "gadget": g.describe(), **info})
             rows.append(row)
-        details = {"using": {"claim": sv.claim, "variant": sv.variant, "max_size": sv.size, "inputs": sv.inputs,
-                             "steps": sv.steps, "families": sv.families},
-                   "instances": rows}
+        using = {"claim": sv.claim, "variant": sv.variant, "max_size": sv.size, "inputs": sv.inputs,
+                 "steps": sv.steps, "families": sv.families}
+        details: dict[str, Any] = {"using": using, "instances": rows}
         secs = time.perf_counter() - t0
         complete = sv.sizes_complete[-1] if sv.sizes_complete else None
         scope = (f"replayed every input of {', '.join(f['family'] for f in sv.families)} up to size {complete} "
@@ -236,7 +237,7 @@ def _evaluate(lem: Lemma, g: Any, sv: Survey, k: int, i: int) -> dict[str, Any]:
         full_env = {_sym(lem, name): v for name, v in env_all.items()}
         lam_v = subs.get(str(LAM))
         cl = ConcreteLayout(lem.inputs, full_env)
-        values = split(g, vals, cl.sizes)
+        values: dict[str, Any] = split(g, vals, cl.sizes)
         for r, vs in values.items():
             for v in vs:
                 lo[r] = v if r not in lo or v < lo[r] else lo[r]
