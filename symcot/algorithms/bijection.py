@@ -3,7 +3,10 @@
 ``phi`` reads a rooted labeled tree by the DFS dynamic: ``U`` for each traverse, ``D`` for each
 backtrack, leaving out the final backtrack from the root (so the word has length ``2(n-1)``). ``psi``
 builds the ordered tree of a Dyck word: ``U`` attaches a new node as the next ordered child of the
-current node and moves to it, ``D`` returns to the parent. ``psi_adjacency`` is Algorithm 1 as printed.
+current node and moves to it, ``D`` returns to the parent; it is stated once, as
+:meth:`~symcot.inputs.trees.OrderedTree.from_dyck` (input families enumerate ordered trees with it), and
+``phi_ordered`` is :meth:`~symcot.inputs.trees.OrderedTree.to_dyck`. ``psi_adjacency`` is Algorithm 1 as
+printed.
 """
 
 from __future__ import annotations
@@ -22,37 +25,12 @@ def phi(tree: Digraph, root: int) -> str:
 
 def phi_ordered(tree: OrderedTree) -> str:
     """Return the contour word of an ordered tree: ``U`` down, ``D`` back up, children in stored order."""
-    out: list[str] = []
-    stack: list[tuple[int, int]] = [(0, 0)]  # (vertex, index of the next child to enter)
-    while stack:
-        v, k = stack[-1]
-        if k < len(tree.children[v]):
-            stack[-1] = (v, k + 1)
-            out.append("U")
-            stack.append((tree.children[v][k], 0))
-        else:
-            stack.pop()
-            if stack:
-                out.append("D")
-    return "".join(out)
+    return tree.to_dyck()
 
 
 def psi(word: str) -> OrderedTree:
     """Build the ordered tree of a Dyck word: ``U`` adds the next child and enters it, ``D`` goes up."""
-    validate_dyck(word)
-    children: list[list[int]] = [[]]
-    parent: list[int] = [-1]
-    cur = 0
-    for c in word:
-        if c == UP:
-            new = len(children)
-            children.append([])
-            parent.append(cur)
-            children[cur].append(new)
-            cur = new
-        else:
-            cur = parent[cur]
-    return OrderedTree(tuple(tuple(cs) for cs in children))
+    return OrderedTree.from_dyck(word)
 
 
 def psi_adjacency(word: str) -> list[list[int]]:

@@ -32,9 +32,9 @@ from fractions import Fraction
 from typing import Any, Literal
 
 from symcot.errors import InvalidInputError
-from symcot.inputs.digraphs import reachable_from
 from symcot.inputs.graphs import Digraph
 from symcot.inputs.trees import validate_tree
+from symcot.inputs.weighted import validate_weighted
 
 
 class _Infinity:
@@ -109,35 +109,14 @@ class DkstState:
 
 
 def validate_dijkstra_input(g: Digraph, source: object) -> int:
-    """Check the domain of ``Dkst``; return ``source``.
-
-    The domain is a simple digraph (no self-loop, no repeated arc) with positive exact weights, in
-    which every vertex is reachable from ``source`` by a directed path. That is our reading of
-    "simple connected directed graph": it is exactly what the run of ``n - 1`` steps needs.
+    """Check the domain of ``Dkst`` and return ``source`` (:func:`symcot.inputs.weighted.validate_weighted`).
 
     Raises:
         InvalidInputError: naming the problem (not a Digraph, bad source, self-loop, weight ``≤ 0``,
             vertices unreachable from the source).
 
     """
-    if not isinstance(g, Digraph):
-        raise InvalidInputError(f"Dijkstra takes a symcot Digraph, got {type(g).__name__}")
-    if not isinstance(source, int) or isinstance(source, bool) or not 0 <= source < g.n:
-        raise InvalidInputError(f"source {source!r} is not a vertex: vertices are 0..{g.n - 1}")
-    for (u, v) in g.arcs:
-        if u == v:  # Digraph already refuses these; kept for inputs built around it
-            raise InvalidInputError(f"self-loop at vertex {u}: Dijkstra's construction needs a simple graph")
-    for (u, v), w in zip(g.arcs, g.weights or ()):
-        if isinstance(w, float) or not w > 0:
-            raise InvalidInputError(f"weight of arc {(u, v)} is {w!r}; weights must be exact and positive (> 0)")
-    seen = reachable_from(g, source)
-    if len(seen) != g.n:
-        missing = sorted(set(range(g.n)) - seen)
-        raise InvalidInputError(
-            f"not connected from source {source}: vertices {{{', '.join(map(str, missing))}}} are unreachable "
-            "by directed paths, and Dkst needs every vertex reachable (n - 1 steps)"
-        )
-    return source
+    return validate_weighted(g, source)
 
 
 def weight_matrix(g: Digraph) -> list[list[Value]]:

@@ -165,9 +165,7 @@ def ordered_rooted_trees(size: int, start: int = 0, stop: int | None = None) -> 
     ψ labels the vertices in preorder, so every ordered tree appears once, with the labels under which a
     DFS that takes the smallest-indexed neighbour first walks its children in their order.
     """
-    from symcot.algorithms.bijection import psi  # local: symcot.algorithms imports the inputs package
-
-    return ((psi(w).to_digraph(), 0) for w in words_by_rank(size, start, stop))
+    return ((OrderedTree.from_dyck(w).to_digraph(), 0) for w in words_by_rank(size, start, stop))
 
 
 def ordered_rooted_tree_family(describe: Any, what: str = "") -> Family:
@@ -178,11 +176,9 @@ def ordered_rooted_tree_family(describe: Any, what: str = "") -> Family:
     ``K`` vertices. ``describe`` is the claim's own description of a ``(tree, root)`` input; the Dyck
     word is added.
     """
-    from symcot.algorithms.bijection import phi  # local: as above
-
     def describe_with_word(inp: tuple[Any, int]) -> dict[str, Any]:
         out = dict(describe(inp))
-        out["dyck"] = phi(*inp[:2])
+        out["dyck"] = OrderedTree.from_rooted(*inp[:2]).to_dyck()
         return out
 
     return Family(f"ordered trees ψ(w), preorder labels, root 0{what}", ordered_rooted_trees, word_count,

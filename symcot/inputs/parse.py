@@ -5,7 +5,9 @@ from __future__ import annotations
 import re
 
 from symcot.errors import InvalidInputError
+from symcot.inputs.dyck import validate_dyck
 from symcot.inputs.graphs import Digraph
+from symcot.inputs.trees import OrderedTree, validate_tree
 
 _ARC = re.compile(r"^\s*(\d+)\s*(->|-|>)\s*(\d+)\s*(?::\s*([0-9/]+))?\s*$")
 
@@ -47,15 +49,11 @@ def parse_tree(text: str) -> tuple[Digraph, int]:
     the outer pair is the root, each inner pair a child, in order); a parent array (``-1,0,0,1``: entry
     ``i`` is the parent of vertex ``i``, ``-1`` (or ``-``) marks the root).
     """
-    from symcot.algorithms.bijection import psi
-    from symcot.inputs.dyck import validate_dyck
-    from symcot.inputs.trees import validate_tree
-
     t = text.strip()
     if not t:
         raise InvalidInputError("empty tree: give a Dyck word, nested parentheses or a parent array")
     if set(t) <= {"U", "D"}:
-        return psi(validate_dyck(t)).to_digraph(), 0
+        return OrderedTree.from_dyck(validate_dyck(t)).to_digraph(), 0
     if set(t) <= {"(", ")", " "}:
         s = t.replace(" ", "")
         depth = 0
@@ -67,7 +65,7 @@ def parse_tree(text: str) -> tuple[Digraph, int]:
         if depth != 0:
             raise InvalidInputError(f"nested parentheses {t!r} are unbalanced ({depth} unclosed)")
         word = s[1:-1].replace("(", "U").replace(")", "D")
-        return psi(validate_dyck(word)).to_digraph(), 0
+        return OrderedTree.from_dyck(validate_dyck(word)).to_digraph(), 0
     parts = [p.strip() for p in t.replace(";", ",").split(",")]
     try:
         parents = [-1 if p in ("-1", "-", "") else int(p) for p in parts]

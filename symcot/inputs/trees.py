@@ -2,8 +2,9 @@
 
 Two kinds of tree appear in the paper. A *labeled* tree is a symmetric :class:`Digraph` (both arcs per
 edge) plus a root; the DFS dynamic orders the children of a vertex by index. An *ordered* tree is
-the output of ``psi``: an :class:`OrderedTree` whose children lists carry the order and whose
-vertices are numbered in preorder, which is the numbering Algorithm 1 (``algo:pathtotree``) uses.
+the output of ``psi`` (:meth:`OrderedTree.from_dyck`): an :class:`OrderedTree` whose children lists carry
+the order and whose vertices are numbered in preorder, which is the numbering Algorithm 1
+(``algo:pathtotree``) uses.
 
 Labeled trees on ``0..n-1`` are enumerated through Prüfer sequences: the tree of rank ``r`` is the
 tree whose Prüfer sequence (length ``n-2``, letters ``0..n-1``) spells ``r`` in base ``n``, most
@@ -21,6 +22,7 @@ import networkx as nx
 
 from symcot.errors import InvalidInputError
 from symcot.inputs.digraphs import reachable_from
+from symcot.inputs.dyck import UP, dyck_words, validate_dyck
 from symcot.inputs.graphs import Digraph
 
 
@@ -119,14 +121,73 @@ class OrderedTree:
         """Return the underlying labeled tree as a symmetric :class:`Digraph` (forgetting the order)."""
         return Digraph.undirected(self.n, self.edges())
 
+    @classmethod
+    def from_dyck(cls, word: str) -> OrderedTree:
+        """``ψ(w)`` of ``lem:bijectionpathtree``: the ordered tree of a Dyck word.
+
+        ``U`` adds the next child of the current vertex and enters it, ``D`` returns to the parent (so the
+        vertices are numbered in preorder).
+        """
+        validate_dyck(word)
+        children: list[list[int]] = [[]]
+        parent: list[int] = [-1]
+        cur = 0
+        for c in word:
+            if c == UP:
+                new = len(children)
+                children.append([])
+                parent.append(cur)
+                children[cur].append(new)
+                cur = new
+            else:
+                cur = parent[cur]
+        return cls(tuple(tuple(cs) for cs in children))
+
+    def to_dyck(self) -> str:
+        """The contour word: ``U`` down to each child (in stored order), ``D`` back up; the inverse of ψ."""
+        out: list[str] = []
+        stack: list[tuple[int, int]] = [(0, 0)]  # (vertex, index of the next child to enter)
+        while stack:
+            v, k = stack[-1]
+            if k < len(self.children[v]):
+                stack[-1] = (v, k + 1)
+                out.append("U")
+                stack.append((self.children[v][k], 0))
+            else:
+                stack.pop()
+                if stack:
+                    out.append("D")
+        return "".join(out)
+
+    @classmethod
+    def from_rooted(cls, g: Digraph, root: int) -> OrderedTree:
+        """A rooted labeled tree as an ordered tree: children in increasing label order, renumbered in preorder.
+
+        Its contour word (:meth:`to_dyck`) is the word the DFS dynamic spells on ``(g, root)``, lowest index
+        first (``φ`` of ``lem:bijectionpathtree``); ``from_rooted(ψ(w).to_digraph(), 0) == ψ(w)``.
+        """
+        validate_tree(g, root)
+        nbrs: list[list[int]] = [[] for _ in range(g.n)]
+        for u, v in g.arcs:
+            nbrs[u].append(v)
+        label: dict[int, int] = {}
+        kids: dict[int, list[int]] = {}
+        stack: list[tuple[int, int]] = [(root, -1)]
+        while stack:
+            v, p = stack.pop()
+            label[v] = len(label)
+            kids[v] = sorted(u for u in nbrs[v] if u != p)
+            stack.extend((u, v) for u in reversed(kids[v]))
+        children: list[tuple[int, ...]] = [()] * g.n
+        for v, cs in kids.items():
+            children[label[v]] = tuple(label[u] for u in cs)
+        return cls(tuple(children))
+
 
 def ordered_trees(n: int) -> Iterator[OrderedTree]:
-    """Yield the ``catalan(n-1)`` ordered trees on ``n`` vertices: ``psi(w)`` for ``w`` in order."""
+    """Yield the ``catalan(n-1)`` ordered trees on ``n`` vertices: ``ψ(w)`` for ``w`` in order."""
     _check_n(n)
-    from symcot.algorithms.bijection import psi  # local: symcot.algorithms imports this module
-    from symcot.inputs.dyck import dyck_words
-
-    return (psi(w) for w in dyck_words(n - 1))
+    return (OrderedTree.from_dyck(w) for w in dyck_words(n - 1))
 
 
 # -- validation ------------------------------------------------------------------------------

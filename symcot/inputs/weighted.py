@@ -107,15 +107,37 @@ def random_weighted_digraph(n: int, rng: random.Random, p: float = 0.3, max_num:
     return Digraph(n, tuple(arc_list), tuple(ws)), s
 
 
-def validate_weighted(g: Digraph, source: object) -> None:
-    """The domain of thm:cotdijkstra; raises :class:`InvalidInputError` naming the problem.
+def validate_weighted(g: Digraph, source: object) -> int:
+    """Check the domain of ``Dkst`` (thm:cotdijkstra) and return ``source``.
 
+    The domain is a simple digraph (no self-loop, no repeated arc) with positive exact weights, in
+    which every vertex is reachable from ``source`` by a directed path. That is our reading of
+    "simple connected directed graph": it is exactly what the run of ``n - 1`` steps needs.
     Checked: a symcot ``Digraph`` (which itself refuses self-loops, repeated arcs and weights ``≤ 0``),
     a source in range, exact positive weights, and every vertex reachable from the source.
-    """
-    from symcot.algorithms.dijkstra import validate_dijkstra_input
 
-    validate_dijkstra_input(g, source)
+    Raises:
+        InvalidInputError: naming the problem.
+
+    """
+    if not isinstance(g, Digraph):
+        raise InvalidInputError(f"Dijkstra takes a symcot Digraph, got {type(g).__name__}")
+    if not isinstance(source, int) or isinstance(source, bool) or not 0 <= source < g.n:
+        raise InvalidInputError(f"source {source!r} is not a vertex: vertices are 0..{g.n - 1}")
+    for (u, v) in g.arcs:
+        if u == v:  # Digraph already refuses these; kept for inputs built around it
+            raise InvalidInputError(f"self-loop at vertex {u}: Dijkstra's construction needs a simple graph")
+    for (u, v), w in zip(g.arcs, g.weights or ()):
+        if isinstance(w, float) or not w > 0:
+            raise InvalidInputError(f"weight of arc {(u, v)} is {w!r}; weights must be exact and positive (> 0)")
+    seen = reachable_from(g, source)
+    if len(seen) != g.n:
+        missing = sorted(set(range(g.n)) - seen)
+        raise InvalidInputError(
+            f"not connected from source {source}: vertices {{{', '.join(map(str, missing))}}} are unreachable "
+            "by directed paths, and Dkst needs every vertex reachable (n - 1 steps)"
+        )
+    return source
 
 
 def describe(inp: tuple[Digraph, int]) -> dict[str, object]:

@@ -18,7 +18,7 @@ from typing import Any
 import sympy as sp
 
 from symcot.errors import DegreeError, DimensionError
-from symcot.ir.matrices import Identity, Mat, Ones
+from symcot.ir.matrices import Identity, Mat, Ones, UnitVector
 from symcot.ir.symbols import Env, Scalar, same_size, size_value, to_exact
 
 Mono = tuple[int, ...]  # (), (i,), or (i, j) with i <= j
@@ -115,6 +115,12 @@ class Expr:
     def apply(self, m: Mat) -> Expr:
         """``M @ self``."""
         return MatApply(m, self)
+
+    def __rmatmul__(self, m: Any) -> Expr:
+        """``M @ self`` for a matrix ``M`` (:meth:`apply`)."""
+        if isinstance(m, Mat):
+            return MatApply(m, self)
+        return NotImplemented
 
     def sum(self) -> Expr:
         """``1ᵀ self`` (sum of the coordinates), a scalar."""
@@ -387,8 +393,6 @@ def const(value: Any, k: Any = 1) -> Expr:
 
 def unit(k: Any, i: Any) -> Expr:
     """The constant basis vector ``e_i`` in dimension ``k``."""
-    from symcot.ir.matrices import UnitVector
-
     return Const(UnitVector(k, i))
 
 

@@ -9,6 +9,7 @@ from typing import Any
 import sympy as sp
 
 from symcot.errors import DimensionError
+from symcot.ir.expr import BlockRef
 from symcot.ir.symbols import Env, size_value
 
 
@@ -173,12 +174,10 @@ class BlockVars:
     def __init__(self, layout: Layout):
         self._layout = layout
 
-    def __getitem__(self, name: str):  # noqa: ANN204 - returns symcot.ir.expr.Expr
-        from symcot.ir.expr import BlockRef
-
+    def __getitem__(self, name: str) -> BlockRef:
         return BlockRef(self._layout, name)
 
-    def __getattr__(self, name: str):  # noqa: ANN204
+    def __getattr__(self, name: str) -> BlockRef:
         if name.startswith("_"):
             raise AttributeError(name)
         return self[name]

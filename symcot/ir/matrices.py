@@ -52,12 +52,9 @@ class Mat:
         return MatSum(self, -other)
 
     def __matmul__(self, other: Any) -> Any:
+        # ``M @ expr`` is :meth:`symcot.ir.expr.Expr.__rmatmul__` (matrices know nothing of expressions)
         if isinstance(other, Mat):
             return MatProduct(self, other)
-        from symcot.ir.expr import Expr, as_expr
-
-        if isinstance(other, Expr) or isinstance(other, (int, float)):
-            return as_expr(other).apply(self)
         return NotImplemented
 
     @property
