@@ -32,6 +32,7 @@ from typing import Any
 import numpy as np
 
 from symcot.check.exhaustive import Family, Progress, check_sizes, run_property_check
+from symcot.check.shard import sharded_family
 from symcot.check.stepwise import StepwiseSpec, check_input, compare_blocks
 from symcot.check.verdict import Verdict
 from symcot.constructions.base import Construction
@@ -115,6 +116,10 @@ class BatchedChecker:
             got = (dec, BatchedDecoder(dec))
             self._engines[id(dec)] = got
         return got[1]
+
+    def shipped(self) -> BatchedChecker:
+        """A copy to send to a shard's worker: no certificates collected yet, no decoders or engines built."""
+        return replace(self, certificates=[], exact_fallbacks=0, _engines={}, _decoders={})
 
     # -- one chunk ----------------------------------------------------------------------------------
     def check(self, inputs: list[Any]) -> tuple[list[dict[str, Any] | None], BaseException | None]:
@@ -435,9 +440,8 @@ def run_batched_check(
     checker = BatchedChecker(cons, spec, batch, native=native)
     shard_stats: dict[str, Any] = {}
     if jobs > 1 or engine is not None:
-        from symcot.check.shard import sharded_family
-
-        wrapped = [sharded_family(f, checker, jobs=jobs, engine=engine, stats=shard_stats) for f in families]
+        wrapped = [sharded_family(f, checker, batched_family(f, checker), jobs=jobs, engine=engine, stats=shard_stats)
+                   for f in families]
     else:
         wrapped = [batched_family(f, checker) for f in families]
     row = run_property_check(claim_id, cons.variant, method, wrapped, max_size, _result, progress, 1, reach)

@@ -16,7 +16,6 @@ Symbolic replay finds λ_min exactly, for all real λ, by another method (:mod:`
 
 from __future__ import annotations
 
-import multiprocessing as mp
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -24,6 +23,7 @@ from fractions import Fraction
 from typing import Any
 
 from symcot.check.exhaustive import Family, Progress, run_construction_check
+from symcot.check.pool import can_fork, map_ordered
 from symcot.check.spec import StepwiseSpec
 from symcot.check.stepwise import check_input
 from symcot.check.verdict import Verdict, jsonable
@@ -35,38 +35,30 @@ CONFIRM = 3
 PARALLEL_MIN = 2_000
 
 
-def _scan_slice(cons: Construction, spec: StepwiseSpec, inputs: Sequence[Any], lo: int, hi: int, out: Any) -> None:
+def _scan_slice(cons: Construction, spec: StepwiseSpec, inputs: Sequence[Any], lo: int, hi: int) -> int | str | None:
     try:
         for i in range(lo, hi):
             if check_input(cons, spec, inputs[i]) is not None:
-                out.put(i)
-                return
-        out.put(None)
+                return i
+        return None
     except Exception as e:  # noqa: BLE001 - reported to the parent, which raises it
-        out.put(f"{type(e).__name__}: {e}")
+        return f"{type(e).__name__}: {e}"
 
 
 def first_failure(cons: Construction, spec: StepwiseSpec, inputs: Sequence[Any], jobs: int = 1) -> Any:
     """The first input (in order) on which ``cons`` departs from ``spec``; ``None`` if there is none.
 
-    With ``jobs > 1`` a long list is split into contiguous slices checked by forked processes (nothing is
-    pickled but slice indices); the answer is the same as in one process.
+    With ``jobs > 1`` a long list is split into contiguous slices checked by the workers of
+    :mod:`symcot.check.pool` (nothing is pickled but slice indices); the answer is the same as in one process.
     """
-    if jobs > 1 and len(inputs) >= PARALLEL_MIN and "fork" in mp.get_all_start_methods():
-        ctx = mp.get_context("fork")
-        out = ctx.Queue()
+    if jobs > 1 and len(inputs) >= PARALLEL_MIN and can_fork():
         step = -(-len(inputs) // jobs)
-        procs = [ctx.Process(target=_scan_slice, args=(cons, spec, inputs, lo, min(lo + step, len(inputs)), out))
-                 for lo in range(0, len(inputs), step)]
-        for p in procs:
-            p.start()
-        found = [out.get() for _ in procs]
-        for p in procs:
-            p.join()
+        found = [x for _, x in map_ordered(lambda lo: _scan_slice(cons, spec, inputs, lo, min(lo + step, len(inputs))),
+                                           range(0, len(inputs), step), jobs)]
         errors = [x for x in found if isinstance(x, str)]
         if errors:
             raise RuntimeError(f"λ-scan worker failed: {errors[0]}")
-        bad = [i for i in found if i is not None]
+        bad = [i for i in found if isinstance(i, int)]
         return inputs[min(bad)] if bad else None
     for inp in inputs:
         if check_input(cons, spec, inp) is not None:

@@ -1,41 +1,22 @@
 """Checking a stream of inputs on one core or several, keeping the first failure in stream order.
 
-Inputs are enumerated in the parent and sent to worker processes in ordered chunks
-(``multiprocessing`` with ``fork``: the construction and its reference are inherited, not pickled).
-Results come back in chunk order, so the failure reported is the first one in the family's order --
-the same as a single-process run.
+Inputs are enumerated in the parent and sent to worker processes in ordered chunks through the one pool
+of :mod:`symcot.check.pool` (forked workers: the construction and its reference are inherited, not
+pickled). Results come back in chunk order, so the failure reported is the first one in the family's
+order -- the same as a single-process run.
 """
 
 from __future__ import annotations
 
-import multiprocessing as mp
-import os
 from collections.abc import Callable, Iterable, Iterator
 from itertools import islice
 from typing import Any
 
+from symcot.check.pool import map_ordered
+
 #: Below this many inputs a size is checked in-process (a pool costs more than it saves).
 PARALLEL_THRESHOLD = 20_000
 CHUNK = 2_000
-
-_WORK: Callable[[Any], Any] | None = None
-
-
-def default_jobs() -> int:
-    """Cores available to this process."""
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except AttributeError:  # pragma: no cover - not Linux
-        return max(1, os.cpu_count() or 1)
-
-
-def _check_chunk(chunk: list[Any]) -> tuple[int, int | None, Any]:
-    assert _WORK is not None
-    for i, inp in enumerate(chunk):
-        bad = _WORK(inp)
-        if bad is not None:
-            return i + 1, i, bad
-    return len(chunk), None, None
 
 
 def _chunks(it: Iterable[Any], size: int) -> Iterator[list[Any]]:
@@ -53,9 +34,8 @@ def check_stream(
     Returns ``(inputs checked, (first failing input, what per_input returned) | None)``. Streams of
     fewer than ``threshold`` inputs (default :data:`PARALLEL_THRESHOLD`) run in-process.
     """
-    global _WORK
     limit = PARALLEL_THRESHOLD if threshold is None else threshold
-    if jobs <= 1 or total < limit or "fork" not in mp.get_all_start_methods():
+    if jobs <= 1 or total < limit:
         count = 0
         for inp in inputs:
             count += 1
@@ -64,25 +44,22 @@ def check_stream(
             if bad is not None:
                 return count, (inp, bad)
         return count, None
-    _WORK = per_input
+
+    def check_chunk(chunk: list[Any]) -> tuple[int, int | None, Any]:
+        for i, inp in enumerate(chunk):
+            bad = per_input(inp)
+            if bad is not None:
+                return i + 1, i, bad
+        return len(chunk), None, None
+
     count = 0
+    results = map_ordered(check_chunk, _chunks(inputs, CHUNK), jobs)
     try:
-        with mp.get_context("fork").Pool(jobs) as pool:
-            chunks = _chunks(inputs, CHUNK)
-            pending: list[list[Any]] = []
-
-            def feed() -> Iterator[list[Any]]:
-                for c in chunks:
-                    pending.append(c)
-                    yield c
-
-            for done, idx, mm in pool.imap(_check_chunk, feed()):
-                chunk = pending.pop(0)
-                count += done
-                bar.update(done)
-                if mm is not None and idx is not None:
-                    pool.terminate()
-                    return count, (chunk[idx], mm)
+        for chunk, (done, idx, bad) in results:
+            count += done
+            bar.update(done)
+            if idx is not None:
+                return count, (chunk[idx], bad)
     finally:
-        _WORK = None
+        results.close()
     return count, None

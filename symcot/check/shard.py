@@ -21,8 +21,6 @@ over Ray is argued in docs/performance.md.
 from __future__ import annotations
 
 import dataclasses
-import multiprocessing as mp
-import os
 import sys
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
@@ -30,13 +28,14 @@ from dataclasses import dataclass, replace
 from functools import partial
 from itertools import islice
 from math import comb
-from typing import Any
+from typing import Any, Protocol
 
-from symcot.check.batched_check import BatchedChecker, batched_family
 from symcot.check.exhaustive import Family
+from symcot.check.pool import default_jobs, map_ordered
 from symcot.errors import InvalidInputError, SymcotError
 from symcot.inputs import (
     Digraph,
+    OrderedTree,
     digraphs_with_sources,
     dyck_words,
     dyck_words_range,
@@ -56,6 +55,29 @@ MIN_SHARD = 2048
 MAX_SHARD = 50_000
 
 RangeFn = Callable[[int, int, int], Iterable[Any]]
+
+
+class ShardChecker(Protocol):
+    """What a shard is checked with: :class:`symcot.check.batched_check.BatchedChecker` is one.
+
+    A dataclass: each shard copies it with fresh ``certificates`` and ``exact_fallbacks``.
+    """
+
+    batch: int
+    certificates: list[Certificate]
+    exact_fallbacks: int
+
+    def shipped(self) -> ShardChecker:
+        """A copy to send to the workers (no state collected or built in this process)."""
+        ...
+
+    def check(self, inputs: list[Any]) -> tuple[list[dict[str, Any] | None], BaseException | None]:
+        """Per input ``None`` (passes) or its counterexample, in order up to the first failure; an error."""
+        ...
+
+    def certificate(self) -> Certificate | None:
+        """The merged certificate of the batches checked so far."""
+        ...
 
 
 # -- ranked enumerations ---------------------------------------------------------------------------
@@ -161,9 +183,7 @@ def rooted_labeled_trees_range(n: int, start: int, stop: int) -> Iterator[tuple[
 
 def ordered_trees_range(n: int, start: int, stop: int) -> Iterator[Any]:
     """Ordered trees on ``n`` vertices (``ψ`` of the Dyck words of semilength ``n - 1``) of rank in range."""
-    from symcot.algorithms.bijection import psi
-
-    return (psi(w) for w in dyck_words_range(n - 1, start, stop))
+    return (OrderedTree.from_dyck(w) for w in dyck_words_range(n - 1, start, stop))
 
 
 #: The ranked form of each enumeration the families use, by function.
@@ -217,7 +237,7 @@ class ShardResult:
     exact_fallbacks: int = 0
 
 
-def check_shard(checker: BatchedChecker, range_fn: RangeFn, shard: Shard) -> ShardResult:
+def check_shard(checker: ShardChecker, range_fn: RangeFn, shard: Shard) -> ShardResult:
     """Check the inputs of ``shard`` in rank order, streaming batches; stop at the first failure."""
     checker = dataclasses.replace(checker, certificates=[], exact_fallbacks=0)
     it = iter(range_fn(shard.size, shard.start, shard.stop))
@@ -257,65 +277,22 @@ def reduce_results(results: Iterable[ShardResult]) -> tuple[int, tuple[int, Any,
 # -- engines ---------------------------------------------------------------------------------------
 
 
-def limit_blas_threads(n: int = 1) -> bool:
-    """Best effort: ask the OpenBLAS that numpy uses for ``n`` threads (``True`` when it answered)."""
-    import ctypes
-    import glob
-
-    import numpy as np
-
-    base = os.path.dirname(np.__file__)
-    for path in glob.glob(os.path.join(base, "..", "numpy.libs", "*openblas*")) + glob.glob(
-            os.path.join(base, ".libs", "*openblas*")):
-        try:
-            lib = ctypes.CDLL(path)
-        except OSError:
-            continue
-        for name in ("scipy_openblas_set_num_threads64_", "openblas_set_num_threads64_", "openblas_set_num_threads"):
-            fn = getattr(lib, name, None)
-            if fn is not None:
-                fn(n)
-                return True
-    return False
-
-
-_TASK: Callable[[Shard], ShardResult] | None = None
-
-
-def _run_task(shard: Shard) -> ShardResult:
-    assert _TASK is not None
-    return _TASK(shard)
-
-
-def _init_worker() -> None:
-    limit_blas_threads(1)
-
-
 class LocalPool:
-    """Shards on this machine: one forked process per core (``jobs``), results in rank order."""
+    """Shards on this machine: one forked process per core (``jobs``, one BLAS thread each), results in rank order."""
 
     name = "local"
 
     def __init__(self, jobs: int | None = None):
-        from symcot.check.parallel import default_jobs
-
         self.jobs = jobs or default_jobs()
 
     def map_ordered(self, fn: Callable[[Shard], ShardResult], shards: list[Shard]) -> Iterator[ShardResult]:
-        """``fn`` on every shard, yielded in order; closing the iterator terminates the pool."""
-        global _TASK
-        if "fork" not in mp.get_all_start_methods() or self.jobs <= 1:
-            for s in shards:
-                yield fn(s)
-            return
-        _TASK = fn
-        pool = mp.get_context("fork").Pool(self.jobs, initializer=_init_worker)
+        """``fn`` on every shard, yielded in order; closing the iterator terminates the workers."""
+        results = map_ordered(fn, shards, self.jobs, blas_threads=1)
         try:
-            yield from pool.imap(_run_task, shards)
+            for _, res in results:
+                yield res
         finally:
-            pool.terminate()
-            pool.join()
-            _TASK = None
+            results.close()
 
 
 class DaskEngine:
@@ -380,14 +357,15 @@ class DaskEngine:
 # -- the family wrapper ----------------------------------------------------------------------------
 
 
-def sharded_family(fam: Family, checker: BatchedChecker, jobs: int = 1, engine: Any = None,
+def sharded_family(fam: Family, checker: ShardChecker, local: Family, jobs: int = 1, engine: Any = None,
                    stats: dict[str, Any] | None = None, threshold: int | None = None,
                    pieces: int | None = None) -> Family:
     """``fam`` for :func:`run_property_check`: large sizes checked as shards, items in rank order.
 
     Passing inputs of a shard are yielded as placeholders ``(None, None)`` (they are only counted); the
     failing input, if any, as ``(input, counterexample)``. Sizes below ``threshold``, and families with no
-    ranked enumeration, are checked in-process in batches.
+    ranked enumeration, are the items of ``local`` (``fam`` checked in-process in batches by ``checker``,
+    :func:`symcot.check.batched_check.batched_family`).
     """
     rf = range_function(fam)
     runner = engine if engine is not None else LocalPool(jobs)
@@ -398,7 +376,6 @@ def sharded_family(fam: Family, checker: BatchedChecker, jobs: int = 1, engine: 
     stats.setdefault("sharded_sizes", [])
     stats.setdefault("certificates", [])
     stats.setdefault("exact_fallbacks", 0)
-    local = batched_family(fam, checker)
 
     def inputs(size: int) -> Iterator[tuple[Any, Any]]:
         total = fam.count(size)
@@ -409,8 +386,7 @@ def sharded_family(fam: Family, checker: BatchedChecker, jobs: int = 1, engine: 
         shards = plan_shards(size, total, n_pieces, min_shard=min(checker.batch, MIN_SHARD))
         stats["shards"] += len(shards)
         stats["sharded_sizes"].append(size)
-        ship = dataclasses.replace(checker, certificates=[], exact_fallbacks=0, _engines={}, _decoders={})
-        results = runner.map_ordered(partial(check_shard, ship, rf), shards)
+        results = runner.map_ordered(partial(check_shard, checker.shipped(), rf), shards)
         try:
             for res in results:
                 if res.certificate is not None:

@@ -41,7 +41,6 @@ three sizes lie on one line; it is a fit to certified values, not a proof for ev
 
 from __future__ import annotations
 
-import multiprocessing as mp
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -51,6 +50,7 @@ from typing import Any
 import z3
 
 from symcot.check.exhaustive import Progress
+from symcot.check.pool import can_fork, map_ordered, shared_int
 from symcot.check.symbolic_target import WEIGHT_BOUND, Domain
 from symcot.check.symbolic_target import SymbolicTarget as Target
 from symcot.check.verdict import Verdict, jsonable
@@ -204,11 +204,11 @@ def _refute_slice(target: Target, inputs: list[Any], dom: Domain, start: int = 0
     return tally, None
 
 
-def _worker(fn: Callable[..., Any], args: tuple[Any, ...], out: Any) -> None:
+def _worker(fn: Callable[..., Any], args: tuple[Any, ...]) -> tuple[Any, ...]:
     try:
-        out.put(("ok", fn(*args)))
+        return ("ok", fn(*args))
     except Exception as e:  # noqa: BLE001 - reported to the parent
-        out.put(("err", f"{type(e).__name__}: {e}", isinstance(e, SolverUnknown)))
+        return ("err", f"{type(e).__name__}: {e}", isinstance(e, SolverUnknown))
 
 
 def refute_all(target: Target, inputs: list[Any], dom: Domain, jobs: int = 1
@@ -220,21 +220,12 @@ def refute_all(target: Target, inputs: list[Any], dom: Domain, jobs: int = 1
     single process gives.
     """
     t0 = time.perf_counter()
-    if jobs <= 1 or len(inputs) < PARALLEL_MIN or "fork" not in mp.get_all_start_methods():
+    if jobs <= 1 or len(inputs) < PARALLEL_MIN or not can_fork():
         tally, first = _refute_slice(target, inputs, dom)
     else:
-        ctx = mp.get_context("fork")
-        best = ctx.Value("q", len(inputs))
-        queues, procs = [], []
-        for j in range(jobs):
-            q = ctx.Queue()
-            p = ctx.Process(target=_worker, args=(_refute_slice, (target, inputs, dom, j, jobs, best), q))
-            p.start()
-            queues.append(q)
-            procs.append(p)
-        results = [q.get() for q in queues]
-        for p in procs:
-            p.join()
+        best = shared_int(len(inputs))
+        results = [r for _, r in map_ordered(lambda j: _worker(_refute_slice, (target, inputs, dom, j, jobs, best)),
+                                             range(jobs), jobs)]
         tally, first = _Tally(), None
         for r in results:
             if r[0] == "err":

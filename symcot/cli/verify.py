@@ -37,7 +37,7 @@ def add_parser(sub: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Run the selected claims' checks, print the table, write the reports; the exit status of the verdicts."""
-    from symcot.check.parallel import default_jobs
+    from symcot.check.pool import default_jobs
     from symcot.registry import load_claims, select
     from symcot.report import render_table, write_json, write_markdown
 
