@@ -37,7 +37,8 @@ from symcot.check.stepwise import StepwiseSpec, check_input, compare_blocks
 from symcot.check.verdict import Verdict
 from symcot.constructions.base import Construction
 from symcot.errors import SymcotError
-from symcot.replay.batched import BatchedDecoder, StepView, _exact_lists
+from symcot.replay.batched import BatchedDecoder, StepView
+from symcot.replay.batched.views import exact_lists
 from symcot.replay.scaling import LIMITS, Certificate, NotNumericError, merge
 
 #: Rows per batch on which the encoding's table is compared with its per-step values (two interpreters of one
@@ -231,7 +232,7 @@ class BatchedChecker:
             if stop is not None:
                 stops = np.asarray(stop.fires_batched(view), dtype=bool)
                 if t == 1:  # the two readings of the stop rule must agree: spot-check a few rows
-                    ex = _exact_lists(view.y[:, :8], view.scale)
+                    ex = exact_lists(view.y[:, :8], view.scale)
                     if [stop.fires(layout, y) for y in ex] != stops[:8].tolist():
                         raise EngineDisagreement("the batched stop rule disagrees with the exact one")
                 tot = totals[view.rows]

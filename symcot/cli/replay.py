@@ -66,7 +66,7 @@ def _replay_input(chk: Any, args: argparse.Namespace) -> tuple[Any, str, dict[st
 
 def run(args: argparse.Namespace) -> int:
     """Replay one input and print its trace; 0 if every step matches the reference, else 1."""
-    from symcot.replay import render_text, replay
+    from symcot.check.trace import render_text, replay
 
     chk = construction_check(args.claim, args.variant, args.proofs)
     inp, text, drawing = _replay_input(chk, args)

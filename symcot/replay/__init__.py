@@ -1,9 +1,7 @@
-"""Replay engines.
+"""Replay engines: they run a concrete decoder and decide nothing (the checkers in :mod:`symcot.check` do).
 
-Exact single-input replay with traces (here), batched replay (:mod:`.batched`) and symbolic replay
-with Z3 (:mod:`.symbolic`).
+Integer scaling with an exactness certificate (:mod:`.scaling`), batched numpy replay (:mod:`.batched`), the
+compiled C kernel (:mod:`.native`) and symbolic replay with Z3 (:mod:`.symbolic`). Exact single-input
+replay is :func:`symcot.model.semantics.generate`; a readable trace of it, compared with a claim's
+reference, is :mod:`symcot.check.trace`.
 """
-
-from symcot.replay.trace import StepTrace, Trace, fmt_block, fmt_value, render_text, replay
-
-__all__ = ["StepTrace", "Trace", "fmt_block", "fmt_value", "render_text", "replay"]

@@ -75,6 +75,7 @@ import numpy as np
 
 from symcot.errors import DimensionError, SymcotError
 from symcot.replay.scaling import IntMap, ScaledDecoder
+from symcot.replay.tokens import exact_table, intern_tokens
 
 INT64_MIN = -(2**63)
 INT64_MAX = 2**63 - 1
@@ -974,12 +975,10 @@ def index_prompts(prompts: Sequence[Sequence[Sequence[Any]]]) -> tuple[np.ndarra
         TypeError: tokens whose scaled values do not fit int64.
 
     """
-    from symcot.replay.batched import BatchedDecoder, _intern
-
     if len({len(p) for p in prompts}) > 1:
         raise DimensionError("prompts of different lengths in one batch")
-    table, index = _intern(prompts)
-    table, scale = BatchedDecoder._exact_table(table)
+    table, index = intern_tokens(prompts)
+    table, scale = exact_table(table)
     if table.dtype == object:
         raise TypeError("token values beyond int64 at the token scale: native replay cannot hold them")
     return table, index, scale

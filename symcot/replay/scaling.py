@@ -65,6 +65,7 @@ import numpy as np
 
 from symcot.errors import SymcotError
 from symcot.ir.maps import ConcreteMap
+from symcot.ir.symbols import to_exact
 from symcot.model.decoder import ConcreteDecoder
 
 #: Every integer of magnitude at most this is a float32; sums/products below it are exact.
@@ -77,6 +78,8 @@ INT64_MAX = 2**63 - 1
 PATHS = ("float32", "float64", "int64", "object")
 LIMITS: dict[str, int | None] = {"float32": FLOAT32_EXACT, "float64": FLOAT64_EXACT, "int64": INT64_MAX,
                                  "object": None}
+#: The numpy type of each path's arrays.
+DTYPES: dict[str, Any] = {"float32": np.float32, "float64": np.float64, "int64": np.int64, "object": object}
 
 
 class NotNumericError(SymcotError):
@@ -85,8 +88,6 @@ class NotNumericError(SymcotError):
 
 def as_rational(c: Any) -> int | Fraction:
     """``c`` as ``int``/``Fraction`` (via :func:`symcot.ir.symbols.to_exact`); anything else is refused."""
-    from symcot.ir.symbols import to_exact
-
     try:
         e = to_exact(c)
     except TypeError as err:
@@ -98,6 +99,22 @@ def as_rational(c: Any) -> int | Fraction:
 
 def _den(c: int | Fraction) -> int:
     return c.denominator if isinstance(c, Fraction) else 1
+
+
+def _unscaled(f: Fraction) -> int | Fraction:
+    return f.numerator if f.denominator == 1 else f
+
+
+def unscale(x: np.ndarray, scale: int) -> np.ndarray:
+    """An object array of the exact values ``x / scale`` of an array at ``scale`` (Python ``int`` where integral)."""
+    if x.dtype == object:
+        if scale == 1:
+            return x.copy()
+        return np.frompyfunc(lambda v: _unscaled(Fraction(v, scale)), 1, 1)(x).astype(object)
+    ints = x.astype(np.int64).astype(object)
+    if scale == 1:
+        return ints
+    return np.frompyfunc(lambda v: _unscaled(Fraction(v, scale)), 1, 1)(ints).astype(object)
 
 
 def choose_path(bound: float) -> str:
@@ -165,7 +182,8 @@ class IntMap:
         return np.where(np.isnan(out), np.inf, out)
 
 
-def _is_identity(m: ConcreteMap) -> bool:
+def is_identity(m: ConcreteMap | IntMap) -> bool:
+    """Whether a map is ``out = x`` (one term ``x_o`` with coefficient 1 per output, nothing else)."""
     if m.d_in != m.d_out or m.const or m.quad or len(m.lin) != m.d_out:
         return False
     seen = set()
@@ -197,7 +215,7 @@ def scale_map(m: ConcreteMap, s_in: int) -> IntMap:
         return int(v)
 
     return IntMap(m.name, m.d_in, m.d_out, [(o, f(c, 0)) for o, c in const], [(o, i, f(c, 1)) for o, i, c in lin],
-                  [(o, i, j, f(c, 2)) for o, i, j, c in quad], s_in, s_out, _is_identity(m) and deg == 1 and den == 1)
+                  [(o, i, j, f(c, 2)) for o, i, j, c in quad], s_in, s_out, is_identity(m) and deg == 1 and den == 1)
 
 
 @dataclass

@@ -9,9 +9,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from symcot.check.trace import Trace
 from symcot.errors import SymcotError
 from symcot.inputs.graphs import Digraph
-from symcot.replay.trace import Trace
 
 
 def _pyplot() -> Any:

@@ -11,7 +11,6 @@ from symcot.errors import InvalidInputError
 from symcot.inputs import Digraph, digraph_count, rooted_labeled_trees
 from symcot.inputs.dyck import catalan
 from symcot.ir import n
-from symcot.replay import render_text, replay
 
 
 def test_sizes_match_the_theorem():
@@ -93,36 +92,6 @@ def test_broken_traverse_key_is_located_at_head_t(dfs_proofs):
     c = row.counterexample
     assert row.verdict == "refuted" and c["kind"] == "head" and c["head"] == "T" and c["layer"] == 2
     assert c["expected"] == "x_0" and c["got"] == "x_⊥" and c["input"]["arcs"] == [[1, 0]]
-
-
-def test_trace_shows_heads_margins_and_ties(dfs_proofs):
-    g = Digraph.undirected(3, [(0, 1), (0, 2)])
-    tr = replay(DfsConstruction(), (g, 0), dfs_proofs.SPEC, input_text="star")
-    assert tr.ok and len(tr.steps) == 5
-    first = tr.steps[0].layers[1].heads
-    assert first[0].head == "T" and tr.labels[first[0].index] == "x_1" and first[0].tie
-    text = render_text(tr)
-    assert "head T -> x_1 (score 1, margin 0)  TIE among 2 tokens (x_1, x_2)" in text
-    assert "head B -> y_0 (score 2, margin 1)" in text
-    assert text.count("ok: matches the reference") == 5
-
-
-def test_trace_flags_proof_invariant_violations(dfs_proofs):
-    m = Mutant(DfsConstruction(), 2, "K_T", ("v", 1), [("cur", 1)], 0)
-    g = Digraph.undirected(3, [(0, 1), (0, 2)])
-    tr = replay(m, (g, 0), dfs_proofs.SPEC)
-    assert not tr.ok
-    first = tr.steps[0].mismatches
-    assert "layer 2 head T: proof says x_1, selected x_2" in first
-    assert "!! MISMATCH" in render_text(tr)
-
-
-def test_trace_rendering_matches_golden_file(dfs_proofs):
-    from pathlib import Path
-
-    g = Digraph.from_arcs(3, [(0, 1), (0, 2), (2, 1)])
-    text = render_text(replay(DfsConstruction(), (g, 0), dfs_proofs.SPEC, input_text=f"{g}, source 0")) + "\n"
-    assert text == (Path(__file__).resolve().parent.parent / "golden" / "dfs_trace.txt").read_text()
 
 
 def test_a_mutant_that_changes_nothing_is_an_error(dfs_proofs):

@@ -15,6 +15,7 @@ import sympy as sp
 from symcot.check import lam_scan
 from symcot.check.exhaustive import Family, run_construction_check
 from symcot.check.stepwise import check_input
+from symcot.check.trace import render_text, replay
 from symcot.constructions.cotdijkstra import (
     AS_WRITTEN,
     MISSING_ARC_ZERO,
@@ -27,7 +28,6 @@ from symcot.constructions.mutant import Mutant
 from symcot.errors import InvalidInputError
 from symcot.inputs import Digraph
 from symcot.ir import n
-from symcot.replay import render_text, replay
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 

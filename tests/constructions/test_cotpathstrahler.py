@@ -8,11 +8,11 @@ import sympy as sp
 from symcot.algorithms.bijection import psi
 from symcot.algorithms.paths import strahler
 from symcot.check.exhaustive import run_construction_check
+from symcot.check.trace import replay
 from symcot.constructions.cotpathstrahler import PAPER_D, StrahlerPathConstruction, build_decoder
 from symcot.constructions.mutant import Mutant
 from symcot.errors import InvalidInputError
 from symcot.inputs.dyck_families import NONEMPTY_DYCK_WORDS, words_by_rank
-from symcot.replay import replay
 
 
 @pytest.fixture(scope="module")

@@ -7,12 +7,12 @@ import sympy as sp
 
 from symcot.check.exhaustive import run_construction_check
 from symcot.check.stepwise import check_input
+from symcot.check.trace import replay
 from symcot.constructions.cotpathtotree import PAPER_D, PAPER_HIDDEN, PathToTreeConstruction, build_decoder
 from symcot.constructions.mutant import Mutant
 from symcot.errors import InvalidInputError
 from symcot.inputs.dyck_families import NONEMPTY_DYCK_WORDS, words_by_rank
 from symcot.ir import m
-from symcot.replay import replay
 
 
 @pytest.fixture(scope="module")

@@ -7,12 +7,12 @@ import sympy as sp
 
 from symcot.check.exhaustive import Family, run_construction_check
 from symcot.check.stepwise import check_input
+from symcot.check.trace import replay
 from symcot.constructions.cottreestrahler import PAPER_D, StrahlerTreeConstruction, build_decoder, layout
 from symcot.constructions.mutant import Mutant
 from symcot.errors import InvalidInputError
 from symcot.inputs import Digraph, rooted_labeled_trees
 from symcot.ir import lam, n
-from symcot.replay import replay
 
 
 @pytest.fixture(scope="module")

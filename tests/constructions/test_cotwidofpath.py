@@ -7,12 +7,12 @@ import sympy as sp
 
 from symcot.check.exhaustive import run_construction_check
 from symcot.check.stepwise import check_input
+from symcot.check.trace import replay
 from symcot.constructions.cotwidofpath import PAPER_D, WidthPathConstruction, build_decoder
 from symcot.constructions.mutant import Mutant
 from symcot.errors import InvalidInputError
 from symcot.inputs.dyck_families import NONEMPTY_DYCK_WORDS, words_by_rank
 from symcot.ir import n
-from symcot.replay import replay
 
 
 @pytest.fixture(scope="module")

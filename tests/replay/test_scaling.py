@@ -11,7 +11,8 @@ from symcot.constructions.cotdfs import DfsConstruction
 from symcot.inputs import random_digraph
 from symcot.ir import Layout, Map
 from symcot.model import FFN, Attention, Context, Decoder, Head, Layer, generate, value_space
-from symcot.replay.batched import BatchedDecoder, _compile, generate_batch
+from symcot.replay.batched import BatchedDecoder, generate_batch
+from symcot.replay.batched.compiled_map import compile_map
 from symcot.replay.scaling import (
     FLOAT32_EXACT,
     FLOAT64_EXACT,
@@ -46,7 +47,7 @@ def test_scale_map_turns_rational_coefficients_into_integers_at_the_stated_scale
         im = scale_map(cm, s_in)
         assert im.s_out == 30 * s_in**2  # D = lcm(3, 2, 5), degree 2
         assert all(isinstance(c, int) for *_, c in im.const + im.lin + im.quad)
-        ev = _compile(im, object)
+        ev = compile_map(im, object)
         for _ in range(20):
             z = [Fraction(rng.randint(-9, 9), s_in) for _ in range(3)]
             exact = cm(z)
@@ -102,7 +103,7 @@ def test_values_that_would_overflow_int64_are_routed_to_the_exact_path_and_stay_
     exact = [generate(dec, p, steps).outputs for p in prompts]
     assert max(abs(v) for out in exact for y in out for v in y) > INT64_MAX  # it really overflows int64
     # without the certificate, int64 arithmetic wraps around: the map evaluated on int64 gives a wrong value
-    w1 = _compile(scale_decoder(dec).layers[0].w1, np.int64)
+    w1 = compile_map(scale_decoder(dec).layers[0].w1, np.int64)
     a, b = 2**30, 3
     with np.errstate(over="ignore"):
         wrapped = int(w1(np.array([[a], [b], [0]], dtype=np.int64))[0, 0])
