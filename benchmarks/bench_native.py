@@ -42,13 +42,13 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from bench_replay import Workload, best_of, fmt, load_checks  # noqa: E402
 
-from symcot.check.shard import limit_blas_threads  # noqa: E402
+from symcot.check.pool import limit_blas_threads  # noqa: E402
 from symcot.claims import ConstructionCheck  # noqa: E402
 from symcot.replay.batched import BatchedDecoder  # noqa: E402
 from symcot.replay.native import (  # noqa: E402
     DEFAULT_OPT,
     NativeDecoder,
-    _compiler,
+    compiler,
     index_prompts,
     native_available,
 )
@@ -167,7 +167,7 @@ def main(argv: list[str] | None = None) -> int:
         if r is not None:
             rows.append(r)
             print(f"# {r['claim']} [{r['variant']}] done", file=sys.stderr)
-    cc = _compiler() or "?"
+    cc = compiler() or "?"
     ver = subprocess.run([cc, "--version"], capture_output=True, text=True).stdout.splitlines()[:1]
     cmd = "python benchmarks/bench_native.py " + " ".join(argv if argv is not None else sys.argv[1:])
     print(f"Command: `{cmd.strip()}`  ")

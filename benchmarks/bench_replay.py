@@ -45,7 +45,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from symcot.check.batched_check import BatchedChecker  # noqa: E402
-from symcot.check.shard import limit_blas_threads, range_function  # noqa: E402
+from symcot.check.pool import limit_blas_threads  # noqa: E402
+from symcot.check.shard import range_function  # noqa: E402
 from symcot.check.stepwise import check_input  # noqa: E402
 from symcot.claims import ConstructionCheck  # noqa: E402
 from symcot.model.decoder import ConcreteDecoder  # noqa: E402

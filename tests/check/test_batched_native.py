@@ -14,7 +14,7 @@ from symcot.inputs import random_digraph, rooted_labeled_trees
 from symcot.model import generate
 from symcot.replay.batched import BatchedDecoder
 from symcot.replay.native import native_available
-from tests.replay.test_scaling import huge_decoder
+from tests.fixtures.decoders import huge_decoder
 
 pytestmark = pytest.mark.skipif(not native_available(), reason="no working C compiler: native replay unavailable")
 

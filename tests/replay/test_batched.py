@@ -12,9 +12,10 @@ from symcot.constructions.cotdfs import STOP, DfsConstruction
 from symcot.constructions.encoding import StopRule
 from symcot.constructions.mutant import Mutant
 from symcot.inputs import random_digraph, random_labeled_tree
-from symcot.ir import Layout, Map
+from symcot.ir import Map
 from symcot.model import FFN, Attention, Decoder, Head, Layer, generate, value_space
 from symcot.replay.batched import BatchedDecoder, generate_batch
+from tests.fixtures.decoders import ALL, K1, L, rational_decoder, tiny_decoder
 
 PATHS = ("auto", "float32", "float64", "int64", "object")
 
@@ -72,46 +73,11 @@ def test_rows_with_fewer_steps_retire_and_the_rest_run_on():
     same_as_semantics(dec, prompts, steps)
 
 
-L = Layout("tiny", [("a", 1), ("b", 1), ("c", 1)])
-K1 = Layout("tiny.key", [("k", 1)])
-ALL = ["a", "b", "c"]
-
-
-def tiny_decoder():
-    """Two heads with ties, trivial attention in layer 1, biases, degree-2 terms and ReLU that matters."""
-    x = L.vars()
-    layer1 = Layer(None, FFN(Map("W_1", L, L, {"a": x.a - 1, "b": x.a * x.b}, keep=["c"]),
-                             Map("W_2", L, L, {"a": x.a + x.c, "c": x.b - 2}, keep=["b"])))
-    hp = Head("p", Map("Q_p", L, K1, {"k": x.c + 1}), Map("K_p", L, K1, {"k": x.a}), Map("V_p", L, L, keep=ALL))
-    hq = Head("q", Map("Q_q", L, K1, {"k": x.b * x.b}), Map("K_q", L, K1, {"k": -x.b}),
-              Map("V_q", L, L, {"a": 2 * x.b}, keep=["b", "c"]))
-    vs = value_space([hp, hq])
-    o = vs.vars()
-    w_o = Map("W_O", vs, L, {"a": o["p.b"] - o["q.a"], "b": o["q.c"], "c": 3 * o["p.a"]})
-    layer2 = Layer(Attention([hp, hq], w_o), FFN(Map("W_1", L, L, {"a": x.a - x.b}, keep=["b", "c"]),
-                                                   Map("W_2", L, L, {"b": x.a + x.c}, keep=["a", "c"])))
-    return Decoder("tiny", L, [layer1, layer2]).instantiate({})
-
-
 @pytest.mark.parametrize("path", PATHS)
 def test_hand_made_decoder_with_ties_biases_and_relu(path):
     rng = random.Random(3)
     prompts = [[[rng.randint(-2, 2) for _ in range(3)] for _ in range(3)] for _ in range(40)]
     same_as_semantics(tiny_decoder(), prompts, 4, path=path)
-
-
-def rational_decoder():
-    x = L.vars()
-    f = Fraction
-    hp = Head("p", Map("Q_p", L, K1, {"k": f(1, 2) * x.a + 1}), Map("K_p", L, K1, {"k": f(2, 3) * x.b}),
-              Map("V_p", L, L, keep=ALL))
-    hq = Head("q", Map("Q_q", L, K1, {"k": x.c}), Map("K_q", L, K1, {"k": x.a - f(1, 5)}), Map("V_q", L, L, keep=ALL))
-    vs = value_space([hp, hq])
-    o = vs.vars()
-    w_o = Map("W_O", vs, L, {"a": f(1, 7) * o["p.b"], "b": o["q.c"] * f(3, 2) - o["p.a"], "c": o["q.a"]})
-    ffn = FFN(Map("W_1", L, L, {"a": x.a * x.b - f(1, 3), "b": x.b + f(1, 4), "c": -x.c}),
-              Map("W_2", L, L, {"a": x.a - x.c, "b": f(1, 2) * x.b, "c": x.a + x.b * x.c}))
-    return Decoder("rational", L, [Layer(Attention([hp, hq], w_o), ffn)]).instantiate({})
 
 
 @pytest.mark.parametrize("path", PATHS)

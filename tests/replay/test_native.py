@@ -14,13 +14,12 @@ from symcot.constructions.cottreestrahler import reference as strahler_reference
 from symcot.errors import DimensionError
 from symcot.inputs import dyck_unrank, random_digraph, random_labeled_tree
 from symcot.inputs.dyck import catalan
-from symcot.ir import Layout, Map
+from symcot.ir import Map
 from symcot.model import FFN, Decoder, Layer, generate
 from symcot.replay.batched import BatchedDecoder
 from symcot.replay.native import NativeDecoder, fast_threshold, generate_source, index_prompts, native_available
 from symcot.replay.scaling import INT64_MAX
-from tests.replay.test_batched import rational_decoder, tiny_decoder
-from tests.replay.test_scaling import huge_decoder
+from tests.fixtures.decoders import L, huge_decoder, rational_decoder, tiny_decoder
 
 pytestmark = pytest.mark.skipif(not native_available(),
                                 reason="no working C compiler: the native kernel is unavailable")
@@ -134,9 +133,6 @@ def test_an_overflowing_score_abandons_the_row_although_every_output_fits():
     nd, toks = native(dec, [prompt])
     outs, status = nd.run(toks, np.array([5]))
     assert status.tolist() == [1] and exact(outs[0, :4], 1) == g.outputs[:4] and not outs[0, 4].any()
-
-
-L = Layout("tiny", [("a", 1), ("b", 1), ("c", 1)])
 
 
 def half_decoder():

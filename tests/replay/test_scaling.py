@@ -9,8 +9,8 @@ import pytest
 
 from symcot.constructions.cotdfs import DfsConstruction
 from symcot.inputs import random_digraph
-from symcot.ir import Layout, Map
-from symcot.model import FFN, Attention, Context, Decoder, Head, Layer, generate, value_space
+from symcot.ir import Map
+from symcot.model import FFN, Context, Decoder, Layer, generate
 from symcot.replay.batched import BatchedDecoder, generate_batch
 from symcot.replay.batched.compiled_map import compile_map
 from symcot.replay.scaling import (
@@ -25,9 +25,7 @@ from symcot.replay.scaling import (
     scale_map,
     static_certificate,
 )
-
-L = Layout("tiny", [("a", 1), ("b", 1), ("c", 1)])
-K1 = Layout("tiny.key", [("k", 1)])
+from tests.fixtures.decoders import L, huge_decoder
 
 
 def test_choose_path_uses_half_of_each_limit_and_rejects_nan_and_inf():
@@ -83,17 +81,6 @@ def test_static_certificate_reaches_a_fixed_point_when_values_cannot_grow():
     sd = scale_decoder(Decoder("swap", L, [Layer(None, clip)]).instantiate({}))
     cert = static_certificate(sd, np.array([[3.0, 5.0, 1.0]]), 1000)
     assert cert.fixed_point and cert.path == "float32" and cert.bound == 5
-
-
-def huge_decoder():
-    """``a ← λ·a·b`` with ``λ = 2^40``: a few steps exceed int64 (and float64's exact range much earlier)."""
-    x = L.vars()
-    grow = FFN(Map("W_1", L, L, {"a": 2**40 * x.a * x.b}, keep=["b", "c"]), Map("W_2", L, L, keep=["a", "b", "c"]))
-    head = Head("h", Map("Q_h", L, K1, {"k": x.b}), Map("K_h", L, K1, {"k": x.a}),
-                Map("V_h", L, L, keep=["a", "b", "c"]))
-    vs = value_space([head])
-    w_o = Map("W_O", vs, L, {"c": vs.vars()["h.c"] + 1}, zero=["a", "b"])
-    return Decoder("huge", L, [Layer(Attention([head], w_o), grow)]).instantiate({})
 
 
 def test_values_that_would_overflow_int64_are_routed_to_the_exact_path_and_stay_exact():
