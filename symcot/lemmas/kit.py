@@ -62,6 +62,16 @@ def sympy_to_z3(e: Any, symbols: dict[sp.Symbol, Any]) -> Any:
         if e not in symbols:
             raise Unsupported(f"no value for the symbol {e}")
         return z3_num(symbols[e])
+    if isinstance(e, (sp.Add, sp.Mul)) or (isinstance(e, sp.Pow) and e.exp.is_Integer and int(e.exp) >= 0):
+        return _z3_arithmetic(e, symbols)
+    if isinstance(e, sp.floor):
+        arg = sympy_to_z3(e.args[0], symbols)
+        return z3.ToInt(arg) if z3.is_real(arg) else arg
+    raise Unsupported(f"cannot translate {e} ({type(e).__name__}) to Z3 exactly")
+
+
+def _z3_arithmetic(e: sp.Add | sp.Mul | sp.Pow, symbols: dict[sp.Symbol, Any]) -> Any:
+    """A sum, a product or a power with a natural exponent, term by term (in SymPy's order of arguments)."""
     if isinstance(e, sp.Add):
         out: Any = 0
         for a in e.args:
@@ -72,16 +82,11 @@ def sympy_to_z3(e: Any, symbols: dict[sp.Symbol, Any]) -> Any:
         for a in e.args:
             out = out * sympy_to_z3(a, symbols)
         return out
-    if isinstance(e, sp.Pow) and e.exp.is_Integer and int(e.exp) >= 0:
-        base = sympy_to_z3(e.base, symbols)
-        out = 1
-        for _ in range(int(e.exp)):
-            out = out * base
-        return out
-    if isinstance(e, sp.floor):
-        arg = sympy_to_z3(e.args[0], symbols)
-        return z3.ToInt(arg) if z3.is_real(arg) else arg
-    raise Unsupported(f"cannot translate {e} ({type(e).__name__}) to Z3 exactly")
+    base = sympy_to_z3(e.base, symbols)
+    out = 1
+    for _ in range(int(e.exp)):
+        out = out * base
+    return out
 
 
 def z3_to_exact(v: z3.ExprRef) -> int | Fraction:

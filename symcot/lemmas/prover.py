@@ -104,6 +104,23 @@ def _from_outcome(lemma: Lemma, o: Any) -> LemmaResult:
 
 
 def _sweep(lemma: Lemma, max_size: int, cores: bool, polish: bool) -> LemmaResult:
+    res = _concrete_sweep(lemma, max_size, cores, polish)
+    if res.status != "proved":  # refuted or undecided at a size, or no size in the domain
+        return res
+    if not lemma.symbolic:
+        res.status = "verified"
+        res.dimension = f"checked for {_dim_text(lemma, res.sizes_checked[0], res.max_size)} " \
+                        "(all-dimension encoding not used)"
+        return res
+    return _all_dimensions(lemma, res, polish)
+
+
+def _concrete_sweep(lemma: Lemma, max_size: int, cores: bool, polish: bool) -> LemmaResult:
+    """Every size from the smallest the dimension hypotheses name up to ``max_size``, one by one.
+
+    The result is final when its status is not ``proved`` (a size refuted or undecided, or none in the
+    domain); otherwise ``max_size`` is the largest size checked and the all-dimension step may follow.
+    """
     syms = list(lemma.dims)
     lo = max(lemma.dims.values())
     res = LemmaResult("proved")
@@ -137,11 +154,13 @@ def _sweep(lemma: Lemma, max_size: int, cores: bool, polish: bool) -> LemmaResul
     if last_ok is None:
         res.status = "unknown"
         res.notes.append("no size in the sweep is inside the domain")
-        return res
-    checked = _dim_text(lemma, res.sizes_checked[0], last_ok)
-    if not lemma.symbolic:
-        res.status, res.dimension = "verified", f"checked for {checked} (all-dimension encoding not used)"
-        return res
+    return res
+
+
+def _all_dimensions(lemma: Lemma, res: LemmaResult, polish: bool) -> LemmaResult:
+    """After a complete concrete sweep, the all-dimension query; a model it finds is re-run concretely."""
+    syms = list(lemma.dims)
+    checked = _dim_text(lemma, res.sizes_checked[0], res.max_size)
     lam_t, bound_t = terms(lemma)
     try:
         sym = prove_all_sizes(lemma, lam_t, bound_t)
