@@ -301,16 +301,8 @@ class Decider:
         feasible: list[tuple[Any, list[Atom]]] = []
         open_: list[tuple[Any, list[Atom]]] = []
         for outcome, atoms in options:
-            rest: list[Atom] = []
-            dead = False
-            for a in atoms:
-                r = self.ps.implied(a)
-                if r is False:
-                    dead = True
-                    break
-                if r is None:
-                    rest.append(a)
-            if dead:
+            rest = self._undecided(atoms)
+            if rest is None:  # refuted by the path
                 self.ps.stats.fast += 1
                 continue
             if not rest:  # implied by the path: the only possible outcome
@@ -330,6 +322,17 @@ class Decider:
             self.log.append(feasible[0][0])
             return feasible[0][0]
         raise Fork(list(self.log), feasible)
+
+    def _undecided(self, atoms: Sequence[Atom]) -> list[Atom] | None:
+        """The atoms the path condition leaves open; ``None`` when it refutes one of them."""
+        rest: list[Atom] = []
+        for a in atoms:
+            r = self.ps.implied(a)
+            if r is False:
+                return None
+            if r is None:
+                rest.append(a)
+        return rest
 
     def less(self, a: Any, b: Any) -> bool:
         """``a < b`` for finite exact or symbolic values."""

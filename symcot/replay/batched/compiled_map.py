@@ -29,6 +29,31 @@ def _runs(copies: list[tuple[int, int, Any]]) -> list[tuple[int, int, int, Any]]
     return runs
 
 
+def _as_slice(idx: list[int]) -> slice | None:
+    """``idx`` as a slice when it is a non-empty run of consecutive integers."""
+    return slice(idx[0], idx[-1] + 1) if idx and idx == list(range(idx[0], idx[-1] + 1)) else None
+
+
+def _by_output(sel: list[int], const: list, lin: list, quad: list, inputs: dict[int, int] | None
+               ) -> tuple[dict[int, Any], dict[int, list[tuple[int, Any]]], dict[int, list[tuple[int, int, Any]]]]:
+    """The terms of the selected outputs ``sel`` by their rank in it, inputs renumbered by ``inputs``."""
+    ren = (lambda i: i) if inputs is None else inputs.__getitem__
+    pos = {o: r for r, o in enumerate(sel)}
+    c_of: dict[int, Any] = {}
+    lin_of: dict[int, list[tuple[int, Any]]] = {}
+    quad_of: dict[int, list[tuple[int, int, Any]]] = {}
+    for o, c in const:
+        if o in pos:
+            c_of[pos[o]] = c_of.get(pos[o], 0) + c
+    for o, i, c in lin:
+        if o in pos:
+            lin_of.setdefault(pos[o], []).append((ren(i), c))
+    for o, i, j, c in quad:
+        if o in pos:
+            quad_of.setdefault(pos[o], []).append((ren(i), ren(j), c))
+    return c_of, lin_of, quad_of
+
+
 class CompiledMap:
     """Evaluation of one polynomial map on ``(d_in, B)`` arrays of one number type.
 
@@ -52,20 +77,7 @@ class CompiledMap:
         self.d_in = d_in if inputs is None else len(inputs)
         self.d_out = len(sel)
         self.identity = identity and outputs is None and inputs is None
-        ren = (lambda i: i) if inputs is None else inputs.__getitem__
-        pos = {o: r for r, o in enumerate(sel)}
-        c_of: dict[int, Any] = {}
-        lin_of: dict[int, list[tuple[int, Any]]] = {}
-        quad_of: dict[int, list[tuple[int, int, Any]]] = {}
-        for o, c in const:
-            if o in pos:
-                c_of[pos[o]] = c_of.get(pos[o], 0) + c
-        for o, i, c in lin:
-            if o in pos:
-                lin_of.setdefault(pos[o], []).append((ren(i), c))
-        for o, i, j, c in quad:
-            if o in pos:
-                quad_of.setdefault(pos[o], []).append((ren(i), ren(j), c))
+        c_of, lin_of, quad_of = _by_output(sel, const, lin, quad, inputs)
         copies: list[tuple[int, int, Any]] = []
         gen: list[int] = []
         self.zero: list[int] = []
@@ -78,6 +90,29 @@ class CompiledMap:
                 self.zero.append(o)
             else:
                 gen.append(o)
+        self._set_copies(copies)
+        self.gen = np.array(gen, dtype=np.intp)
+        self.gen_slice = _as_slice(gen)
+        used = sorted({i for o in gen for i, _ in lin_of.get(o, [])})
+        pairs = sorted({(i, j) for o in gen for i, j, _ in quad_of.get(o, [])})
+        self.used = np.array(used, dtype=np.intp)
+        self.used_slice = _as_slice(used)
+        self.qi = np.array([p[0] for p in pairs], dtype=np.intp)
+        self.qj = np.array([p[1] for p in pairs], dtype=np.intp)
+        col: dict[Any, int] = {i: k for k, i in enumerate(used)}
+        col.update({("q", p): len(used) + k for k, p in enumerate(pairs)})
+        self.n_feat = len(used) + len(pairs)
+        rows: list[list[tuple[int, Any]]] = []
+        for o in gen:
+            rows.append([(col[i], c) for i, c in lin_of.get(o, [])]
+                        + [(col[("q", (i, j))], c) for i, j, c in quad_of.get(o, [])])
+        bias = [c_of.get(o, 0) for o in gen]
+        self.has_bias = any(b != 0 for b in bias)
+        self.bias = np.array(bias, dtype=dtype)[:, None]
+        self._set_general(rows)
+
+    def _set_copies(self, copies: list[tuple[int, int, Any]]) -> None:
+        """Copy outputs as runs of consecutive coordinates, or, when there are many runs, one gather per coefficient."""
         self.copy_runs = _runs(copies)
         self.copy_fancy: list[tuple[np.ndarray, np.ndarray, Any]] | None = None
         if len(self.copy_runs) > 8:
@@ -86,31 +121,17 @@ class CompiledMap:
                 by_c.setdefault(c, []).append((o, i))
             self.copy_fancy = [(np.array([o for o, _ in ps], dtype=np.intp),
                                 np.array([i for _, i in ps], dtype=np.intp), c) for c, ps in by_c.items()]
-        self.gen = np.array(gen, dtype=np.intp)
-        self.gen_slice = slice(gen[0], gen[-1] + 1) if gen and gen == list(range(gen[0], gen[-1] + 1)) else None
-        used = sorted({i for o in gen for i, _ in lin_of.get(o, [])})
-        pairs = sorted({(i, j) for o in gen for i, j, _ in quad_of.get(o, [])})
-        self.used = np.array(used, dtype=np.intp)
-        self.used_slice = slice(used[0], used[-1] + 1) if used and used == list(range(used[0], used[-1] + 1)) else None
-        self.qi = np.array([p[0] for p in pairs], dtype=np.intp)
-        self.qj = np.array([p[1] for p in pairs], dtype=np.intp)
-        col: dict[Any, int] = {i: k for k, i in enumerate(used)}
-        col.update({("q", p): len(used) + k for k, p in enumerate(pairs)})
-        self.n_feat = n_feat = len(used) + len(pairs)
-        rows: list[list[tuple[int, Any]]] = []
-        for o in gen:
-            rows.append([(col[i], c) for i, c in lin_of.get(o, [])]
-                        + [(col[("q", (i, j))], c) for i, j, c in quad_of.get(o, [])])
-        bias = [c_of.get(o, 0) for o in gen]
-        self.has_bias = any(b != 0 for b in bias)
-        self.bias = np.array(bias, dtype=dtype)[:, None]
+
+    def _set_general(self, rows: list[list[tuple[int, Any]]]) -> None:
+        """The general outputs' rows ``[(feature, coefficient)]`` as terms (exact), a dense matrix or ELL slots."""
+        dtype, n_feat = self.dtype, self.n_feat
         width = max((len(r) for r in rows), default=0)
         if dtype is object:
             self.mode = "terms"
             self.terms = [(r, f, c) for r, row in enumerate(rows) for f, c in row]
         elif n_feat <= 20 * width:
             self.mode = "dense"
-            w = np.zeros((len(gen), n_feat), dtype=dtype)
+            w = np.zeros((len(rows), n_feat), dtype=dtype)
             for r, row in enumerate(rows):
                 for f, c in row:
                     w[r, f] += c
@@ -146,17 +167,7 @@ class CompiledMap:
             return x
         b = x.shape[1]
         out = np.empty((self.d_out, b), dtype=self.dtype)
-        if self.copy_fancy is not None:
-            for oo, ii, c in self.copy_fancy:
-                out[oo] = x[ii] if c == 1 else x[ii] * c
-        else:
-            for o, i, n, c in self.copy_runs:
-                if c == 1:
-                    out[o:o + n] = x[i:i + n]
-                elif c == -1 and self.dtype is not object:
-                    np.negative(x[i:i + n], out=out[o:o + n])
-                else:
-                    out[o:o + n] = x[i:i + n] * c
+        self._copy(x, out)
         if self.zero:
             out[self.zero] = 0
         if len(self.gen):
@@ -174,6 +185,20 @@ class CompiledMap:
             else:
                 out[self.gen] = g
         return out
+
+    def _copy(self, x: np.ndarray, out: np.ndarray) -> None:
+        """The copy outputs of ``x`` into ``out``."""
+        if self.copy_fancy is not None:
+            for oo, ii, c in self.copy_fancy:
+                out[oo] = x[ii] if c == 1 else x[ii] * c
+            return
+        for o, i, n, c in self.copy_runs:
+            if c == 1:
+                out[o:o + n] = x[i:i + n]
+            elif c == -1 and self.dtype is not object:
+                np.negative(x[i:i + n], out=out[o:o + n])
+            else:
+                out[o:o + n] = x[i:i + n] * c
 
     def _ell(self, f: np.ndarray, b: int) -> np.ndarray:
         if self.pad:
