@@ -62,6 +62,28 @@ def exact_rows(outs: np.ndarray, scale: int) -> list[list[Any]]:
             for row in outs.tolist()]
 
 
+Outputs = dict[tuple[int, int], tuple[np.ndarray, np.ndarray, int]]
+
+
+def _exactness(groups: dict[tuple[int, int], list[int]], totals: list[int], exact: list[Any], results: Outputs,
+               indexed: Outputs) -> tuple[int, dict[int, int]]:
+    """Inputs on which either entry point differs from per-input exact replay (those it ran); the status counts."""
+    where = {i: (key, r) for key, idx in groups.items() for r, i in enumerate(idx)}
+    status_counts: dict[int, int] = {}
+    for _, status, _ in results.values():
+        for s in status.tolist():
+            status_counts[s] = status_counts.get(s, 0) + 1
+    bad = 0
+    for i, want in enumerate(exact):
+        key, r = where[i]
+        for res in (results, indexed):
+            outs, status, s_out = res[key]
+            if status[r] != 0 or exact_rows(outs[r, :totals[i]], s_out) != want:
+                bad += 1
+                break
+    return bad, status_counts
+
+
 def bench(cid: str, chk: ConstructionCheck, args: argparse.Namespace) -> dict[str, Any] | None:
     """All figures of one construction check."""
     w = Workload.sampled(chk, args)
@@ -114,20 +136,7 @@ def bench(cid: str, chk: ConstructionCheck, args: argparse.Namespace) -> dict[st
     conv = {key: engines[key].tokens([prompts[i] for i in idx])[0] for key, idx in groups.items()}
     t_kernel, _ = best_of(lambda: [natives[key].run(conv[key], np.array([totals[i] for i in idx], dtype=np.int64))
                                    for key, idx in groups.items()], args.reps)
-    # exactness: every input the per-input replay ran, both entry points
-    where = {i: (key, r) for key, idx in groups.items() for r, i in enumerate(idx)}
-    bad = 0
-    status_counts: dict[int, int] = {}
-    for _, status, _ in results.values():
-        for s in status.tolist():
-            status_counts[s] = status_counts.get(s, 0) + 1
-    for i in range(done):
-        key, r = where[i]
-        for res in (results, indexed):
-            outs, status, s_out = res[key]
-            if status[r] != 0 or exact_rows(outs[r, :totals[i]], s_out) != exact[i]:
-                bad += 1
-                break
+    bad, status_counts = _exactness(groups, totals, exact[:done], results, indexed)
     return {
         "claim": cid, "variant": cons.variant, "family": fam_name, "size": args.size, "inputs": len(inputs),
         "steps": steps, "d": decs[0].layout.dim, "per_input": per_input, "batched": steps / t_batched,

@@ -152,16 +152,8 @@ def run_property_check(
         limit = max(max_size, reach) if (reach is not None and f.reach) else max_size
         return limit if f.max_size is None else min(limit, f.max_size)
 
-    # Exhaustive families size by size (so the first failure has the smallest size over all of them),
-    # then the seeded random samples.
-    schedule: list[tuple[int, Family]] = []
-    for size in range(1, max([max_size, 1] + [top(f) for f in families if f.exhaustive]) + 1):
-        schedule += [(size, f) for f in families if f.exhaustive and f.min_size <= size <= top(f)]
-    for f in families:
-        if not f.exhaustive:
-            schedule += [(size, f) for size in range(f.min_size, top(f) + 1)]
     try:
-        for size, fam in schedule:
+        for size, fam in _schedule(families, max_size, top):
             expected_count = fam.count(size)
             with progress.bar(expected_count, f"{claim_id}/{variant} {fam.name} n={size}") as bar:
                 got_count, failure = check_stream(per_input, fam.inputs(size), expected_count, jobs, bar)
@@ -188,12 +180,34 @@ def run_property_check(
     verdict = "verified" if complete_upto is not None else "unknown"
     if complete_upto is None:
         notes.append("no exhaustive family was checked completely at any size")
+    notes += _partial_notes(families, per_fam, complete_upto)
+    return Verdict(claim_id, variant, verdict, method, complete_upto, checked, time.perf_counter() - start,
+                   None, notes, None, list(per_fam.values()))
+
+
+def _schedule(families: list[Family], max_size: int, top: Callable[[Family], int]) -> list[tuple[int, Family]]:
+    """``(size, family)`` in checking order.
+
+    Exhaustive families size by size (so the first failure has the smallest size over all of them), then the
+    seeded random samples.
+    """
+    schedule: list[tuple[int, Family]] = []
+    for size in range(1, max([max_size, 1] + [top(f) for f in families if f.exhaustive]) + 1):
+        schedule += [(size, f) for f in families if f.exhaustive and f.min_size <= size <= top(f)]
+    for f in families:
+        if not f.exhaustive:
+            schedule += [(size, f) for size in range(f.min_size, top(f) + 1)]
+    return schedule
+
+
+def _partial_notes(families: list[Family], per_fam: dict[str, dict[str, Any]], complete_upto: int | None) -> list[str]:
+    """A note for each partial family checked beyond the row's ``max_size``."""
+    notes = []
     for f in families:
         done = per_fam[f.name]["sizes_complete"]
         if f.partial and done and (complete_upto is None or max(done) > complete_upto):
             notes.append(f"{PARTIAL_NOTE} {f.name} (part of the domain) up to size {max(done)}")
-    return Verdict(claim_id, variant, verdict, method, complete_upto, checked, time.perf_counter() - start,
-                   None, notes, None, list(per_fam.values()))
+    return notes
 
 
 def _complete(families: list[Family], per_fam: dict[str, dict[str, Any]], top: Callable[[Family], int]) -> int | None:

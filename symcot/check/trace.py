@@ -93,21 +93,13 @@ def replay(
         st = StepTrace(t, recs, y)
         if states is not None and spec is not None:
             st.reference = spec.state_text(states[t])
-            for exp in cons.invariants(inp, states, t):
-                rec = recs[exp.layer - 1]
-                if exp.kind == "head":
-                    ch = next((h for h in rec.heads if h.head == exp.name), None)
-                    if ch is not None and labels[ch.index] != exp.expected:
-                        st.mismatches.append(f"layer {exp.layer} head {exp.name}: proof says {exp.expected}, "
-                                             f"selected {labels[ch.index]}")
-                elif rec.out is not None and list(layout.pi(exp.name, rec.out)) != list(exp.expected):
-                    st.mismatches.append(f"layer {exp.layer} {exp.name}: proof says {fmt_block(exp.expected)}, "
-                                         f"got {fmt_block(layout.pi(exp.name, rec.out))}")
+            st.mismatches += _invariant_mismatches(cons.invariants(inp, states, t), recs, layout, labels)
             if cons.stop is not None:
                 stops = cons.terminal(layout, y)
-                if stops and t < len(states) - 1:
+                last = len(states) - 1
+                if stops and t < last:
                     st.mismatches.append(f"the stop rule fires at step {t}, before the reference ends")
-                if t == len(states) - 1:
+                if t == last:
                     gen.stopped = stops
                     if not stops:
                         st.mismatches.append("the reference has ended but the stop rule does not fire")
@@ -117,6 +109,22 @@ def replay(
                     st.mismatches.append(f"{name}: expected {fmt_block(want)}, got {fmt_block(got)}")
         out.append(st)
     return Trace(cons.label, input_text or str(inp), layout, labels, prompt.tokens, out, gen.stopped)
+
+
+def _invariant_mismatches(invariants: Sequence[Any], recs: list[LayerRecord], layout: ConcreteLayout,
+                          labels: list[str]) -> list[str]:
+    """Where the layers and heads of one step depart from what the proof says (``Construction.invariants``)."""
+    out = []
+    for exp in invariants:
+        rec = recs[exp.layer - 1]
+        if exp.kind == "head":
+            ch = next((h for h in rec.heads if h.head == exp.name), None)
+            if ch is not None and labels[ch.index] != exp.expected:
+                out.append(f"layer {exp.layer} head {exp.name}: proof says {exp.expected}, selected {labels[ch.index]}")
+        elif rec.out is not None and list(layout.pi(exp.name, rec.out)) != list(exp.expected):
+            out.append(f"layer {exp.layer} {exp.name}: proof says {fmt_block(exp.expected)}, "
+                       f"got {fmt_block(layout.pi(exp.name, rec.out))}")
+    return out
 
 
 def render_text(trace: Trace, changed_only: bool = True) -> str:

@@ -59,16 +59,7 @@ class Digraph:
         arcs = [tuple(a) for a in self.arcs]
         seen: set[tuple[int, int]] = set()
         for a in arcs:
-            if len(a) != 2:
-                raise InvalidInputError(f"an arc is a pair (u, v), got {a!r}")
-            u, v = a
-            for x in (u, v):
-                if not isinstance(x, int) or isinstance(x, bool) or not 0 <= x < self.n:
-                    raise InvalidInputError(f"arc {a!r} names vertex {x!r}, outside 0..{self.n - 1}")
-            if u == v:
-                raise InvalidInputError(f"self-loop at vertex {u}: the constructions need a simple graph")
-            if a in seen:
-                raise InvalidInputError(f"arc {a!r} appears twice: the constructions need a simple graph")
+            self._check_arc(a, seen)
             seen.add(a)  # type: ignore[arg-type]
         if self.weights is not None:
             if len(self.weights) != len(arcs):
@@ -82,6 +73,19 @@ class Digraph:
             object.__setattr__(self, "weights", tuple(ws[i] for i in order))
         else:
             object.__setattr__(self, "arcs", tuple(sorted(arcs)))  # type: ignore[arg-type]
+
+    def _check_arc(self, a: tuple[object, ...], seen: set[tuple[int, int]]) -> None:
+        """Raise :class:`InvalidInputError` unless ``a`` is a new arc ``(u, v)`` between two vertices, ``u ≠ v``."""
+        if len(a) != 2:
+            raise InvalidInputError(f"an arc is a pair (u, v), got {a!r}")
+        u, v = a
+        for x in (u, v):
+            if not isinstance(x, int) or isinstance(x, bool) or not 0 <= x < self.n:
+                raise InvalidInputError(f"arc {a!r} names vertex {x!r}, outside 0..{self.n - 1}")
+        if u == v:
+            raise InvalidInputError(f"self-loop at vertex {u}: the constructions need a simple graph")
+        if a in seen:
+            raise InvalidInputError(f"arc {a!r} appears twice: the constructions need a simple graph")
 
     # -- constructors -------------------------------------------------------------------------
     @classmethod

@@ -335,30 +335,25 @@ class Bilinear(Expr):
     def compile(self, ctx: CompileCtx) -> VecPoly:
         pa, pb = self.a.compile(ctx), self.b.compile(ctx)
         out: VecPoly = {}
-
-        def acc(r: int, x: RowPoly, y: RowPoly, c: Scalar = 1) -> None:
+        for r, x, y, c in self._products(ctx, pa, pb):
             if x and y:
                 _add_into(out.setdefault(r, {}), _mul_rows(x, y), c)
+        return {r: row for r, row in out.items() if row}
 
+    def _products(self, ctx: CompileCtx, pa: VecPoly, pb: VecPoly) -> Iterator[tuple[int, RowPoly, RowPoly, Scalar]]:
+        """``(output row, row of a, row of b, coefficient)`` for every product of coordinates this map forms."""
         if self.kind == "hadamard":
-            for r in pa:
-                acc(r, pa[r], pb.get(r, {}))
+            yield from ((r, pa[r], pb.get(r, {}), 1) for r in pa)
         elif self.kind == "dot":
-            for r in pa:
-                acc(0, pa[r], pb.get(r, {}))
+            yield from ((0, pa[r], pb.get(r, {}), 1) for r in pa)
         elif self.kind == "gate":
-            for r in pb:
-                acc(r, pa.get(0, {}), pb[r])
+            yield from ((r, pa.get(0, {}), pb[r], 1) for r in pb)
         elif self.kind == "outer":
             nb = size_value(self.b.size, ctx.env)
-            for i in pa:
-                for j in pb:
-                    acc(i * nb + j, pa[i], pb[j])
+            yield from ((i * nb + j, pa[i], pb[j], 1) for i in pa for j in pb)
         else:
             assert self.tensor is not None
-            for k, i, j, c in self.tensor(ctx.env):
-                acc(k, pa.get(i, {}), pb.get(j, {}), ctx.coeff(c))
-        return {r: row for r, row in out.items() if row}
+            yield from ((k, pa.get(i, {}), pb.get(j, {}), ctx.coeff(c)) for k, i, j, c in self.tensor(ctx.env))
 
     def latex(self) -> str:
         def par(e: Expr) -> str:
