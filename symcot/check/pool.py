@@ -15,7 +15,7 @@ import glob
 import multiprocessing as mp
 import os
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable, Iterator
 from typing import Any, TypeVar
 
 T = TypeVar("T")
@@ -68,7 +68,7 @@ def _run_task(item: Any) -> Any:
 
 
 def map_ordered(fn: Callable[[T], R], items: Iterable[T], jobs: int, *,
-                blas_threads: int | None = None) -> Iterator[tuple[T, R]]:
+                blas_threads: int | None = None) -> Generator[tuple[T, R], None, None]:
     """``(item, fn(item))`` for every item, in item order, computed by ``jobs`` forked workers.
 
     Items are taken from ``items`` as workers free up (an endless or huge stream is fine); each result is

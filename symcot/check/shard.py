@@ -20,7 +20,7 @@ over Ray is argued in docs/performance.md.
 
 from __future__ import annotations
 
-import dataclasses
+import copy
 import sys
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
@@ -60,7 +60,7 @@ RangeFn = Callable[[int, int, int], Iterable[Any]]
 class ShardChecker(Protocol):
     """What a shard is checked with: :class:`symcot.check.batched_check.BatchedChecker` is one.
 
-    A dataclass: each shard copies it with fresh ``certificates`` and ``exact_fallbacks``.
+    Each shard checks with a copy whose ``certificates`` and ``exact_fallbacks`` start empty.
     """
 
     batch: int
@@ -239,7 +239,8 @@ class ShardResult:
 
 def check_shard(checker: ShardChecker, range_fn: RangeFn, shard: Shard) -> ShardResult:
     """Check the inputs of ``shard`` in rank order, streaming batches; stop at the first failure."""
-    checker = dataclasses.replace(checker, certificates=[], exact_fallbacks=0)
+    checker = copy.copy(checker)
+    checker.certificates, checker.exact_fallbacks = [], 0
     it = iter(range_fn(shard.size, shard.start, shard.stop))
     checked = 0
     while True:

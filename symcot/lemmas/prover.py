@@ -107,6 +107,7 @@ def _sweep(lemma: Lemma, max_size: int, cores: bool, polish: bool) -> LemmaResul
     res = _concrete_sweep(lemma, max_size, cores, polish)
     if res.status != "proved":  # refuted or undecided at a size, or no size in the domain
         return res
+    assert res.max_size is not None  # a complete sweep checked at least one size
     if not lemma.symbolic:
         res.status = "verified"
         res.dimension = f"checked for {_dim_text(lemma, res.sizes_checked[0], res.max_size)} " \
@@ -160,6 +161,7 @@ def _concrete_sweep(lemma: Lemma, max_size: int, cores: bool, polish: bool) -> L
 def _all_dimensions(lemma: Lemma, res: LemmaResult, polish: bool) -> LemmaResult:
     """After a complete concrete sweep, the all-dimension query; a model it finds is re-run concretely."""
     syms = list(lemma.dims)
+    assert res.max_size is not None
     checked = _dim_text(lemma, res.sizes_checked[0], res.max_size)
     lam_t, bound_t = terms(lemma)
     try:

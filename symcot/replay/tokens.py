@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from symcot.errors import DimensionError
-from symcot.replay.scaling import DTYPES, LIMITS, NotNumericError, as_rational, unscale
+from symcot.replay.scaling import DTYPES, INT64_MAX, NotNumericError, as_rational, unscale
 
 
 class TokenTable:
@@ -156,7 +156,7 @@ def exact_table(arr: np.ndarray) -> tuple[np.ndarray, int]:
             scale = math.lcm(scale, v.denominator)
     ints = np.frompyfunc(lambda v: int(v * scale), 1, 1)(vals).astype(object)
     top = max((abs(v) for v in ints.flat), default=0)
-    return (ints.astype(np.int64) if top <= LIMITS["int64"] else ints), scale
+    return (ints.astype(np.int64) if top <= INT64_MAX else ints), scale
 
 
 def token_table(prompts: Any, d_model: int) -> TokenTable:

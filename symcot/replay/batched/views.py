@@ -54,7 +54,7 @@ class RowOutputs(Sequence):
     """
 
     def __init__(self, kept: list[tuple[np.ndarray, np.ndarray, int]], row: int, steps: int,
-                 cache: dict[Any, list[list[Any]]] | None = None):
+                 cache: dict[Any, Any] | None = None):
         self._kept, self._row, self._steps = kept, row, steps
         self._cache = {} if cache is None else cache  # step -> every row's exact lists (shared by a run's rows)
 

@@ -76,8 +76,8 @@ def _emit_head(em: Emitter, row: _CacheRow, head: ScaledHead, th: dict[str, Term
     kk = emit_map(em, head.k, th["k"], z.__getitem__, hl.dims)
     vv = emit_map(em, head.v, th["v"], z.__getitem__, hl.vneed)
     dims = [c for c in hl.dims if q[c] != 0 and kk[c] != 0]
-    kcol = {c: row.store(kk[c]) for c in dims if isinstance(kk[c], str)}
-    vcol = {c: row.store(vv[c]) for c in hl.vneed if isinstance(vv[c], str)}
+    kcol = {c: row.store(k) for c in dims if isinstance(k := kk[c], str)}
+    vcol = {c: row.store(v) for c in hl.vneed if isinstance(v := vv[c], str)}
     for c in vcol:
         em.emit(f"{{ uint64_t a = uabs({vv[c]}); if (a > {vmax}) {vmax} = a; }}")
     # a constant key coordinate adds the same term to every score: computed (and checked) once
