@@ -5,18 +5,9 @@ import time
 import pytest
 
 from symcot.check import pool
-from symcot.check.parallel import check_stream
 from symcot.check.pool import can_fork, default_jobs, map_ordered, shared_int
 
 needs_fork = pytest.mark.skipif(not can_fork(), reason="no fork start method here")
-
-
-class _Bar:
-    def __init__(self) -> None:
-        self.n = 0
-
-    def update(self, k: int) -> None:
-        self.n += k
 
 
 def test_default_jobs_is_a_positive_count():
@@ -95,22 +86,6 @@ def test_shared_int_is_seen_by_every_worker():
 
     list(map_ordered(lower, [7, 3, 9, 5], 2))
     assert best.value == 3
-
-
-@needs_fork
-def test_check_stream_reports_the_first_failure_in_stream_order(monkeypatch):
-    monkeypatch.setattr("symcot.check.parallel.CHUNK", 7)
-    bad = {45, 23, 80}  # 23 is in the fourth chunk, 45 and 80 later
-
-    def per_input(x: int) -> str | None:
-        return f"bad {x}" if x in bad else None
-
-    bar = _Bar()
-    one = check_stream(per_input, range(100), 100, 1, _Bar(), threshold=10)
-    two = check_stream(per_input, range(100), 100, 2, bar, threshold=10)
-    assert one == two == (24, (23, "bad 23"))
-    assert bar.n == 24
-    assert check_stream(lambda x: None, range(100), 100, 2, _Bar(), threshold=10) == (100, None)
 
 
 def test_no_fork_runs_in_process(monkeypatch):

@@ -1,0 +1,32 @@
+"""The stream checker (symcot.check.parallel): the first failure in stream order, on one process or several."""
+
+import pytest
+
+from symcot.check.parallel import check_stream
+from symcot.check.pool import can_fork
+
+needs_fork = pytest.mark.skipif(not can_fork(), reason="no fork start method here")
+
+
+class _Bar:
+    def __init__(self) -> None:
+        self.n = 0
+
+    def update(self, k: int) -> None:
+        self.n += k
+
+
+@needs_fork
+def test_check_stream_reports_the_first_failure_in_stream_order(monkeypatch):
+    monkeypatch.setattr("symcot.check.parallel.CHUNK", 7)
+    bad = {45, 23, 80}  # 23 is in the fourth chunk, 45 and 80 later
+
+    def per_input(x: int) -> str | None:
+        return f"bad {x}" if x in bad else None
+
+    bar = _Bar()
+    one = check_stream(per_input, range(100), 100, 1, _Bar(), threshold=10)
+    two = check_stream(per_input, range(100), 100, 2, bar, threshold=10)
+    assert one == two == (24, (23, "bad 23"))
+    assert bar.n == 24
+    assert check_stream(lambda x: None, range(100), 100, 2, _Bar(), threshold=10) == (100, None)
