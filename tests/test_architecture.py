@@ -38,11 +38,6 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
 )
 #: Layers that may import fewer than all the layers before them.
 ONLY: dict[str, tuple[str, ...]] = {"replay": ("foundation", "ir", "model")}
-#: Modules allowed to break the layer rule for now, with the reason; each must still need it (tested).
-EXCEPTIONS: dict[str, str] = {
-    "symcot.replay.symbolic_targets": "per-claim symbolic targets (constructions, references, expected encodings) "
-                                      "that belong with the claims' specs, not with an engine",
-}
 
 
 @dataclass(frozen=True)
@@ -172,14 +167,8 @@ def test_no_import_cycles(graph):
 
 def test_no_arrow_runs_up_the_layers(graph):
     _, arrows = graph
-    bad = upward(a for a in arrows if a.source not in EXCEPTIONS)
+    bad = upward(arrows)
     assert not bad, "arrows against the layer order:\n" + "\n".join(bad)
-
-
-def test_every_exception_is_still_needed(graph):
-    _, arrows = graph
-    for module in EXCEPTIONS:
-        assert upward(a for a in arrows if a.source == module), f"{module} keeps the rule now: drop its exception"
 
 
 def test_the_architecture_document_states_the_same_layers():

@@ -36,6 +36,7 @@ from symcot.check.shard import sharded_family
 from symcot.check.stepwise import StepwiseSpec, check_input, compare_blocks
 from symcot.check.verdict import Verdict
 from symcot.constructions.base import Construction
+from symcot.constructions.encoding import StopRule
 from symcot.errors import SymcotError
 from symcot.replay.batched import BatchedDecoder, StepView
 from symcot.replay.batched.views import exact_lists
@@ -230,11 +231,7 @@ class BatchedChecker:
             idx = np.asarray(runnable)[view.rows]
             fail = exp.mismatch(view, idx)
             if stop is not None:
-                stops = np.asarray(stop.fires_batched(view), dtype=bool)
-                if t == 1:  # the two readings of the stop rule must agree: spot-check a few rows
-                    ex = exact_lists(view.y[:, :8], view.scale)
-                    if [stop.fires(layout, y) for y in ex] != stops[:8].tolist():
-                        raise EngineDisagreement("the batched stop rule disagrees with the exact one")
+                stops = _stop_fires(stop, layout, view)
                 tot = totals[view.rows]
                 fail |= (stops & (t < tot)) | (~stops & (t == tot))
             for j in np.flatnonzero(fail):
@@ -259,6 +256,16 @@ class BatchedChecker:
     def certificate(self) -> Certificate | None:
         """The certificates of every engine run so far, merged."""
         return merge(self.certificates)
+
+
+def _stop_fires(stop: StopRule, layout: Any, view: StepView) -> np.ndarray:
+    """Whether the stop rule fires on each row of ``view`` (its batched reading, spot-checked at ``t = 1``)."""
+    stops = np.asarray(stop.fires_batched(view), dtype=bool)
+    if view.t == 1:  # the two readings of the stop rule must agree: spot-check a few rows
+        ex = exact_lists(view.y[:, :8], view.scale)
+        if [stop.fires(layout, y) for y in ex] != stops[:8].tolist():
+            raise EngineDisagreement("the batched stop rule disagrees with the exact one")
+    return stops
 
 
 class _Expected:

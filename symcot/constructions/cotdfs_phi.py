@@ -43,7 +43,6 @@ from symcot.constructions.cotdfs import (
 from symcot.constructions.cotdfs import layout as dfs_layout
 from symcot.constructions.encoding import scalar
 from symcot.ir import Layout, n
-from symcot.ir.layout import block_series
 from symcot.model import FFN, Attention, Decoder, Layer, value_space
 
 #: d = 6n + 4: the DFS embedding (6n + 3) and one component.

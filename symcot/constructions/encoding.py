@@ -211,7 +211,7 @@ def _block_array(term: Term, arrays: Mapping[str, Any], steps: int, k: int, lam:
     return a.reshape(steps, -1).astype(np.int64)  # flat
 
 
-def field_arrays(states: Sequence[Any], enc: StateEncoding,
+def field_arrays(states: Sequence[Any], enc: StateEncoding,  # noqa: C901 - one branch per field kind, read as a table
                  sizes: Mapping[str, int]) -> dict[tuple[str, str], Any] | None:
     """The fields the encoding reads, as arrays over the steps, by ``(field, kind)``.
 

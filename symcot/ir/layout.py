@@ -181,16 +181,3 @@ class BlockVars:
         if name.startswith("_"):
             raise AttributeError(name)
         return self[name]
-
-
-def block_series(outputs: Sequence[Sequence[Any]], layout: ConcreteLayout, name: str,
-                 steps: int | None = None) -> list[list[Any]]:
-    """``[π_name(y) for y in outputs[:steps]]``: one block of a run's outputs ``y_1, y_2, …``.
-
-    Outputs that convert lazily (the batched engine's rows, which have a ``block(layout, name, steps)``
-    method) convert only that block.
-    """
-    own = getattr(outputs, "block", None)
-    if callable(own):
-        return own(layout, name, steps)
-    return [layout.pi(name, y) for y in (outputs if steps is None else outputs[:steps])]

@@ -13,9 +13,8 @@ from symcot.algorithms.dfs import dfs_dynamic
 from symcot.check.batched_check import BatchedChecker, EngineDisagreement, table_disagreements
 from symcot.constructions.cotdfs import STOP, DfsConstruction
 from symcot.inputs import random_digraph, rooted_labeled_trees
-from symcot.ir.layout import block_series
 from symcot.model import generate
-from symcot.replay.batched import RowOutputs, generate_batch
+from symcot.replay.batched import RowOutputs, block_series, generate_batch
 
 
 def _dfs_prompts(inps):

@@ -1,4 +1,4 @@
-"""Layouts (symcot.ir.layout): symbolic offsets, concrete selectors, block series, errors."""
+"""Layouts (symcot.ir.layout): symbolic offsets, concrete selectors, block variables, errors."""
 
 import pytest
 import sympy as sp
@@ -8,7 +8,6 @@ from symcot.ir import (
     Layout,
     n,
 )
-from symcot.ir.layout import block_series
 from tests.fixtures.layouts import L
 
 
@@ -29,27 +28,6 @@ def test_layout_errors():
         L.block("w")
     with pytest.raises(DimensionError, match="size 3"):
         L.instantiate({n: 3}).assemble({"u": [1, 0]})
-
-
-class _LazyRows(list):
-    """Outputs that convert one block on request, as the batched engine's rows do."""
-
-    def __init__(self, rows):
-        super().__init__(rows)
-        self.asked = []
-
-    def block(self, layout, name, steps):
-        self.asked.append((name, steps))
-        return [layout.pi(name, y) for y in (self if steps is None else self[:steps])]
-
-
-def test_block_series_reads_one_block_of_every_step():
-    cl = L.instantiate({n: 2})
-    ys = [cl.assemble({"u": [t, 0], "s": t}) for t in range(1, 4)]
-    assert block_series(ys, cl, "s") == [[1], [2], [3]]
-    assert block_series(ys, cl, "u", 2) == [[1, 0], [2, 0]]
-    lazy = _LazyRows(ys)
-    assert block_series(lazy, cl, "s", 2) == [[1], [2]] and lazy.asked == [("s", 2)]
 
 
 def test_block_vars_are_block_references():

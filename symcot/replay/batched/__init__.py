@@ -25,6 +25,6 @@ partial sum fits, and otherwise object arrays of Python ``int``/``Fraction``. Th
 """
 
 from symcot.replay.batched.decoder import BatchedDecoder, generate_batch
-from symcot.replay.batched.views import BatchRun, RowOutputs, StepView
+from symcot.replay.batched.views import BatchRun, RowOutputs, StepView, block_series
 
-__all__ = ["BatchRun", "BatchedDecoder", "RowOutputs", "StepView", "generate_batch"]
+__all__ = ["BatchRun", "BatchedDecoder", "RowOutputs", "StepView", "block_series", "generate_batch"]

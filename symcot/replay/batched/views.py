@@ -126,3 +126,11 @@ class BatchRun:
     head_names: list[tuple[int, str]]
     certificate: Certificate
     prefix_classes: int | None = None
+
+
+def block_series(outputs: Sequence[Sequence[Any]], layout: ConcreteLayout, name: str,
+                 steps: int | None = None) -> list[list[Any]]:
+    """``[π_name(y) for y in outputs[:steps]]`` for exact-replay outputs and for a :class:`RowOutputs` alike."""
+    if isinstance(outputs, RowOutputs):
+        return outputs.block(layout, name, steps)
+    return [layout.pi(name, y) for y in (outputs if steps is None else outputs[:steps])]
