@@ -37,7 +37,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("interface", ("symcot.registry", "symcot.cli")),
 )
 #: Layers that may import fewer than all the layers before them.
-ONLY: dict[str, tuple[str, ...]] = {"replay": ("foundation", "ir", "model")}
+ONLY: dict[str, tuple[str, ...]] = {"gadgets": ("foundation", "ir", "model"), "replay": ("foundation", "ir", "model")}
 
 
 @dataclass(frozen=True)

@@ -126,37 +126,37 @@ class InUseCheck:
                            notes + [f"check failed: {type(e).__name__}: {e}"])
 
     # -- combining ------------------------------------------------------------------------------------
+    def _instance_row(self, claim_id: str, k: int, i: int, g: Any, sv: Survey, found: _Findings) -> dict[str, Any]:
+        """The proof of one gadget instance on its stated domain and what the replay fed it (noted in ``found``)."""
+        lem = self.instance_lemma(claim_id, g)
+        reached = [v for vk in sv.fed[(k, i)].values for name, v in vk[0][0] if name in {str(s) for s in lem.dims}]
+        res = prove(lem, max(reached) if reached else None)
+        ev = _evaluate(lem, g, sv, k, i)
+        row = {"layer": k, "gadget": g.describe(), "hypotheses": [h.name for h in lem.hyps],
+               "gates": [gt.label for gt in lem.gates], "target": sorted(lem.target),
+               "proof": {"status": res.status, "dimension": res.dimension, "core": sorted(res.used),
+                         "unused_hypotheses": res.unused, "queries": res.queries, "max_size": res.max_size,
+                         "solver_seconds": round(res.solver_seconds, 3)},
+               "fed": ev["summary"]}
+        if res.counterexample is not None:
+            row["proof"]["counterexample"] = res.counterexample.as_dict()
+            if found.z3_refuted is None:
+                found.z3_refuted = {"layer": k, "gadget": g.describe(), **res.counterexample.as_dict()}
+        if res.status == "unknown" or (res.status not in ("proved", "verified", "refuted")):
+            found.undecided = True
+        where = {"layer": k, "gadget": g.describe()}
+        for occ, info in ev["failures"][:1]:
+            if found.fed_fail is None or occ.order < found.fed_fail[0].order:
+                found.fed_fail = (occ, {**where, **info})
+        for occ, info in ev["violations"][:1]:
+            if found.outside is None or occ.order < found.outside[0].order:
+                found.outside = (occ, {**where, **info})
+        return row
+
     def _verdict(self, claim_id: str, cons: Any, insts: list[tuple[int, int, Any]], sv: Survey, notes: list[str],
                  t0: float) -> Verdict:
-        rows: list[dict[str, Any]] = []
-        fed_fail: tuple[Any, dict[str, Any]] | None = None
-        outside: tuple[Any, dict[str, Any]] | None = None
-        z3_refuted: dict[str, Any] | None = None
-        undecided = False
-        for k, i, g in insts:
-            lem = self.instance_lemma(claim_id, g)
-            reached = [v for vk in sv.fed[(k, i)].values for name, v in vk[0][0] if name in {str(s) for s in lem.dims}]
-            res = prove(lem, max(reached) if reached else None)
-            ev = _evaluate(lem, g, sv, k, i)
-            row = {"layer": k, "gadget": g.describe(), "hypotheses": [h.name for h in lem.hyps],
-                   "gates": [gt.label for gt in lem.gates], "target": sorted(lem.target),
-                   "proof": {"status": res.status, "dimension": res.dimension, "core": sorted(res.used),
-                             "unused_hypotheses": res.unused, "queries": res.queries, "max_size": res.max_size,
-                             "solver_seconds": round(res.solver_seconds, 3)},
-                   "fed": ev["summary"]}
-            if res.counterexample is not None:
-                row["proof"]["counterexample"] = res.counterexample.as_dict()
-                if z3_refuted is None:
-                    z3_refuted = {"layer": k, "gadget": g.describe(), **res.counterexample.as_dict()}
-            if res.status == "unknown" or (res.status not in ("proved", "verified", "refuted")):
-                undecided = True
-            for occ, info in ev["failures"][:1]:
-                if fed_fail is None or occ.order < fed_fail[0].order:
-                    fed_fail = (occ, {"layer": k, "gadget": g.describe(), **info})
-            for occ, info in ev["violations"][:1]:
-                if outside is None or occ.order < outside[0].order:
-                    outside = (occ, {"layer": k, "gadget": g.describe(), **info})
-            rows.append(row)
+        found = _Findings()
+        rows = [self._instance_row(claim_id, k, i, g, sv, found) for k, i, g in insts]
         using = {"claim": sv.claim, "variant": sv.variant, "max_size": sv.size, "inputs": sv.inputs,
                  "steps": sv.steps, "families": sv.families}
         details: dict[str, Any] = {"using": using, "instances": rows}
@@ -164,32 +164,19 @@ class InUseCheck:
         complete = sv.sizes_complete[-1] if sv.sizes_complete else None
         scope = (f"replayed every input of {', '.join(f['family'] for f in sv.families)} up to size {complete} "
                  f"({sv.inputs} inputs, {sv.steps} CoT steps) on {cons.label}")
-        if outside is not None:
-            occ, info = outside
+        if found.outside is not None:
+            occ, info = found.outside
             details["outside_domain"] = {**_where(sv, occ), **info}
-        if fed_fail is not None:
-            occ, info = fed_fail
+        if found.fed_fail is not None:
+            occ, info = found.fed_fail
             cex = {"kind": "fed", **_where(sv, occ), **info}
             notes.append(f"a value the decoder feeds breaks {self.label}: {info['text']}")
             return Verdict(claim_id, self.variant, "refuted", self.method, _below(sv, occ), sv.inputs, secs,
                            jsonable(cex), notes, None, sv.families, jsonable(details))
-        if z3_refuted is not None:
-            notes.append(f"{self.label} fails on the stated use domain ({z3_refuted['input']['text']}), but the "
-                         f"decoder never fed such a value: {scope}; the stated domain is wider than the use")
-        if outside is not None:
-            occ, info = outside
-            notes.append(f"the decoder feeds a value outside the stated domain ({info['violates']} fails at "
-                         f"{info['text']}); the proof does not cover it, though the gadget computed its target "
-                         "on every value fed")
-        if undecided:
-            notes.append("a proof query was undecided; an undecided query is never counted as proved")
-        idle = [r for r in rows if r["fed"]["distinct_values"] == 0]
-        if idle:
-            notes.append(f"the decoder never ran {len(idle)} of the {len(rows)} uses on the inputs replayed (no CoT "
-                         "step reached them): their domain is not confirmed")
-        if z3_refuted is not None or outside is not None or undecided or idle:
-            return Verdict(claim_id, self.variant, "unknown", self.method, None, sv.inputs, secs, None, notes, None,
-                           sv.families, jsonable(details))
+        open_notes = found.open_notes(self.label, scope, rows)
+        if open_notes:
+            return Verdict(claim_id, self.variant, "unknown", self.method, None, sv.inputs, secs, None,
+                           notes + open_notes, None, sv.families, jsonable(details))
         proofs: dict[str, int] = {}
         for r in rows:
             key = f"{r['proof']['status']} ({r['proof']['dimension']})"
@@ -205,6 +192,39 @@ class InUseCheck:
                        sv.families, jsonable(details),
                        scope=f"the decoder's own gadget weights on the stated use domain ({', '.join(kinds)}{lam}); "
                              f"domain confirmed on every input, n ≤ {complete}")
+
+
+@dataclass
+class _Findings:
+    """What the instances of one check found.
+
+    The first fed value that breaks the target, the first one outside the stated domain, a counterexample on
+    the stated domain, an undecided proof.
+    """
+
+    fed_fail: tuple[Any, dict[str, Any]] | None = None
+    outside: tuple[Any, dict[str, Any]] | None = None
+    z3_refuted: dict[str, Any] | None = None
+    undecided: bool = False
+
+    def open_notes(self, label: str, scope: str, rows: list[dict[str, Any]]) -> list[str]:
+        """Why the row cannot be ``verified`` (no fed value breaks the target), one note each; empty when it can."""
+        notes = []
+        if self.z3_refuted is not None:
+            notes.append(f"{label} fails on the stated use domain ({self.z3_refuted['input']['text']}), but the "
+                         f"decoder never fed such a value: {scope}; the stated domain is wider than the use")
+        if self.outside is not None:
+            _occ, info = self.outside
+            notes.append(f"the decoder feeds a value outside the stated domain ({info['violates']} fails at "
+                         f"{info['text']}); the proof does not cover it, though the gadget computed its target "
+                         "on every value fed")
+        if self.undecided:
+            notes.append("a proof query was undecided; an undecided query is never counted as proved")
+        idle = [r for r in rows if r["fed"]["distinct_values"] == 0]
+        if idle:
+            notes.append(f"the decoder never ran {len(idle)} of the {len(rows)} uses on the inputs replayed (no CoT "
+                         "step reached them): their domain is not confirmed")
+        return notes
 
 
 def _where(sv: Survey, occ: Any) -> dict[str, Any]:

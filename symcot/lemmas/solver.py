@@ -24,7 +24,7 @@ from symcot.lemmas.lemma import ConcreteX, Hyp, Lemma
 
 #: Hypothesis kinds in the order cores are minimised: the structural ones are dropped first, so the
 #: core that remains names the weakest (per-coordinate) facts a proof needs.
-_CORE_ORDER = {"whole": 0, "lam": 1, "dim": 2, "each": 3, "int": 4}
+CORE_ORDER = {"whole": 0, "lam": 1, "dim": 2, "each": 3, "int": 4}
 #: The incremental solver's first try; an undecided query is retried by :func:`tactic_check`.
 FIRST_TRY_MS = 200
 
@@ -163,7 +163,7 @@ def gate_assignments(lemma: Lemma) -> list[dict[str, Any]]:
 
 def _deletion_core(named: list[tuple[str, str, Any]], goal: Any, timeout_ms: int) -> set[str]:
     """Minimal set of named hypotheses under which ``goal`` is still unsat (by :func:`tactic_check`)."""
-    keep = sorted(named, key=lambda t: (_CORE_ORDER.get(t[1], 9), t[0]))
+    keep = sorted(named, key=lambda t: (CORE_ORDER.get(t[1], 9), t[0]))
     for cand in list(keep):
         trial = [t for t in keep if t is not cand]
         if tactic_check([c for _n, _k, c in trial] + [goal], timeout_ms)[0] == z3.unsat:
@@ -179,7 +179,7 @@ def minimize_core(s: z3.Solver, core: list[z3.BoolRef], kinds: dict[str, str], f
     incremental solver is re-decided by :func:`tactic_check` (full timeout), so a slow check does not
     leave a hypothesis in the core that the proof does not need.
     """
-    core = sorted(core, key=lambda c: (_CORE_ORDER.get(kinds.get(str(c), "each"), 9), str(c)))
+    core = sorted(core, key=lambda c: (CORE_ORDER.get(kinds.get(str(c), "each"), 9), str(c)))
     keep = list(core)
     for c in core:
         trial = [k for k in keep if not k.eq(c)]
@@ -259,116 +259,149 @@ def _polish(hard: list[Any], xs: dict[str, list[Any]], extra: list[Any], timeout
     return None
 
 
+@dataclass
+class _Gate:
+    """One assignment of the finite gates: its input variables and a solver holding the domain's hypotheses.
+
+    Each hypothesis is asserted behind a tracking literal (``lits``), so that cores name hypotheses.
+    """
+
+    values: dict[str, Any]
+    xs: dict[str, list[Any]]
+    x: ConcreteX
+    kit: Z3Kit
+    solver: z3.Solver
+    lits: list[z3.BoolRef] = field(default_factory=list)
+    hard: list[Any] = field(default_factory=list)
+    named: list[tuple[str, str, Any]] = field(default_factory=list)
+    kinds: dict[str, str] = field(default_factory=dict)
+    formulas: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def text(self) -> str:
+        """``g=1, h=0`` (empty without gates)."""
+        return ", ".join(f"{b}={v}" for b, v in self.values.items())
+
+    def assume(self, lemma: Lemma, env: Env) -> str:
+        """Assert every non-dimension hypothesis; the name of one that no input satisfies, else ``""``."""
+        for k, h in enumerate(lemma.hyps):
+            if h.kind == "dim":
+                continue
+            c = encode_hyp(h, self.x, self.kit, env)
+            if c is True:
+                continue
+            if c is False:
+                return h.name
+            lit = z3.Bool(f"hyp{k}:{h.name}")
+            self.kinds[str(lit)] = h.kind
+            self.formulas[str(lit)] = c
+            self.solver.add(z3.Implies(lit, c))
+            self.lits.append(lit)
+            self.hard.append(c)
+            self.named.append((h.name, h.kind, c))
+        return ""
+
+
+def _open_gate(lemma: Lemma, env: Env, cl: ConcreteLayout, values: dict[str, Any], lam_t: Any, bound_t: Any,
+               res: Outcome) -> _Gate | None:
+    """The solver of one gate assignment, or ``None`` (noted in ``res``) when its domain is empty."""
+    xs = input_vars(lemma, cl, values)
+    gate = _Gate(values, xs, ConcreteX(xs), Z3Kit(lam_t, bound_t, env), new_solver(min(lemma.timeout_ms, FIRST_TRY_MS)))
+    out_of_domain = gate.assume(lemma, env)
+    if out_of_domain:
+        res.notes.append(f"{gate.text or 'input'}: excluded by {out_of_domain}")
+        return None
+    t0 = time.perf_counter()
+    empty = gate.solver.check(*gate.lits) == z3.unsat  # a proof over an empty domain would be vacuous
+    res.seconds += time.perf_counter() - t0
+    if empty:
+        res.notes.append(f"{gate.text or 'input'}: excluded: no input satisfies the hypotheses")
+        return None
+    return gate
+
+
+def _decide(lemma: Lemma, env: Env, gate: _Gate, goal: Any, label: str, res: Outcome, lam_t: Any, bound_t: Any,
+            cores: bool, polish: bool) -> bool:
+    """Decide one output coordinate's negated target ``goal`` under the gate's hypotheses; whether it refuted."""
+    if isinstance(goal, bool):
+        if not goal:  # the row equals the target identically
+            res.queries += 1
+            return False
+        goal = z3.BoolVal(True)
+    s = gate.solver
+    s.push()
+    try:
+        s.add(goal)
+        t0 = time.perf_counter()
+        r = s.check(*gate.lits)
+        fallback_model = None
+        via_tactic = r == z3.unknown
+        if via_tactic:  # retry without assumptions, equalities eliminated first
+            r, fallback_model = tactic_check(gate.hard + [goal], lemma.timeout_ms)
+        res.queries += 1
+        if r == z3.unsat:
+            if cores and via_tactic:
+                res.used |= _deletion_core(gate.named, goal, lemma.timeout_ms)
+            elif cores:
+                # From every hypothesis, not Z3's core: the result is then the same minimal core
+                # whatever core the solver happened to return (structural hypotheses dropped first).
+                core = minimize_core(s, list(gate.lits), gate.kinds, gate.formulas, goal, lemma.timeout_ms)
+                res.used |= {str(c).split(":", 1)[1] for c in core}
+            res.seconds += time.perf_counter() - t0
+            return False
+        if r == z3.sat:
+            model = fallback_model if via_tactic else s.model()
+            if polish:
+                model = _polish(gate.hard + [goal], gate.xs, [lam_t, bound_t], min(lemma.timeout_ms, 2000)) or model
+            cex, why = check_model(lemma, env, gate.values, gate.xs, model, lam_t, bound_t, label)
+            if cex is None and polish and not via_tactic:
+                cex, why = check_model(lemma, env, gate.values, gate.xs, s.model(), lam_t, bound_t, label)
+            res.seconds += time.perf_counter() - t0
+            if cex is None:
+                res.unknown.append(f"{label}: solver model rejected ({why})")
+                res.status = "unknown"
+                return False
+            res.status, res.counterexample = "refuted", cex
+            return True
+        res.seconds += time.perf_counter() - t0
+        res.unknown.append(f"{label}: undecided ({s.reason_unknown()}) within {lemma.timeout_ms} ms")
+        if res.status == "proved":
+            res.status = "unknown"
+        return False
+    finally:
+        s.pop()
+
+
 def prove_at(lemma: Lemma, env: Env, *, cores: bool = True, polish: bool = True, lam_term: Any = None,
              bound_term: Any = None, stop_at_first: bool = True) -> Outcome:
     """Prove or refute the lemma at concrete sizes ``env`` (every gate value, every target coordinate)."""
     lam_t, bound_t = terms(lemma, lam_term, bound_term)
     res = Outcome("proved")
     size_txt = ", ".join(f"{k}={v}" for k, v in _sizes_text(env).items())
-    for h in lemma.hyps:  # before the layouts: a size outside the domain may not even be a size (n/2 for odd n)
-        if h.kind == "dim" and not h.pred(dict(env), ExactKit()):
-            res.status = "vacuous"
-            res.notes.append(f"{size_txt}: outside the domain ({h.name})")
-            return res
+    # before the layouts: a size outside the domain may not even be a size (n/2 for odd n)
+    outside = next((h.name for h in lemma.hyps if h.kind == "dim" and not h.pred(dict(env), ExactKit())), None)
+    if outside is not None:
+        res.status = "vacuous"
+        res.notes.append(f"{size_txt}: outside the domain ({outside})")
+        return res
     cl = ConcreteLayout(lemma.inputs, env)
     co = ConcreteLayout(lemma.w2.dst, env)
     w1c, w2c = concrete_maps(lemma, env, lam_t if not is_z3(lam_t) else None)
     w1z = Z3Rows(w1c, lam_t) if w1c is not None else None
     w2z = Z3Rows(w2c, lam_t)
-    kinds: dict[str, str] = {}
-    formulas: dict[str, Any] = {}
     any_gate_in_domain = False
     for gv in gate_assignments(lemma):
-        gtxt = ", ".join(f"{b}={v}" for b, v in gv.items())
-        xs = input_vars(lemma, cl, gv)
-        x = ConcreteX(xs)
-        K = Z3Kit(lam_t, bound_t, env)
-        s = new_solver(min(lemma.timeout_ms, FIRST_TRY_MS))
-        lits: list[z3.BoolRef] = []
-        hard: list[Any] = []
-        hard_named: list[tuple[str, str, Any]] = []
-        out_of_domain = ""
-        for k, h in enumerate(lemma.hyps):
-            if h.kind == "dim":
-                continue
-            c = encode_hyp(h, x, K, env)
-            if c is True:
-                continue
-            if c is False:
-                out_of_domain = h.name
-                break
-            lit = z3.Bool(f"hyp{k}:{h.name}")
-            kinds[str(lit)] = h.kind
-            formulas[str(lit)] = c
-            s.add(z3.Implies(lit, c))
-            lits.append(lit)
-            hard.append(c)
-            hard_named.append((h.name, h.kind, c))
-        if out_of_domain:
-            res.notes.append(f"{gtxt or 'input'}: excluded by {out_of_domain}")
-            continue
-        t0 = time.perf_counter()
-        empty = s.check(*lits) == z3.unsat  # a proof over an empty domain would be vacuous
-        res.seconds += time.perf_counter() - t0
-        if empty:
-            res.notes.append(f"{gtxt or 'input'}: excluded: no input satisfies the hypotheses")
+        gate = _open_gate(lemma, env, cl, gv, lam_t, bound_t, res)
+        if gate is None:
             continue
         any_gate_in_domain = True
-        xvec = cl.assemble(xs)
-        hid = LazyHidden(w1z, xvec, lemma.relu)
+        hid = LazyHidden(w1z, cl.assemble(gate.xs), lemma.relu)
         for b, row in lemma.target.items():
             for i in range(co.sizes[b]):
-                o = co.offsets[b] + i
-                got = w2z.row(o, hid)
-                want = row(x, i, K)
-                goal = got != want
-                label = ", ".join(p for p in (size_txt, gtxt, f"{b}[{i}]") if p)
-                if isinstance(goal, bool):
-                    if not goal:  # the row equals the target identically
-                        res.queries += 1
-                        continue
-                    goal = z3.BoolVal(True)
-                s.push()
-                s.add(goal)
-                t0 = time.perf_counter()
-                r = s.check(*lits)
-                fallback_model = None
-                via_tactic = r == z3.unknown
-                if via_tactic:  # retry without assumptions, equalities eliminated first
-                    r, fallback_model = tactic_check(hard + [goal], lemma.timeout_ms)
-                res.queries += 1
-                if r == z3.unsat:
-                    if cores and via_tactic:
-                        res.used |= _deletion_core(hard_named, goal, lemma.timeout_ms)
-                    elif cores:
-                        # From every hypothesis, not Z3's core: the result is then the same minimal core
-                        # whatever core the solver happened to return (structural hypotheses dropped first).
-                        core = minimize_core(s, list(lits), kinds, formulas, goal, lemma.timeout_ms)
-                        res.used |= {str(c).split(":", 1)[1] for c in core}
-                    res.seconds += time.perf_counter() - t0
-                elif r == z3.sat:
-                    model = fallback_model if via_tactic else s.model()
-                    if polish:
-                        model = _polish(hard + [goal], xs, [lam_t, bound_t], min(lemma.timeout_ms, 2000)) or model
-                    cex, why = check_model(lemma, env, gv, xs, model, lam_t, bound_t, label)
-                    if cex is None and polish and not via_tactic:
-                        cex, why = check_model(lemma, env, gv, xs, s.model(), lam_t, bound_t, label)
-                    res.seconds += time.perf_counter() - t0
-                    if cex is None:
-                        res.unknown.append(f"{label}: solver model rejected ({why})")
-                        res.status = "unknown"
-                    else:
-                        res.status, res.counterexample = "refuted", cex
-                        if stop_at_first:
-                            s.pop()
-                            return res
-                else:
-                    res.seconds += time.perf_counter() - t0
-                    res.unknown.append(f"{label}: undecided ({s.reason_unknown()}) within {lemma.timeout_ms} ms")
-                    if res.status == "proved":
-                        res.status = "unknown"
-                s.pop()
+                goal = w2z.row(co.offsets[b] + i, hid) != row(gate.x, i, gate.kit)
+                label = ", ".join(p for p in (size_txt, gate.text, f"{b}[{i}]") if p)
+                if _decide(lemma, env, gate, goal, label, res, lam_t, bound_t, cores, polish) and stop_at_first:
+                    return res
     if not any_gate_in_domain:
         res.status = "vacuous"
     return res
-

@@ -16,7 +16,6 @@ large sizes run in forked processes (``jobs``), merged in the family's order.
 
 from __future__ import annotations
 
-import multiprocessing as mp
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from itertools import islice
@@ -25,6 +24,7 @@ from typing import Any
 import sympy as sp
 
 from symcot.check.exhaustive import Family, Progress
+from symcot.check.pool import map_ordered
 from symcot.check.stepwise import StepwiseSpec
 from symcot.constructions.base import Construction
 from symcot.errors import SymcotError
@@ -140,28 +140,44 @@ class _Replayer:
         return len(items), found, steps
 
 
-_WORKER: _Replayer | None = None
-
-
-def _run_chunk(job: tuple[int, list[tuple[int, Any]]]) -> tuple[int, dict[tuple[int, int], Any], int]:
-    assert _WORKER is not None
-    return _WORKER.chunk(job)
-
-
 def _chunks(inputs: Any, size: int) -> Any:
     it = enumerate(inputs)
     while chunk := list(islice(it, CHUNK)):
         yield (size, chunk)
 
 
+def _merge(out: Survey, found: dict[tuple[int, int], Any], family: str, size: int) -> None:
+    """Add one chunk's fed values to ``out`` (chunks arrive in the family's order: first occurrences stay first)."""
+    for u, (n_steps, values) in found.items():
+        fed = out.fed[u]
+        fed.steps += n_steps
+        for vk, (rank, t, inp) in values.items():
+            if vk not in fed.values:
+                fed.values[vk] = Occurrence(family, size, rank, t, inp)
+
+
+def _replay_size(rep: _Replayer, f: Family, s: int, workers: int, bar: Any, out: Survey) -> int:
+    """Replay every input of ``f`` at size ``s`` in ordered chunks (``workers`` processes); the inputs replayed."""
+    got = 0
+    results = map_ordered(rep.chunk, _chunks(f.inputs(s), s), workers)
+    try:
+        for _, (done, found, steps) in results:
+            got += done
+            bar.update(done)
+            out.steps += steps
+            _merge(out, found, f.name, s)
+    finally:
+        results.close()
+    return got
+
+
 def survey(cons: Construction, spec: StepwiseSpec, families: Sequence[Family], size: int,
            progress: Progress | None = None, cache: bool = True, jobs: int = 1) -> Survey:
     """Replay every input of ``families`` (exhaustive, not partial) up to ``size``; record what each gadget is fed.
 
-    ``jobs > 1`` replays large sizes in that many forked processes, in ordered chunks: the first occurrence of
-    each value is the same as in one process.
+    ``jobs > 1`` replays large sizes in that many forked processes (:mod:`symcot.check.pool`), in ordered
+    chunks: the first occurrence of each value is the same as in one process.
     """
-    global _WORKER
     key = (cons.claim, cons.variant, size)
     if cache and key in _CACHE:
         return _CACHE[key]
@@ -179,28 +195,8 @@ def survey(cons: Construction, spec: StepwiseSpec, families: Sequence[Family], s
             if s < f.min_size or (f.max_size is not None and s > f.max_size):
                 continue
             count = f.count(s)
-            got = 0
             with progress.bar(count, f"{cons.label} survey n={s}") as bar:
-                parallel = jobs > 1 and count >= PARALLEL_THRESHOLD and "fork" in mp.get_all_start_methods()
-                if parallel:
-                    _WORKER = rep
-                    try:
-                        with mp.get_context("fork").Pool(jobs) as pool:
-                            results = list(pool.imap(_run_chunk, _chunks(f.inputs(s), s)))
-                    finally:
-                        _WORKER = None
-                else:
-                    results = [rep.chunk(job) for job in _chunks(f.inputs(s), s)]
-                for done, found, steps in results:  # in the family's order: first occurrences stay first
-                    got += done
-                    bar.update(done)
-                    out.steps += steps
-                    for u, (n_steps, values) in found.items():
-                        fed = out.fed[u]
-                        fed.steps += n_steps
-                        for vk, (rank, t, inp) in values.items():
-                            if vk not in fed.values:
-                                fed.values[vk] = Occurrence(f.name, s, rank, t, inp)
+                got = _replay_size(rep, f, s, jobs if count >= PARALLEL_THRESHOLD else 1, bar, out)
             if got != count:
                 raise SymcotError(f"family {f.name!r} yielded {got} inputs at size {s}, expected {count}")
             out.inputs += got

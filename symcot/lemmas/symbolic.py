@@ -44,7 +44,7 @@ from symcot.ir.matrices import (
 from symcot.ir.symbols import lam
 from symcot.lemmas.kit import NonLocal, Unsupported, Z3Kit, sympy_to_z3, z3_to_exact
 from symcot.lemmas.lemma import Lemma
-from symcot.lemmas.solver import gate_assignments, tactic_check
+from symcot.lemmas.solver import CORE_ORDER, gate_assignments, tactic_check
 
 Entry = tuple[Any, Any, Any]  # (coefficient, column, guard)
 
@@ -127,6 +127,10 @@ class SymMap:
 
     def mat_row(self, M: Mat, j: Any) -> list[Entry]:  # noqa: N803 - matrix name
         """Row ``j`` of a structured matrix: ``[(coefficient, column, guard)]``."""
+        if isinstance(M, (Scaled, MatSum, MatProduct)):
+            return self._composite_row(M, j)
+        if isinstance(M, Transposed):
+            return self._transposed_row(M, j)
         if isinstance(M, LocalIndexMatrix):
             return M.sym_row(j, self.symbols)
         if isinstance(M, Identity):
@@ -145,26 +149,31 @@ class SymMap:
             return [(1, 0, j == self.z(M.i))]
         if isinstance(M, Ramp):
             return [(self.z(M.start) + self.z(M.step) * j, 0, True)]
+        raise NonLocal(f"no symbolic row for {type(M).__name__} {M.latex()}")
+
+    def _composite_row(self, M: Scaled | MatSum | MatProduct, j: Any) -> list[Entry]:  # noqa: N803
+        """Row ``j`` of ``c·A``, ``A + B`` or ``A·B`` from the rows of its parts."""
         if isinstance(M, Scaled):
             c = self.z(M.c)
             return [(c * a, col, g) for a, col, g in self.mat_row(M.m, j)]
         if isinstance(M, MatSum):
             return self.mat_row(M.a, j) + self.mat_row(M.b, j)
-        if isinstance(M, MatProduct):
-            out = []
-            for ca, k, ga in self.mat_row(M.a, j):
-                for cb, col, gb in self.mat_row(M.b, k):
-                    out.append((ca * cb, col, Z3Kit.And(ga, gb)))
-            return out
-        if isinstance(M, Transposed):
-            inner = M.m
-            if isinstance(inner, Identity):
-                return [(1, j, True)]
-            if isinstance(inner, Shift):
-                col = j + inner.k
-                return [(1, col, z3.And(col >= 0, col < self.z(inner.rows)))]
-            if isinstance(inner, Ones) and sp.sympify(inner.rows).is_Integer:
-                return [(1, k, True) for k in range(int(inner.rows))]
+        out = []
+        for ca, k, ga in self.mat_row(M.a, j):
+            for cb, col, gb in self.mat_row(M.b, k):
+                out.append((ca * cb, col, Z3Kit.And(ga, gb)))
+        return out
+
+    def _transposed_row(self, M: Transposed, j: Any) -> list[Entry]:  # noqa: N803
+        """Row ``j`` of the transpose of ``I``, a shift or ``1`` of integer height."""
+        inner = M.m
+        if isinstance(inner, Identity):
+            return [(1, j, True)]
+        if isinstance(inner, Shift):
+            col = j + inner.k
+            return [(1, col, z3.And(col >= 0, col < self.z(inner.rows)))]
+        if isinstance(inner, Ones) and sp.sympify(inner.rows).is_Integer:
+            return [(1, k, True) for k in range(int(inner.rows))]
         raise NonLocal(f"no symbolic row for {type(M).__name__} {M.latex()}")
 
     def expr_row(self, e: Expr, j: Any) -> Any:
@@ -260,6 +269,64 @@ class SymX:
                                        for j in self.reads[block]])
 
 
+def _hypotheses(lemma: Lemma, x: SymX, K: Z3Kit, syms: dict[sp.Symbol, Any],
+                dropped: set[str]) -> list[tuple[str, str, Any]] | None:
+    """``(name, kind, formula)`` of every hypothesis at the coordinates read; ``None`` when one is false.
+
+    A hypothesis that cannot be stated for symbolic sizes is left out (named in ``dropped``): fewer
+    assumptions can only make a proof harder, never wrong.
+    """
+    hyps: list[tuple[str, str, Any]] = []
+    for h in lemma.hyps:
+        if h.kind in ("each", "int"):
+            c = x.each(h.block, h.pred, K)
+        elif h.kind == "dim":
+            c = h.pred(dict(syms), K)
+        elif h.kind == "lam":
+            c = h.pred(K)
+        elif h.sym is not None:
+            c = h.sym(x, K, x)
+        else:
+            try:
+                c = h.pred(x, K)
+            except (NonLocal, TypeError, Unsupported):
+                dropped.add(h.name)
+                continue
+        if c is True:
+            continue
+        if c is False:
+            return None
+        hyps.append((h.name, h.kind, c))
+    return hyps
+
+
+def _core_by_deletion(base: list[Any], hyps: list[tuple[str, str, Any]], timeout_ms: int) -> set[str]:
+    """The hypotheses left after dropping, one by one, each whose absence keeps ``base`` unsat."""
+    keep = sorted(hyps, key=lambda t: (CORE_ORDER[t[1]], t[0]))
+    for cand in list(keep):
+        trial = [t for t in keep if t is not cand]
+        if tactic_check(base + [c for _n, _k, c in trial], timeout_ms)[0] == z3.unsat:
+            keep = trial
+    return {n for n, _k, _c in keep}
+
+
+def _hidden_reader(lemma: Lemma, symbols: dict[sp.Symbol, Any], x: SymX) -> Callable[[str, Any], Any]:
+    """``read(b, j)``: coordinate ``j`` of the hidden block ``b`` (``ReLU`` of ``W_1``'s row; cached)."""
+    w1s = SymMap(lemma.w1, symbols, x.raw) if lemma.w1 is not None else None
+    cache: dict[tuple[str, str], Any] = {}
+
+    def read_hidden(b: str, j: Any) -> Any:
+        if w1s is None:
+            return x.raw(b, j)
+        key = (b, str(j))
+        if key not in cache:
+            v = w1s.block_row(b, j)
+            cache[key] = Z3Kit.relu(v) if lemma.relu else v
+        return cache[key]
+
+    return read_hidden
+
+
 def prove_all_sizes(lemma: Lemma, lam_term: Any, bound_term: Any) -> dict[str, Any]:
     """The all-dimension proof: ``{"status", "queries", "seconds", "used", "dropped", "model_sizes", …}``.
 
@@ -273,24 +340,11 @@ def prove_all_sizes(lemma: Lemma, lam_term: Any, bound_term: Any) -> dict[str, A
     syms = {s: z3.Int(str(s)) for s in lemma.dims}
     symbols = dict(syms)
     symbols[lam] = lam_term
-    order = {"whole": 0, "lam": 1, "dim": 2, "each": 3, "int": 4}
     try:
         for gv in gate_assignments(lemma):
             x = SymX(lemma, symbols, gv)
             K = Z3Kit(lam_term, bound_term, syms)
-            hid_cache: dict[tuple[str, str], Any] = {}
-            w1s = SymMap(lemma.w1, symbols, x.raw) if lemma.w1 is not None else None
-
-            def read_hidden(b: str, j: Any, w1s: Any = w1s, cache: Any = hid_cache, x: Any = x) -> Any:
-                if w1s is None:
-                    return x.raw(b, j)
-                key = (b, str(j))
-                if key not in cache:
-                    v = w1s.block_row(b, j)
-                    cache[key] = Z3Kit.relu(v) if lemma.relu else v
-                return cache[key]
-
-            w2s = SymMap(lemma.w2, symbols, read_hidden)
+            w2s = SymMap(lemma.w2, symbols, _hidden_reader(lemma, symbols, x))
             for b, row in lemma.target.items():
                 i = z3.Int("i")
                 size_b = sympy_to_z3(lemma.w2.dst.size(b), symbols)
@@ -299,41 +353,14 @@ def prove_all_sizes(lemma: Lemma, lam_term: Any, bound_term: Any) -> dict[str, A
                 goal = got != want
                 base = [i >= 0, i < size_b, *[v >= lemma.dims[k] for k, v in syms.items()],
                         goal if not isinstance(goal, bool) else z3.BoolVal(goal)]
-                hyps: list[tuple[str, str, Any]] = []
-                empty = False
-                for h in lemma.hyps:
-                    if h.kind in ("each", "int"):
-                        c = x.each(h.block, h.pred, K)
-                    elif h.kind == "dim":
-                        c = h.pred(dict(syms), K)
-                    elif h.kind == "lam":
-                        c = h.pred(K)
-                    elif h.sym is not None:
-                        c = h.sym(x, K, x)
-                    else:
-                        try:
-                            c = h.pred(x, K)
-                        except (NonLocal, TypeError, Unsupported):
-                            out["dropped"].add(h.name)
-                            continue
-                    if c is True:
-                        continue
-                    if c is False:
-                        empty = True
-                        break
-                    hyps.append((h.name, h.kind, c))
-                if empty:
+                hyps = _hypotheses(lemma, x, K, syms, out["dropped"])
+                if hyps is None:
                     continue
                 t0 = time.perf_counter()
                 r, model = tactic_check(base + [c for _n, _k, c in hyps], lemma.timeout_ms)
                 out["queries"] += 1
                 if r == z3.unsat:
-                    keep = sorted(hyps, key=lambda t: (order[t[1]], t[0]))
-                    for cand in list(keep):
-                        trial = [t for t in keep if t is not cand]
-                        if tactic_check(base + [c for _n, _k, c in trial], lemma.timeout_ms)[0] == z3.unsat:
-                            keep = trial
-                    out["used"] |= {n for n, _k, _c in keep}
+                    out["used"] |= _core_by_deletion(base, hyps, lemma.timeout_ms)
                 elif r == z3.sat:
                     out["seconds"] += time.perf_counter() - t0
                     out["status"] = "sat"
