@@ -18,7 +18,8 @@ from symcot.constructions.base import Construction, Expectation, Prompt
 from symcot.ir.layout import ConcreteLayout
 from symcot.model.semantics import LayerRecord, generate
 
-__all__ = ["Mismatch", "StepwiseSpec", "check_input", "compare_blocks", "diagnose", "token_labels"]
+__all__ = ["Mismatch", "StepwiseSpec", "check_input", "compare_blocks", "diagnose", "final_mismatch",
+           "step_mismatch", "token_labels"]
 
 
 @dataclass
@@ -61,6 +62,45 @@ def compare_blocks(layout: ConcreteLayout, y: list[Any], want: dict[str, list[An
     return bad
 
 
+def step_mismatch(cons: Construction, spec: StepwiseSpec, inp: Any, states: Sequence[Any], t: int, y: list[Any],
+                  layout: ConcreteLayout, layers: int) -> Mismatch | None:
+    """Compare ``y_t`` with ``enc(states[t])`` and the stop rule; ``None`` when they agree.
+
+    This is the per-step comparison of :func:`check_input` (every engine that produces tokens, the float
+    replay included, reads it from here): the blocks of the construction's encoding first, then its stop
+    rule, which must fire at the reference's last step ``len(states) - 1`` and not before.
+    """
+    total = len(states) - 1
+    bad = compare_blocks(layout, y, cons.expected(inp, states[t], t))
+    if bad:
+        name, want, got = bad[0]
+        return Mismatch(t, layers, "block", name, want, got,
+                        f"π_{name}(y_{t}) differs from the reference state after step {t}",
+                        reference_state=spec.state_text(states[t]), also=[b[0] for b in bad[1:]])
+    if cons.stop is not None:
+        stops = cons.terminal(layout, y)
+        if stops and t < total:
+            return Mismatch(t, layers, "termination", "stop rule", f"continue to step {total}",
+                            f"stops at step {t}", "the stop rule fires before the reference ends",
+                            reference_state=spec.state_text(states[t]))
+        if not stops and t == total:
+            return Mismatch(t, layers, "termination", "stop rule", f"stop at step {total}",
+                            "does not stop", "the reference has ended but the stop rule does not fire",
+                            reference_state=spec.state_text(states[t]))
+    return None
+
+
+def final_mismatch(spec: StepwiseSpec, inp: Any, outputs: Sequence[list[Any]], y0: Sequence[Any],
+                   layout: ConcreteLayout) -> Mismatch | None:
+    """The theorem's conclusions (``spec.conclusions``) on the generated tokens; ``None`` when they hold."""
+    if not spec.conclusions:
+        return None
+    msg = spec.final_failure(inp, outputs, y0, layout)
+    if msg:
+        return Mismatch(len(outputs), None, "steps", "step count", "as stated", msg, msg)
+    return None
+
+
 def check_input(cons: Construction, spec: StepwiseSpec, inp: Any) -> Mismatch | None:
     """Replay ``inp`` exactly and compare every step; ``None`` when all steps agree."""
     states = spec.reference(inp)
@@ -77,35 +117,15 @@ def check_input(cons: Construction, spec: StepwiseSpec, inp: Any) -> Mismatch | 
                         reference_state=spec.state_text(states[0]))
 
     def on_step(t: int, y: list[Any], _recs: list[LayerRecord]) -> bool:
-        bad = compare_blocks(layout, y, cons.expected(inp, states[t], t))
-        if bad:
-            name, want, got = bad[0]
-            found.append(Mismatch(t, len(dec.layers), "block", name, want, got,
-                                  f"π_{name}(y_{t}) differs from the reference state after step {t}",
-                                  reference_state=spec.state_text(states[t]),
-                                  also=[b[0] for b in bad[1:]]))
+        mm = step_mismatch(cons, spec, inp, states, t, y, layout, len(dec.layers))
+        if mm is not None:
+            found.append(mm)
             return False
-        if cons.stop is not None:
-            stops = cons.terminal(layout, y)
-            if stops and t < total:
-                found.append(Mismatch(t, len(dec.layers), "termination", "stop rule", f"continue to step {total}",
-                                      f"stops at step {t}", "the stop rule fires before the reference ends",
-                                      reference_state=spec.state_text(states[t])))
-                return False
-            if not stops and t == total:
-                found.append(Mismatch(t, len(dec.layers), "termination", "stop rule", f"stop at step {total}",
-                                      "does not stop", "the reference has ended but the stop rule does not fire",
-                                      reference_state=spec.state_text(states[t])))
-                return False
         return True
 
     gen = generate(dec, prompt.tokens, total, on_step=on_step)
-    if not found and spec.conclusions:
-        msg = spec.final_failure(inp, gen.outputs, prompt.tokens[-1], layout)
-        if msg:
-            return Mismatch(len(gen.outputs), None, "steps", "step count", "as stated", msg, msg)
     if not found:
-        return None
+        return final_mismatch(spec, inp, gen.outputs, prompt.tokens[-1], layout)
     return diagnose(cons, inp, states, found[0])
 
 
