@@ -1,4 +1,4 @@
-"""The ``symcot`` command line, one module per command (``verify``, ``claims``, ``replay``, ``latex``).
+"""The ``symcot`` command line, one module per command (``verify``, ``claims``, ``replay``, ``latex``, …).
 
 Every expected failure (unknown claim, malformed input, bad size) prints one line and exits non-zero. A
 command module provides ``add_parser(subparsers)``, which registers its options and sets ``func`` to the
@@ -12,11 +12,11 @@ import sys
 from typing import Any
 
 from symcot import __version__
-from symcot.cli import claims, latex, replay, verify
+from symcot.cli import claims, export, latex, precision, replay, verify
 from symcot.errors import SymcotError
 
 #: The command modules, in the order ``symcot --help`` lists them.
-COMMANDS = (verify, claims, replay, latex)
+COMMANDS = (verify, claims, replay, latex, precision, export)
 
 
 class _Parser(argparse.ArgumentParser):

@@ -229,7 +229,7 @@ class FloatContext:
 
 def generate(fd: FloatDecoder, prompt: np.ndarray, steps: int, attention: AttentionRule = HARD,
              recorder: Recorder | None = None) -> np.ndarray:
-    """Run ``steps`` CoT steps on a batch: ``prompt`` is ``(P, B, d)``; returns ``y_1 … y_steps`` as ``(steps, B, d)``."""
+    """Run ``steps`` CoT steps on a batch: ``prompt`` ``(P, B, d)`` → ``y_1 … y_steps`` as ``(steps, B, d)``."""
     prompt = np.asarray(prompt)
     if prompt.ndim != 3 or prompt.shape[0] < 1:
         raise DimensionError(f"prompt of shape {prompt.shape}: expected (positions ≥ 1, batch, d)")

@@ -73,10 +73,11 @@ class Format:
         return self.round(flat.reshape(a.shape).astype(self.accum))
 
     def scalar(self, c: Any) -> Any:
-        """One exact coefficient in this format (rounded to storage)."""
+        """One exact coefficient (or a float parameter such as β) in this format, rounded to storage."""
         if self.exact:
             return as_rational(c)
-        return self.round(np.array([float(as_rational(c))], dtype=self.accum))[0]
+        value = c if isinstance(c, float) else float(as_rational(c))
+        return self.round(np.array([value], dtype=self.accum))[0]
 
     def zeros(self, shape: tuple[int, ...]) -> np.ndarray:
         """Zeros of the accumulator type (the exact integer 0 for ``exact``)."""

@@ -59,6 +59,7 @@ class ArrayMap:
     def __init__(self, m: ConcreteMap, fmt: Format):
         self.name, self.fmt = m.name, fmt
         self.d_in, self.d_out = m.d_in, m.d_out
+        self.dst = m.dst
         const = _merge([(o, c) for o, c in m.const])
         lin = _merge([(o, i, c) for o, i, c in m.lin])
         quad = _merge([(o, i, j, c) for o, i, j, c in m.quad])

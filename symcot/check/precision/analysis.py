@@ -1,0 +1,131 @@
+"""One batch replayed exactly with the margin recorder, and its tokens compared with the claim's spec.
+
+The replay runs in float64 where that is provably exact: every weight and prompt value is an integer,
+so every value of the run is one, and the recorder's bound on every partial sum and product (``sums``)
+and on every stored value stays at most ``2^52``, so float64 formed each of them exactly. Otherwise (a
+rational weight, or a larger bound) the batch is replayed again on exact Python numbers. Either way the
+figures are exact; :attr:`BatchResult.engine` says which ran.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from symcot.check.precision.batches import Batch
+from symcot.check.precision.margins import CERTIFY_LIMIT, MarginRecorder, RunStats, Witness, exact_number
+from symcot.check.stepwise import Mismatch, StepwiseSpec, final_mismatch, step_mismatch
+from symcot.replay.floating import FloatDecoder, generate
+
+
+@dataclass
+class BatchResult:
+    """The exact figures of a batch, its exact tokens and the first input whose tokens break the spec."""
+
+    stats: RunStats
+    outputs: np.ndarray  # (T, B, d): y_1 … y_T, exact (certified float64 integers, or object)
+    denominator: int
+    engine: str  # "float64 (certified integers)" or "exact"
+    failure: tuple[int, Any, Mismatch] | None  # (row, input, mismatch) of the first failing row
+
+
+def coordinate_namer(dec: Any) -> Any:
+    """``name(label, index)``: the block coordinate (``cur[2]``) a map or token coordinate is, for witnesses."""
+    fd_maps: dict[str, Any] = {}
+    for layer in dec.layers:
+        pairs = [("W_1", layer.ffn.w1), ("W_2", layer.ffn.w2)]
+        if layer.attention is not None:
+            pairs.append(("W_O", layer.attention.out))
+            for h in layer.attention.heads:
+                pairs += [(f"Q_{h.name}", h.query), (f"K_{h.name}", h.key), (f"V_{h.name}", h.value)]
+        for label, m in pairs:
+            fd_maps.setdefault(label, m.dst)
+
+    def name(label: str, index: int) -> str:
+        lay = dec.layout if label in ("token", "ffn_in") else fd_maps.get(label)
+        if lay is None:
+            return f"{label}, key {index}"
+        try:
+            return f"{label}: {lay.coordinate_name(index)}"
+        except IndexError:
+            return f"{label}[{index}]"
+
+    return name
+
+
+def weight_magnitude(fd: FloatDecoder, stats: RunStats, inp: Any) -> None:
+    """The largest ``|coefficient|`` of every map into ``stats.magnitudes["weights"]``."""
+    for layer, label, m in fd.maps():
+        c = m.coefficients()
+        if c.size:
+            i = int(np.argmax(np.abs(c)))
+            v = exact_number(abs(c[i]))
+            stats.magnitudes["weights"].offer(v, Witness(inp, -1, "-", layer, label))
+
+
+def _denominator(arr: np.ndarray) -> int:
+    den = 1
+    if arr.dtype == object:
+        for v in arr.ravel():
+            d = getattr(v, "denominator", 1)
+            if d != 1:
+                den = math.lcm(den, d)
+    return den
+
+
+def run_batch(batch: Batch, spec: StepwiseSpec, eps: float, betas: tuple[float, ...] = (),
+              force_exact: bool = False, margins: bool = True) -> BatchResult:
+    """Replay ``batch`` exactly with the margin recorder and compare every row with ``spec``.
+
+    ``margins=False`` records magnitudes and partial sums only (see :class:`MarginRecorder`).
+    """
+    prompt = batch.prompt_array()
+    coord = coordinate_namer(batch.decoder)
+    engine = "exact"
+    stats: RunStats | None = None
+    outputs: np.ndarray | None = None
+    if not force_exact and batch.integral():
+        fd = FloatDecoder(batch.decoder, "float64")
+        rec = MarginRecorder(batch.inputs, batch.labels, coord, eps, betas, margins)
+        outs = generate(fd, batch.prompt_float(), batch.steps, recorder=rec)
+        weight_magnitude(fd, rec.stats, batch.inputs[0])
+        top = max(rec.stats.stored, rec.stats.sums.value or 0)
+        if np.all(np.isfinite(outs)) and top <= CERTIFY_LIMIT:
+            engine, stats, outputs = "float64 (certified integers)", rec.stats, outs
+    if stats is None or outputs is None:
+        fd = FloatDecoder(batch.decoder, "exact")
+        rec = MarginRecorder(batch.inputs, batch.labels, coord, eps, betas, margins)
+        outputs = generate(fd, prompt, batch.steps, recorder=rec)
+        weight_magnitude(fd, rec.stats, batch.inputs[0])
+        stats = rec.stats
+    den = _denominator(outputs) if engine == "exact" else 1
+    stats.denominator = math.lcm(stats.denominator, den)
+    failure = None
+    for r in range(batch.rows):
+        mm = row_mismatch(spec, batch, r, exact_tokens(outputs[:, r]))
+        if mm is not None:
+            failure = (r, batch.inputs[r], mm)
+            break
+    return BatchResult(stats, outputs, den, engine, failure)
+
+
+def exact_tokens(rows: np.ndarray) -> list[list[Any]]:
+    """``(T, d)`` exact values (certified float64 integers or Python numbers) as token lists."""
+    if rows.dtype == object:
+        return [[exact_number(v) for v in row] for row in rows]
+    return rows.astype(np.int64).tolist()
+
+
+def row_mismatch(spec: StepwiseSpec, batch: Batch, row: int, tokens: list[list[Any]]) -> Mismatch | None:
+    """The spec's comparison of one row's generated tokens ``y_1 … y_T`` (exact numbers)."""
+    layout = batch.decoder.layout
+    inp, states = batch.inputs[row], batch.states[row]
+    layers = len(batch.decoder.layers)
+    for t, y in enumerate(tokens, 1):
+        mm = step_mismatch(spec, inp, states, t, y, layout, layers)
+        if mm is not None:
+            return mm
+    return final_mismatch(spec, inp, states, tokens, layout)

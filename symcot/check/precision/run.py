@@ -1,0 +1,315 @@
+"""The precision study of one claim: exact figures per size, float and softmax runs, thresholds.
+
+For the claim's construction (as written where its exact replay agrees with the spec on every input
+analysed, otherwise the first variant that does), every input of the exhaustive families up to the size
+asked (``Family.reach`` families up to ``reach``) is replayed exactly with the margin recorder
+(:mod:`.analysis`) and then in every float setting (:class:`~.measure.Config`). A setting's measured
+threshold is the smallest size at which some input departs from the spec, with that input and step.
+Settings that never fail there are then tried on the path and the star (:mod:`.extremal`) at larger
+sizes: ``start, 2·start, 4·start, …`` up to ``measure_up_to``, and between the last passing and the
+first failing size by bisection (which takes the smallest failing size there to be the boundary; every
+size run is listed).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from symcot.check.exhaustive import Progress
+from symcot.check.precision.analysis import BatchResult, run_batch
+from symcot.check.precision.batches import Batch, batches
+from symcot.check.precision.extremal import extremal_family, in_domain
+from symcot.check.precision.margins import RunStats
+from symcot.check.precision.measure import Config, float_failure
+from symcot.check.stepwise import Mismatch
+from symcot.errors import SymcotError
+from symcot.inputs.family import Family
+from symcot.replay.floating import FLOAT_FORMATS, HARD, Softmax
+
+#: ``(index in the family's order, input, mismatch)`` of a failing input.
+_Found = tuple[int, Any, Mismatch]
+#: A probe on the extremal inputs is skipped when its caches would exceed this many bytes.
+MEMORY_BUDGET = 1 << 30
+
+
+@dataclass
+class Options:
+    """What to analyse and which float settings to run."""
+
+    max_size: int | None = None
+    reach: int | None = None
+    eps: float = 1e-3
+    betas: tuple[float, ...] = (10.0, 100.0, 1000.0)
+    formats: tuple[str, ...] = FLOAT_FORMATS
+    softmax_formats: tuple[str, ...] = ("float64", "float32")
+    measure_up_to: int = 300
+    variant: str | None = None
+
+    def configs(self) -> list[Config]:
+        """Hard attention in every format, then softmax at every β in the softmax formats."""
+        out = [Config(f, HARD) for f in self.formats]
+        out += [Config(f, Softmax(b)) for b in self.betas for f in self.softmax_formats]
+        return out
+
+
+@dataclass
+class Row:
+    """The exact figures of one family at one size."""
+
+    family: Family
+    size: int
+    stats: RunStats
+    engines: set[str]
+    seconds: float
+    extremal: bool = False
+
+
+@dataclass
+class Failure:
+    """Where a float setting first departs from the spec."""
+
+    size: int
+    family: Family
+    input: Any
+    mismatch: Mismatch
+
+
+@dataclass
+class Measured:
+    """A float setting's search: its first failure (if any) and every size it ran at."""
+
+    config: Config
+    failure: Failure | None = None
+    passed: list[int] = field(default_factory=list)
+    extremal_runs: list[tuple[int, bool]] = field(default_factory=list)
+    skipped: str | None = None
+
+
+@dataclass
+class ClaimPrecision:
+    """Everything the study of one claim found (rendered by :mod:`.summary`)."""
+
+    claim: str
+    check: Any
+    variant: str
+    options: Options
+    rows: list[Row]
+    measured: list[Measured]
+    rejected: list[dict[str, Any]]
+    extremal_used: bool
+    seconds: float
+
+
+def construction_checks(claim: Any) -> list[Any]:
+    """The claim's checks that replay a construction (``construction()``, ``spec`` and ``families``)."""
+    return [c for c in claim.checks if hasattr(c, "construction") and hasattr(c, "spec")
+            and hasattr(c, "families") and not getattr(c, "symbolic", False)]
+
+
+def _top(f: Family, max_size: int, reach: int | None) -> int:
+    limit = max(max_size, reach) if (reach is not None and f.reach) else max_size
+    return limit if f.max_size is None else min(limit, f.max_size)
+
+
+def _counted(it: Iterable[Any], bar: Any) -> Iterator[Any]:
+    for x in it:
+        bar.update(1)
+        yield x
+
+
+class _Study:
+    def __init__(self, claim: Any, check: Any, opts: Options, progress: Progress):
+        self.claim, self.check, self.opts, self.progress = claim, check, opts, progress
+        self.cons = check.construction()
+        self.spec = check.spec
+        self.configs = opts.configs()
+        self.measured = {c.key: Measured(c) for c in self.configs}
+        self.rows: list[Row] = []
+        self.cache: dict[Any, Any] = {}
+
+    def _active(self) -> list[Config]:
+        return [c for c in self.configs if self.measured[c.key].failure is None]
+
+    def _run(self, fam: Family, size: int, inputs: Iterable[Any], margins: bool = True,
+             extremal: bool = False) -> tuple[Row, _Found | None, dict[str, _Found]]:
+        """Analyse and float-run every input; the exact failure (if any) and each setting's first failure."""
+        t0 = time.perf_counter()
+        stats, engines = RunStats(), set()
+        exact_fail: _Found | None = None
+        float_fail: dict[str, _Found] = {}
+        active = self._active()
+        for b in batches(self.cons, self.spec, inputs):
+            res = run_batch(b, self.spec, self.opts.eps, self.opts.betas, margins=margins)
+            stats.merge(res.stats)
+            engines.add(res.engine)
+            if res.failure is not None:
+                r, inp, mm = res.failure
+                if exact_fail is None or b.order[r] < exact_fail[0]:
+                    exact_fail = (b.order[r], inp, mm)
+                continue
+            self._float_runs(b, res, active, float_fail)
+        row = Row(fam, size, stats, engines, time.perf_counter() - t0, extremal)
+        return row, exact_fail, float_fail
+
+    def _float_runs(self, b: Batch, res: BatchResult, active: list[Config], float_fail: dict[str, _Found]) -> None:
+        for cfg in active:
+            got = float_failure(b, res, self.spec, cfg, self.cache)
+            if got is not None:
+                r, mm = got
+                prev = float_fail.get(cfg.key)
+                if prev is None or b.order[r] < prev[0]:
+                    float_fail[cfg.key] = (b.order[r], b.inputs[r], mm)
+
+    def exhaustive(self) -> tuple[int, dict[str, Any] | None]:
+        """Every exhaustive family size by size; ``(largest size done, exact failure or None)``."""
+        opts = self.opts
+        max_size = opts.max_size if opts.max_size is not None else self.claim.default_max_size
+        fams = [f for f in self.check.families if f.exhaustive]
+        tops = {f.name: _top(f, max_size, opts.reach) for f in fams}
+        done = 0
+        for size in range(1, max(tops.values(), default=0) + 1):
+            for fam in fams:
+                if not fam.min_size <= size <= tops[fam.name]:
+                    continue
+                desc = f"{self.claim.id}/{self.cons.variant} {fam.name} n={size}"
+                with self.progress.bar(fam.count(size), desc) as bar:
+                    row, exact_fail, float_fail = self._run(fam, size, _counted(fam.inputs(size), bar))
+                if exact_fail is not None:
+                    _, inp, mm = exact_fail
+                    return done, {"family": fam.name, "size": size, "input": fam.describe(inp), **mm.as_dict()}
+                if row.stats.inputs:
+                    self.rows.append(row)
+                for cfg in self._active():
+                    got = float_fail.get(cfg.key)
+                    if got is not None:
+                        self.measured[cfg.key].failure = Failure(size, fam, got[1], got[2])
+                    elif size not in self.measured[cfg.key].passed:
+                        self.measured[cfg.key].passed.append(size)
+            done = size
+        return done, None
+
+    # -- beyond the exhaustive sizes --------------------------------------------------------------
+    def _probe_bytes(self, size: int, inputs: list[Any]) -> int:
+        dec = self.cons.concrete(inputs[0])
+        per_pos = 0
+        for layer in dec.layers:
+            for h in layer.attention.heads if layer.attention else []:
+                per_pos += 2 * h.key.d_out + h.value.d_out
+        steps = max(len(self.spec.reference(i)) for i in inputs)
+        positions = len(self.cons.prompt(inputs[0]).tokens) + steps
+        return 8 * positions * len(inputs) * (per_pos + 4 * dec.layout.dim)
+
+    def extremal(self, start: int) -> bool:
+        """Search the settings that have not failed on the path and the star; whether that was possible."""
+        kind = getattr(self.check, "input_kind", "graph")
+        if not in_domain(kind, self.check.families):
+            for cfg in self._active():
+                self.measured[cfg.key].skipped = "no extremal inputs in this claim's domain"
+            return False
+        fam = extremal_family(kind)
+        probes: dict[int, Any] = {}
+
+        def probe(size: int, cfg: Config) -> tuple[bool | None, Failure | None]:
+            """Whether ``cfg`` passes at ``size`` (``None``: too large to run), and its failure."""
+            if size not in probes:
+                inputs = list(fam.inputs(size))
+                if self._probe_bytes(size, inputs) > MEMORY_BUDGET:
+                    probes[size] = None
+                else:
+                    with self.progress.bar(2, f"{self.claim.id}/{self.cons.variant} path and star n={size}") as bar:
+                        probes[size] = self._extremal_batches(fam, size, inputs, bar)
+            got = probes[size]
+            if got is None:
+                return None, None
+            runs = self.measured[cfg.key].extremal_runs
+            for b, res in got[0]:
+                f = float_failure(b, res, self.spec, cfg, self.cache)
+                if f is not None:
+                    runs.append((size, False))
+                    return False, Failure(size, fam, b.inputs[f[0]], f[1])
+            runs.append((size, True))
+            return True, None
+
+        cap = self.opts.measure_up_to
+        for cfg in self._active():
+            m = self.measured[cfg.key]
+            schedule, s = [], start
+            while s < cap:
+                schedule.append(s)
+                s *= 2
+            schedule.append(cap)
+            last_pass, first_fail, failure = start - 1, None, None
+            for s in schedule:
+                ok, fail = probe(s, cfg)
+                if ok is None:
+                    m.skipped = f"n = {s} would need more than {MEMORY_BUDGET >> 20} MiB"
+                    break
+                if not ok:
+                    first_fail, failure = s, fail
+                    break
+                last_pass = s
+            if first_fail is None:
+                continue
+            while first_fail - last_pass > 1:
+                mid = (first_fail + last_pass) // 2
+                ok, fail = probe(mid, cfg)
+                if ok:
+                    last_pass = mid
+                else:
+                    first_fail, failure = mid, fail
+            m.failure = failure
+        return True
+
+    def _extremal_batches(self, fam: Family, size: int, inputs: list[Any], bar: Any) -> tuple[list[Any], Row]:
+        t0 = time.perf_counter()
+        stats, engines, out = RunStats(), set(), []
+        for b in batches(self.cons, self.spec, inputs):
+            res = run_batch(b, self.spec, self.opts.eps, (), margins=False)
+            bar.update(b.rows)
+            if res.failure is not None:
+                r, _, mm = res.failure
+                raise SymcotError(f"{self.claim.id}/{self.cons.variant}: the exact replay departs from the spec on "
+                                  f"{fam.describe(b.inputs[r])['text']} (step {mm.step}); the float search stops")
+            stats.merge(res.stats)
+            engines.add(res.engine)
+            out.append((b, res))
+        row = Row(fam, size, stats, engines, time.perf_counter() - t0, extremal=True)
+        self.rows.append(row)
+        return out, row
+
+
+def study(claim: Any, opts: Options, progress: Progress | None = None) -> ClaimPrecision:
+    """Run the precision study of ``claim`` (module docstring)."""
+    t0 = time.perf_counter()
+    progress = progress or Progress(False)
+    checks = construction_checks(claim)
+    if not checks:
+        raise SymcotError(f"{claim.id} is not checked through a construction: no decoder to study")
+    if opts.variant is not None:
+        checks = [c for c in checks if c.variant == opts.variant]
+        if not checks:
+            known = ", ".join(c.variant for c in construction_checks(claim))
+            raise SymcotError(f"{claim.id} has no construction variant {opts.variant!r}; variants: {known}")
+    rejected: list[dict[str, Any]] = []
+    seen: set[str] = set()
+    for chk in checks:
+        if chk.variant in seen:
+            continue
+        seen.add(chk.variant)
+        st = _Study(claim, chk, opts, progress)
+        done, failure = st.exhaustive()
+        if failure is not None and opts.variant is None:
+            rejected.append({"variant": chk.variant, "counterexample": failure})
+            continue
+        if failure is not None:
+            raise SymcotError(f"{claim.id} [{chk.variant}]: the exact replay departs from the spec at n = "
+                              f"{failure['size']} ({failure['input'].get('text', failure['input'])}); "
+                              "margins of a construction that does not hold are not reported")
+        used = st.extremal(done + 1) if done < opts.measure_up_to else False
+        return ClaimPrecision(claim.id, chk, chk.variant, opts, st.rows, list(st.measured.values()), rejected,
+                              used, time.perf_counter() - t0)
+    fails = "; ".join(f"{r['variant']} fails at n = {r['counterexample']['size']}" for r in rejected)
+    raise SymcotError(f"{claim.id}: no variant's exact replay agrees with the spec on every input analysed ({fails})")

@@ -1,0 +1,93 @@
+"""``symcot export``: a claim's compiled decoder at one size as a numpy ``.npz`` or a ``torch.nn.Module`` file."""
+
+from __future__ import annotations
+
+import argparse
+from fractions import Fraction
+from typing import Any
+
+from symcot.errors import SymcotError
+
+
+def add_parser(sub: Any) -> None:
+    """The ``export`` subcommand's options."""
+    p = sub.add_parser("export", help="write a construction's weights at one size (numpy .npz or torch)")
+    p.add_argument("claim", metavar="CLAIM")
+    p.add_argument("--n", type=int, required=True, help="size (vertices; for Dyck words the vertices of ψ(w))")
+    p.add_argument("--lam", help="the constant λ (an integer or p/q; default: the construction's rule at this size)")
+    p.add_argument("--variant", help="construction variant (default: as-written)")
+    p.add_argument("--format", choices=["numpy", "torch"], required=True, dest="fmt")
+    p.add_argument("-o", "--output", required=True, metavar="PATH")
+    p.add_argument("--proofs", metavar="DIR")
+    p.set_defaults(func=run)
+
+
+def _lam(text: str) -> int | Fraction:
+    try:
+        v = Fraction(text)
+    except (ValueError, ZeroDivisionError):
+        raise SymcotError(f"--lam must be an integer or a fraction p/q, got {text!r}") from None
+    return v.numerator if v.denominator == 1 else v
+
+
+def example_input(chk: Any, size: int) -> tuple[Any, Any]:
+    """An input of ``size`` and its family.
+
+    The path ψ(U^{n-1}D^{n-1}) where the claim's domain has it, else the first input of the first exhaustive
+    family with that size.
+    """
+    from symcot.check.precision.extremal import extremal_family, extremal_inputs, in_domain
+
+    kind = getattr(chk, "input_kind", "graph")
+    if in_domain(kind, chk.families):
+        return extremal_inputs(kind, size)[0][1], extremal_family(kind)
+    for fam in chk.families:
+        if fam.exhaustive and fam.min_size <= size:
+            for inp in fam.inputs(size):
+                return inp, fam
+    raise SymcotError(f"no input family of this claim has size {size}")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Build the decoder at ``--n`` (and ``--lam``) and write it; 0 on success."""
+    from symcot.cli.precision import writable
+    from symcot.cli.replay import construction_check
+    from symcot.export import TORCH_HINT, save_npz, state_dict
+    from symcot.ir.symbols import lam
+
+    if args.n < 1:
+        raise SymcotError(f"--n must be at least 1, got {args.n}")
+    lam_value = _lam(args.lam) if args.lam is not None else None
+    writable(args.output, "-o")
+    if args.fmt == "torch":
+        try:
+            import torch  # noqa: F401
+        except ImportError:
+            raise SymcotError(f"--format torch needs PyTorch: {TORCH_HINT}") from None
+    chk = construction_check(args.claim, args.variant, args.proofs)
+    cons = chk.construction()
+    inp, fam = example_input(chk, args.n)
+    env, subs = dict(cons.env(inp)), dict(cons.subs(inp))
+    if lam_value is not None:
+        if lam not in subs:
+            raise SymcotError(f"{args.claim} [{cons.variant}] has no constant λ; drop --lam")
+        subs[lam] = lam_value
+    dec = cons.decoder.instantiate(env, subs)
+    state, meta = state_dict(dec)
+    prompt = cons.prompt(inp) if lam_value is None else None
+    meta.update({"claim": args.claim, "variant": cons.variant, "n": args.n})
+    if prompt is not None:
+        meta["example"] = {"input": fam.describe(inp), "labels": prompt.labels,
+                           "prompt": [[float(v) for v in tok] for tok in prompt.tokens]}
+    if args.fmt == "numpy":
+        save_npz(args.output, state, meta)
+    else:
+        from symcot.export import torch_api
+
+        tm = torch_api()
+        tm.save(args.output, tm.CoTDecoder(state, meta))
+    lam_text = f", λ = {subs[lam]}" if lam in subs else ""
+    print(f"{args.output}: {args.claim} [{cons.variant}] at n = {args.n}{lam_text}: d = {meta['d_model']}, "
+          f"{meta['n_layers']} layers, {sum(len(x['heads']) for x in meta['layers'])} heads, "
+          f"{sum(a.size for a in state.values())} weights ({args.fmt}; see docs/export.md)")
+    return 0

@@ -1,0 +1,115 @@
+"""``symcot precision``: attention margins, magnitudes, softmax temperature, bits and float thresholds."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import time
+from pathlib import Path
+from typing import Any
+
+from symcot import __version__
+from symcot.errors import SymcotError
+
+
+def add_parser(sub: Any) -> None:
+    """The ``precision`` subcommand's options."""
+    p = sub.add_parser("precision", help="exact attention margins and magnitudes, softmax β, bits, float thresholds")
+    p.add_argument("claims", nargs="+", metavar="CLAIM", help="paper labels of claims checked through a construction")
+    p.add_argument("--max-size", type=int, default=None, help="largest exhaustive size (default: each claim's own)")
+    p.add_argument("--reach", type=int, default=None, metavar="K",
+                   help="also the families that scale (Dyck words, ordered trees) up to K vertices")
+    p.add_argument("--variant", help="this construction variant (default: as written where it holds)")
+    p.add_argument("--eps", type=float, default=1e-3, help="ε of β(n, ε) (default 1e-3)")
+    p.add_argument("--betas", default="10,100,1000", help="softmax inverse temperatures to run (default 10,100,1000)")
+    p.add_argument("--formats", default="float64,float32,float16,bfloat16",
+                   help="float formats for hard attention (default: all four)")
+    p.add_argument("--softmax-formats", default="float64,float32", help="formats of the softmax runs")
+    p.add_argument("--measure-up-to", type=int, default=300, metavar="N",
+                   help="largest n of the float search on the path and star beyond the exhaustive sizes (default 300)")
+    p.add_argument("--json", metavar="PATH", help="write the full report here")
+    p.add_argument("--plot", metavar="PATH", help="plot predicted vs measured thresholds (.png/.svg/.pdf)")
+    p.add_argument("--no-progress", action="store_true", help="no progress bars")
+    p.add_argument("--proofs", metavar="DIR", help="claims directory (default: the bundled proofs package)")
+    p.set_defaults(func=run)
+
+
+def _floats(text: str, what: str) -> tuple[float, ...]:
+    try:
+        vals = tuple(float(x) for x in text.split(",") if x.strip())
+    except ValueError:
+        raise SymcotError(f"{what} must be comma-separated numbers, got {text!r}") from None
+    if not vals or any(not v > 0 or v == float("inf") for v in vals):
+        raise SymcotError(f"{what} must be positive finite numbers, got {text!r}")
+    return vals
+
+
+def _formats(text: str, what: str) -> tuple[str, ...]:
+    from symcot.replay.floating import FLOAT_FORMATS
+
+    names = tuple(x.strip() for x in text.split(",") if x.strip())
+    bad = [x for x in names if x not in FLOAT_FORMATS]
+    if bad or not names:
+        raise SymcotError(f"{what}: unknown format {bad[0] if bad else text!r}; known: {', '.join(FLOAT_FORMATS)}")
+    return names
+
+
+def writable(path: str, option: str) -> None:
+    """One line if ``path`` cannot be written (checked before a long run)."""
+    p = Path(path)
+    parent = p.parent if str(p.parent) else Path(".")
+    if p.is_dir():
+        raise SymcotError(f"{option} {path}: is a directory")
+    if not parent.is_dir():
+        raise SymcotError(f"{option} {path}: directory {parent} does not exist")
+    if (p.exists() and not os.access(p, os.W_OK)) or not os.access(parent, os.W_OK):
+        raise SymcotError(f"{option} {path}: not writable")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Study every claim named, print the tables, write JSON and the plot; 0 when every study ran."""
+    from symcot.check.exhaustive import Progress
+    from symcot.check.precision.run import Options, study
+    from symcot.check.precision.summary import claim_json
+    from symcot.registry import load_claims, select
+    from symcot.report.precision import plot_thresholds, render_claim
+
+    for opt, val in (("--max-size", args.max_size), ("--reach", args.reach)):
+        if val is not None and val < 1:
+            raise SymcotError(f"{opt} must be at least 1, got {val}")
+    if args.measure_up_to < 1:
+        raise SymcotError(f"--measure-up-to must be at least 1, got {args.measure_up_to}")
+    if not 0 < args.eps < 1:
+        raise SymcotError(f"--eps must lie strictly between 0 and 1, got {args.eps}")
+    opts = Options(max_size=args.max_size, reach=args.reach, eps=args.eps, betas=_floats(args.betas, "--betas"),
+                   formats=_formats(args.formats, "--formats"),
+                   softmax_formats=_formats(args.softmax_formats, "--softmax-formats"),
+                   measure_up_to=args.measure_up_to, variant=args.variant)
+    if args.json:
+        writable(args.json, "--json")
+    if args.plot:
+        writable(args.plot, "--plot")
+        try:
+            import matplotlib  # noqa: F401
+        except ImportError:
+            raise SymcotError("--plot needs matplotlib: pip install 'symcot[plot]'") from None
+    claims = select(load_claims(args.proofs), args.claims)
+    t0 = time.perf_counter()
+    results = []
+    for claim in claims:
+        js = claim_json(study(claim, opts, Progress(not args.no_progress)))
+        results.append(js)
+        print(render_claim(js), flush=True)
+        print()
+    if args.json:
+        report = {"symcot": __version__, "python": platform.python_version(),
+                  "seconds_total": round(time.perf_counter() - t0, 2), "claims": results}
+        with open(args.json, "w", encoding="utf-8") as fh:
+            json.dump(report, fh, indent=1, ensure_ascii=False)
+        print(f"JSON report written to {args.json}")
+    if args.plot:
+        plot_thresholds(results, args.plot)
+        print(f"plot written to {args.plot}")
+    return 0

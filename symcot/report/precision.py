@@ -1,0 +1,120 @@
+"""Rendering of ``symcot precision``: a text table per claim and the plot of predicted vs measured thresholds."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from symcot.errors import SymcotError
+
+
+def _short(text: str, width: int = 70) -> str:
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def _val(x: Any) -> str:
+    if x is None:
+        return "-"
+    if isinstance(x, dict):
+        return _val(x.get("value"))
+    if x == "inf":
+        return "∞"
+    if isinstance(x, float):
+        return f"{x:.3g}"
+    return str(x)
+
+
+def _table(head: list[str], rows: list[list[str]]) -> list[str]:
+    widths = [max(len(h), *(len(r[i]) for r in rows)) if rows else len(h) for i, h in enumerate(head)]
+    out = ["  " + "  ".join(h.ljust(w) for h, w in zip(head, widths)),
+           "  " + "  ".join("-" * w for w in widths)]
+    out += ["  " + "  ".join(c.ljust(w) for c, w in zip(r, widths)) for r in rows]
+    return out
+
+
+_FMT_SHORT = {"float64": "f64", "float32": "f32", "float16": "f16", "bfloat16": "bf16"}
+
+
+def render_claim(js: dict[str, Any]) -> str:
+    """The study of one claim as text."""
+    lines = [f"{js['claim']} [{js['variant']}] ({js['variant_choice']}), {js['seconds']} s"]
+    if js["relies_on_ties"]:
+        lines.append(f"  relies on ties (smallest index among equal scores, values differ) from n = "
+                     f"{js['first_deciding_tie_n']}: {', '.join(js['tie_heads'])}; softmax cannot reproduce them")
+    else:
+        lines.append("  no deciding ties: every choice that matters has a unique maximum")
+    eps = js["options"]["eps"]
+    rows = []
+    for r in js["rows"]:
+        b = r["beta"] or {}
+        beta = "-" if not b else (_val(b["beta"]) if b["beta"] != "inf" else f"∞ ({_val(b['without_deciding_ties'])})")
+        ties = "-" if r["extremal"] else str(sum(h["deciding_ties"] for h in r["heads"]))
+        fmts = " ".join(_FMT_SHORT.get(f, f) for f in r["bits"]["formats_exact"]) or "none"
+        rows.append([_short(r["family"], 34), str(r["n"]), str(r["inputs"]), _val(r["gamma"]), ties, _val(r["M"]),
+                     _val(r["S"]), beta, str(r["bits"]["significand_bits"]), fmts])
+    lines += _table(["family", "n", "inputs", "γ", "deciding ties", "M", "S", f"β(ε={eps:g})", "bits",
+                     "exact formats"], rows)
+    for fam, fs in js["formulas"].items():
+        keys = ["gamma", "M", "S", "context"]
+        lines.append(f"  formulas, {_short(fam, 50)}: " + "; ".join(f"{k} = {fs[k]}" for k in keys if k in fs))
+    trows = []
+    for t in js["thresholds"]:
+        p, m = t["predicted"], t["measured"]
+        if m["n"] is not None:
+            why = m["mismatch"].get("explanation", "")
+            where = f"{_short(m['input'].get('text', ''), 48)}, step {m['step']}: {why}"
+            meas = str(m["n"])
+        else:
+            meas = f"none ≤ {m.get('no_failure_up_to')}" if m.get("no_failure_up_to") else "none"
+            where = m.get("stopped", "")
+        trows.append([t["setting"], "-" if p.get("n") is None else str(p["n"]), meas, _short(where, 90)])
+    lines += ["", *_table(["setting", "predicted n", "measured n", "first failure"], trows)]
+    return "\n".join(lines)
+
+
+def render_precision(results: list[dict[str, Any]]) -> str:
+    """Every claim's study."""
+    return "\n\n".join(render_claim(js) for js in results)
+
+
+def plot_thresholds(results: list[dict[str, Any]], path: str | Path) -> None:
+    """One panel per claim: predicted and measured first-failure ``n`` per setting (log scale)."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        raise SymcotError("--plot needs matplotlib: pip install 'symcot[plot]'") from None
+    k = len(results)
+    cols = 2 if k > 1 else 1
+    nrows = (k + cols - 1) // cols
+    fig, axes = plt.subplots(nrows, cols, figsize=(7 * cols, 3.6 * nrows), squeeze=False)
+    for ax, js in zip(axes.ravel(), results):
+        labels = [t["setting"].replace("softmax ", "sm ") for t in js["thresholds"]]
+        xs = range(len(labels))
+        top = max([js["options"]["measure_up_to"], 2] + [t["predicted"]["n"] or 0 for t in js["thresholds"]])
+        for x, t in zip(xs, js["thresholds"]):
+            p, m = t["predicted"].get("n"), t["measured"]
+            if p is not None:
+                ax.scatter([x], [min(p, 10 * top)], marker="o", facecolors="none", edgecolors="C0", s=60,
+                           label="predicted (sufficient condition / first-order)")
+            if m["n"] is not None:
+                ax.scatter([x], [m["n"]], marker="x", color="C3", s=60, label="measured first failure")
+            elif m.get("no_failure_up_to"):
+                ax.scatter([x], [m["no_failure_up_to"]], marker="^", color="C2", s=60,
+                           label="no failure up to (largest n run)")
+        ax.set_yscale("log")
+        ax.set_xticks(list(xs))
+        ax.set_xticklabels(labels, rotation=60, ha="right", fontsize=7)
+        ax.set_ylabel("n")
+        ax.set_title(f"{js['claim']} [{js['variant']}]", fontsize=9)
+        ax.grid(True, which="both", axis="y", alpha=0.3)
+        handles, labs = ax.get_legend_handles_labels()
+        seen = dict(zip(labs, handles))
+        ax.legend(seen.values(), seen.keys(), fontsize=6, loc="upper left")
+    for ax in axes.ravel()[k:]:
+        ax.axis("off")
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
