@@ -55,7 +55,7 @@ def render_claim(js: dict[str, Any]) -> str:
     lines += _table(["family", "n", "inputs", "γ", "deciding ties", "M", "S", f"β(ε={eps:g})", "bits",
                      "exact formats"], rows)
     for fam, fs in js["formulas"].items():
-        keys = ["gamma", "M", "S", "context"]
+        keys = ["gamma", "M", "S", "context", "lambda", "M(λ)", "S(λ)"]
         lines.append(f"  formulas, {_short(fam, 50)}: " + "; ".join(f"{k} = {fs[k]}" for k in keys if k in fs))
     trows = []
     for t in js["thresholds"]:

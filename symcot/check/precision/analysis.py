@@ -89,7 +89,7 @@ def run_batch(batch: Batch, spec: StepwiseSpec, eps: float, betas: tuple[float, 
     outputs: np.ndarray | None = None
     if not force_exact and batch.integral():
         fd = FloatDecoder(batch.decoder, "float64")
-        rec = MarginRecorder(batch.inputs, batch.labels, coord, eps, betas, margins)
+        rec = MarginRecorder(batch.inputs, batch.labels, coord, eps, betas, margins, len(batch.decoder.layers))
         outs = generate(fd, batch.prompt_float(), batch.steps, recorder=rec)
         weight_magnitude(fd, rec.stats, batch.inputs[0])
         top = max(rec.stats.stored, rec.stats.sums.value or 0)
@@ -97,7 +97,7 @@ def run_batch(batch: Batch, spec: StepwiseSpec, eps: float, betas: tuple[float, 
             engine, stats, outputs = "float64 (certified integers)", rec.stats, outs
     if stats is None or outputs is None:
         fd = FloatDecoder(batch.decoder, "exact")
-        rec = MarginRecorder(batch.inputs, batch.labels, coord, eps, betas, margins)
+        rec = MarginRecorder(batch.inputs, batch.labels, coord, eps, betas, margins, len(batch.decoder.layers))
         outputs = generate(fd, prompt, batch.steps, recorder=rec)
         weight_magnitude(fd, rec.stats, batch.inputs[0])
         stats = rec.stats

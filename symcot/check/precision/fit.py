@@ -26,30 +26,41 @@ MAX_SKIPPED = 2
 
 @dataclass
 class Formula:
-    """``expr`` (SymPy, in ``n``) equal to the figure at every size of ``sizes``."""
+    """``expr`` (SymPy, in ``var``) equal to the figure at every point of ``sizes``."""
 
     expr: sp.Expr
-    sizes: list[int]
+    sizes: list[Any]
+    var: sp.Symbol = N
 
-    def __call__(self, size: int) -> Fraction:
-        v = sp.Rational(self.expr.subs(N, size))
+    def __call__(self, size: Any) -> Fraction:
+        v = sp.Rational(self.expr.subs(self.var, sp.nsimplify(size)))
         return Fraction(int(v.p), int(v.q))
 
     @property
     def text(self) -> str:
         """``2*n - 1 (n ≥ 2; certified at n = 2..6)``."""
+        name = "n" if self.var == N else "λ"
         lo, hi = self.sizes[0], self.sizes[-1]
-        scope = f"n ≥ {lo}; " if lo > 1 else ""
-        at = f"{lo}..{hi}" if self.sizes == list(range(lo, hi + 1)) else ", ".join(map(str, self.sizes))
-        return f"{sp.sstr(self.expr)} ({scope}certified at n = {at})"
+        scope = f"{name} ≥ {lo}; " if self.sizes != sorted(self.sizes) or lo > 1 else ""
+        ints = all(isinstance(s, int) for s in self.sizes)
+        at = f"{lo}..{hi}" if ints and self.sizes == list(range(lo, hi + 1)) else ", ".join(map(str, self.sizes))
+        return f"{sp.sstr(self.expr).replace('lambda', 'λ')} ({scope}certified at {name} = {at})"
 
 
-def _interpolate(points: list[tuple[int, Fraction]]) -> sp.Expr:
-    return sp.expand(sp.interpolate([(x, sp.Rational(y.numerator, y.denominator)) for x, y in points], N))
+def _rat(y: Any) -> sp.Rational:
+    y = Fraction(y)
+    return sp.Rational(y.numerator, y.denominator)
 
 
-def fit(series: dict[int, Any]) -> Formula | None:
-    """The lowest-degree certified polynomial through ``series`` (``{size: exact value}``), or ``None``."""
+def _interpolate(points: list[tuple[Any, Fraction]], var: sp.Symbol) -> sp.Expr:
+    return sp.expand(sp.interpolate([(_rat(x), _rat(y)) for x, y in points], var))
+
+
+def fit(series: dict[Any, Any], var: sp.Symbol = N) -> Formula | None:
+    """The lowest-degree certified polynomial through ``series`` (``{point: exact value}``), or ``None``.
+
+    ``var`` names the variable (``n`` by default; λ for a formula in the constant).
+    """
     sizes = sorted(s for s, v in series.items() if v is not None)
     for skip in range(0, MAX_SKIPPED + 1):
         rng = sizes[skip:]
@@ -59,9 +70,9 @@ def fit(series: dict[int, Any]) -> Formula | None:
         for k in range(0, MAX_DEGREE + 1):
             if len(rng) < k + 2:
                 break
-            expr = _interpolate(pts[: k + 1]) if k else sp.Rational(pts[0][1].numerator, pts[0][1].denominator)
-            if all(sp.Rational(expr.subs(N, s)) == sp.Rational(v.numerator, v.denominator) for s, v in pts):
-                return Formula(sp.nsimplify(expr), rng)
+            expr = _interpolate(pts[: k + 1], var) if k else _rat(pts[0][1])
+            if all(sp.Rational(expr.subs(var, _rat(s))) == _rat(v) for s, v in pts):
+                return Formula(sp.nsimplify(expr), rng, var)
     return None
 
 

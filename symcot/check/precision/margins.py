@@ -19,6 +19,11 @@ outputs are later layers' keys and values) with scores ``a_0 … a_{L-1}`` and v
   computed from the exact scores and values (float64): the error one head makes when everything before
   it is exact.
 
+Only computations whose result can reach a generated token count: in the last layer, a prompt position
+other than ``y_0`` computes a query, scores, ``α''`` and an FFN output that nothing reads (its keys and
+values are read, by later positions), so those are left out; every other layer's work at every position
+feeds the next layer's keys and values and counts.
+
 Magnitudes ``M`` are the largest ``|value|`` per category (tokens, queries, keys, values, scores,
 ``α''``, ``α'' + z``, the ``W_1`` output before the ReLU, the hidden layer, layer outputs, weights) and
 ``sums``, the largest ``Σ|c|·|monomial|`` of any map output or ``Σ|k_i q_i|`` of any score: a bound on
@@ -185,15 +190,19 @@ class MarginRecorder:
         betas: inverse temperatures at which the first-order softmax error is measured.
         margins: gather margins, ties and ``Δ`` (each event costs ``O(L·d)``); ``False`` keeps magnitudes,
             partial sums and the context length only (for very long runs).
+        layers: the decoder's number of layers (its last layer's work at prompt positions before ``y_0`` is
+            unused, module docstring); 0 counts everything.
 
     """
 
     sums = True
 
     def __init__(self, inputs: list[Any], labels: list[str], coordinate: Any, eps: float,
-                 betas: tuple[float, ...] = (), margins: bool = True):
+                 betas: tuple[float, ...] = (), margins: bool = True, layers: int = 0):
         self.inputs, self.labels, self.coordinate = inputs, labels, coordinate
         self.eps, self.betas, self.margins = eps, tuple(betas), margins
+        self.last_layer = layers
+        self.first_used = len(labels) - 1
         self.stats = RunStats(inputs=len(inputs))
 
     # -- helpers --------------------------------------------------------------------------------
@@ -212,12 +221,17 @@ class MarginRecorder:
         if ext.better(v):
             ext.offer(v, self._witness(row, pos, layer, self.coordinate(where, col)))
 
+    def _unused(self, pos: int, layer: int) -> bool:
+        return layer == self.last_layer and pos < self.first_used
+
     # -- Recorder -------------------------------------------------------------------------------
     def token(self, pos: int, z: np.ndarray) -> None:
         self.stats.context = max(self.stats.context, pos + 1)
         self._largest(self.stats.magnitudes["tokens"], z, pos, None, "token")
 
     def map(self, pos: int, layer: int, label: str, out: np.ndarray, sums: np.ndarray | None) -> None:
+        if self._unused(pos, layer) and label[:2] not in ("K_", "V_"):
+            return
         cat = {"Q": "queries", "K": "keys", "V": "values"}.get(label[0], None) if label[1:2] == "_" else None
         if cat is None:
             cat = {"W_O": "attention", "W_1": "pre_relu", "W_2": "outputs"}[label]
@@ -226,12 +240,16 @@ class MarginRecorder:
             self._largest(self.stats.sums, sums, pos, layer, label, absolute=False)
 
     def layer(self, pos: int, layer: int, ffn_in: np.ndarray, hidden: np.ndarray, out: np.ndarray) -> None:
+        if self._unused(pos, layer):
+            return
         self._largest(self.stats.magnitudes["ffn_in"], ffn_in, pos, layer, "ffn_in")
         self._largest(self.stats.magnitudes["hidden"], hidden, pos, layer, "hidden")
 
     def head(self, pos: int, layer: int, name: str, scores: np.ndarray, score_sums: np.ndarray | None,
              chosen: np.ndarray, values: np.ndarray) -> None:
         hs = self.stats.heads.setdefault((layer, name), HeadStats(layer, name))
+        if self._unused(pos, layer):
+            return
         where = f"head {name}"
         self._largest(self.stats.magnitudes["scores"], scores, pos, layer, where)
         if score_sums is not None:

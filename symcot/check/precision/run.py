@@ -65,6 +65,7 @@ class Row:
     engines: set[str]
     seconds: float
     extremal: bool = False
+    lambdas: set[Any] = field(default_factory=set)
 
 
 @dataclass
@@ -114,6 +115,14 @@ def _top(f: Family, max_size: int, reach: int | None) -> int:
     return limit if f.max_size is None else min(limit, f.max_size)
 
 
+def _lambdas(b: Batch) -> set[Any]:
+    """The value of the constant λ in a batch's decoder (empty when it has none)."""
+    from symcot.ir.symbols import lam
+
+    v = b.decoder.subs.get(lam)
+    return set() if v is None else {v}
+
+
 def _counted(it: Iterable[Any], bar: Any) -> Iterator[Any]:
     for x in it:
         bar.update(1)
@@ -137,7 +146,7 @@ class _Study:
              extremal: bool = False) -> tuple[Row, _Found | None, dict[str, _Found]]:
         """Analyse and float-run every input; the exact failure (if any) and each setting's first failure."""
         t0 = time.perf_counter()
-        stats, engines = RunStats(), set()
+        stats, engines, lams = RunStats(), set(), set()
         exact_fail: _Found | None = None
         float_fail: dict[str, _Found] = {}
         active = self._active()
@@ -145,13 +154,14 @@ class _Study:
             res = run_batch(b, self.spec, self.opts.eps, self.opts.betas, margins=margins)
             stats.merge(res.stats)
             engines.add(res.engine)
+            lams |= _lambdas(b)
             if res.failure is not None:
                 r, inp, mm = res.failure
                 if exact_fail is None or b.order[r] < exact_fail[0]:
                     exact_fail = (b.order[r], inp, mm)
                 continue
             self._float_runs(b, res, active, float_fail)
-        row = Row(fam, size, stats, engines, time.perf_counter() - t0, extremal)
+        row = Row(fam, size, stats, engines, time.perf_counter() - t0, extremal, lams)
         return row, exact_fail, float_fail
 
     def _float_runs(self, b: Batch, res: BatchResult, active: list[Config], float_fail: dict[str, _Found]) -> None:
@@ -193,6 +203,7 @@ class _Study:
 
     # -- beyond the exhaustive sizes --------------------------------------------------------------
     def _probe_bytes(self, size: int, inputs: list[Any]) -> int:
+        """Bytes held at once by a probe: the exact run's caches and tokens, and one float run's caches."""
         dec = self.cons.concrete(inputs[0])
         per_pos = 0
         for layer in dec.layers:
@@ -200,7 +211,7 @@ class _Study:
                 per_pos += 2 * h.key.d_out + h.value.d_out
         steps = max(len(self.spec.reference(i)) for i in inputs)
         positions = len(self.cons.prompt(inputs[0]).tokens) + steps
-        return 8 * positions * len(inputs) * (per_pos + 4 * dec.layout.dim)
+        return 8 * len(inputs) * (2 * positions * per_pos + steps * dec.layout.dim)
 
     def extremal(self, start: int) -> bool:
         """Search the settings that have not failed on the path and the star; whether that was possible."""
@@ -265,8 +276,9 @@ class _Study:
 
     def _extremal_batches(self, fam: Family, size: int, inputs: list[Any], bar: Any) -> tuple[list[Any], Row]:
         t0 = time.perf_counter()
-        stats, engines, out = RunStats(), set(), []
+        stats, engines, out, lams = RunStats(), set(), [], set()
         for b in batches(self.cons, self.spec, inputs):
+            lams |= _lambdas(b)
             res = run_batch(b, self.spec, self.opts.eps, (), margins=False)
             bar.update(b.rows)
             if res.failure is not None:
@@ -276,7 +288,7 @@ class _Study:
             stats.merge(res.stats)
             engines.add(res.engine)
             out.append((b, res))
-        row = Row(fam, size, stats, engines, time.perf_counter() - t0, extremal=True)
+        row = Row(fam, size, stats, engines, time.perf_counter() - t0, True, lams)
         self.rows.append(row)
         return out, row
 

@@ -54,6 +54,7 @@ def row_json(row: Row, eps: float, formats: tuple[str, ...]) -> dict[str, Any]:
     return {
         "family": row.family.name, "n": row.size, "inputs": st.inputs, "extremal": row.extremal,
         "engine": sorted(row.engines), "seconds": round(row.seconds, 3), "context": st.context,
+        "lambda": jsonable(sorted(row.lambdas)) if row.lambdas else None,
         "gamma": _ext(_gamma_ext(st), desc) if not row.extremal else None,
         "tie_heads": tie_heads(st), "heads": heads,
         "magnitudes": {c: _ext(st.magnitudes[c], desc) for c in CATEGORIES if c in st.magnitudes},
@@ -85,6 +86,14 @@ def formulas(rows: list[Row]) -> dict[str, dict[str, Formula | None]]:
     for name, rs in fams.items():
         out[name] = {k: fit({s: v for s, v in series.items() if v is not None})
                      for k, series in _series(rs).items()}
+        if rs and all(len(r.lambdas) == 1 for r in rs):
+            from symcot.ir.symbols import lam
+
+            lams = {r.size: next(iter(r.lambdas)) for r in rs}
+            out[name]["lambda"] = fit(lams)
+            if len(set(lams.values())) == len(lams):
+                out[name]["M(λ)"] = fit({lams[r.size]: r.stats.stored for r in rs}, lam)
+                out[name]["S(λ)"] = fit({lams[r.size]: r.stats.sums.value for r in rs}, lam)
     return out
 
 
@@ -200,7 +209,7 @@ def claim_json(cp: ClaimPrecision) -> dict[str, Any]:
                     "measure_up_to": opts.measure_up_to},
         "relies_on_ties": bool(heads), "tie_heads": heads, "first_deciding_tie_n": first_tie,
         "beta_grows_with_n": grows,
-        "rows": [row_json(r, opts.eps, opts.formats) for r in cp.rows],
+        "rows": [row_json(r, opts.eps, opts.formats) for r in sorted(cp.rows, key=lambda r: (r.extremal, r.size))],
         "formulas": {fam: {k: (f.text if f else "no formula") for k, f in fs.items()} for fam, fs in fits.items()},
         "thresholds": thresholds,
         "extremal_inputs_used": cp.extremal_used,
