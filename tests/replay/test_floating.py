@@ -41,7 +41,7 @@ def test_exact_and_float64_hard_replay_equal_the_semantics(chk):
     for b in batches(cons, spec, _inputs(chk)):
         exact = generate(FloatDecoder(b.decoder, "exact"), b.prompt_array(), b.steps)
         f64 = generate(FloatDecoder(b.decoder, "float64"), b.prompt_float(), b.steps)
-        for r, inp in enumerate(b.inputs):
+        for r in range(b.rows):
             want = exact_generate(b.decoder, b.prompts[r], b.steps).outputs
             assert len(want) == b.steps
             assert exact[:, r].tolist() == want
@@ -94,8 +94,8 @@ def test_softmax_needs_a_float_format_and_a_positive_beta():
     cons = ToyConstruction()
     inp = ToyInput(((1, 2),))
     with pytest.raises(SymcotError, match="floating format"):
-        generate(FloatDecoder(cons.concrete(inp), "exact"), FORMATS["exact"].array([[t] for t in cons.prompt(inp).tokens]),
-                 1, Softmax(1.0))
+        prompt = FORMATS["exact"].array([[t] for t in cons.prompt(inp).tokens])
+        generate(FloatDecoder(cons.concrete(inp), "exact"), prompt, 1, Softmax(1.0))
     for bad in (0.0, -1.0, float("inf")):
         with pytest.raises(SymcotError, match="inverse temperature"):
             Softmax(bad)
