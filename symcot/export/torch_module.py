@@ -28,7 +28,8 @@ class Bilinear(nn.Linear):
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         y = super().forward(x)
-        prod = x[..., self.bilinear_index[:, 0]] * x[..., self.bilinear_index[:, 1]]
+        index: torch.Tensor = self.bilinear_index  # type: ignore[assignment]
+        prod = x[..., index[:, 0]] * x[..., index[:, 1]]
         return y + prod @ self.bilinear_weight.T
 
 

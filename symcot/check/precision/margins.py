@@ -121,9 +121,9 @@ class HeadStats:
         self.strict += o.strict
         self.ties += o.ties
         self.deciding += o.deciding
-        for a, b in ((self.gamma, o.gamma), (self.group_gap, o.group_gap), (self.delta, o.delta),
-                     (self.beta, o.beta)):
-            a.merge(b)
+        for mine, theirs in ((self.gamma, o.gamma), (self.group_gap, o.group_gap), (self.delta, o.delta),
+                             (self.beta, o.beta)):
+            mine.merge(theirs)
         self.winners.update(o.winners)
         if self.deciding_example is None:
             self.deciding_example = o.deciding_example
@@ -271,12 +271,12 @@ class MarginRecorder:
         hs.ties += int(tie.sum())
         deciding = tie & (ismax & (vdiff > 0)).any(axis=1)
         hs.deciding += int(deciding.sum())
-        for r in np.flatnonzero(deciding):
-            hs.winners[token_class(_label(self.labels, int(chosen[r])))] += 1
+        for ri in np.flatnonzero(deciding):
+            hs.winners[token_class(_label(self.labels, int(chosen[ri])))] += 1
             if hs.deciding_example is None:
-                hs.deciding_example = self._witness(int(r), pos, layer,
-                                                    f"head {name} picks {_label(self.labels, int(chosen[r]))} "
-                                                    f"among {int(nmax[r])} tied positions with different values")
+                hs.deciding_example = self._witness(int(ri), pos, layer,
+                                                    f"head {name} picks {_label(self.labels, int(chosen[ri]))} "
+                                                    f"among {int(nmax[ri])} tied positions with different values")
         if length == 1:
             return
         # the positions softmax must suppress: every other one (strict) or those outside the tied group
@@ -290,16 +290,16 @@ class MarginRecorder:
         for mask, ext in ((strict & has_others, hs.gamma), (tie & has_others, hs.group_gap)):
             if mask.any():
                 idx = np.flatnonzero(mask)
-                r = int(idx[np.argmin(gap[idx])])
-                v = exact_number(gap[r])
-                if ext.better(v):
-                    ext.offer(v, self._witness(r, pos, layer, where))
+                row = int(idx[np.argmin(gap[idx])])
+                value = exact_number(gap[row])
+                if ext.better(value):
+                    ext.offer(value, self._witness(row, pos, layer, where))
         if has_others.any():
             idx = np.flatnonzero(has_others)
-            r = int(idx[np.argmax(delta[idx])])
-            v = exact_number(delta[r])
-            if hs.delta.better(v):
-                hs.delta.offer(v, self._witness(r, pos, layer, where))
+            row = int(idx[np.argmax(delta[idx])])
+            value = exact_number(delta[row])
+            if hs.delta.better(value):
+                hs.delta.offer(value, self._witness(row, pos, layer, where))
         beta = np.zeros(b)
         sup = has_others & ~deciding
         if sup.any():
@@ -309,19 +309,19 @@ class MarginRecorder:
                 g = _as_float(gap)
                 need = np.log(np.where(sup & (d > 0), count * d / self.eps, 1.0))
                 beta = np.where(sup & (need > 0), need / np.where(g > 0, g, 1.0), 0.0)
-        r = int(np.argmax(beta))
-        if beta[r] > 0 and hs.beta.better(float(beta[r])):
-            hs.beta.offer(float(beta[r]), self._witness(r, pos, layer, where))
+        top = int(np.argmax(beta))
+        if beta[top] > 0 and hs.beta.better(float(beta[top])):
+            hs.beta.offer(float(beta[top]), self._witness(top, pos, layer, where))
         if self.betas:
             s = _as_float(scores)
-            v = _as_float(values)
-            diff = v - v[chosen, rows][None, :, :]  # (L, B, dv)
+            fv = _as_float(values)
+            diff = fv - fv[chosen, rows][None, :, :]  # (L, B, dv)
             for bt in self.betas:
                 z = bt * (s - s.max(axis=1, keepdims=True))
                 w = np.exp(z)
                 w /= w.sum(axis=1, keepdims=True)
                 err = np.abs(np.einsum("bl,lbd->bd", w, diff)).max(axis=1) if diff.shape[2] else np.zeros(b)
-                r = int(np.argmax(err))
+                worst = int(np.argmax(err))
                 ext = hs.error_at.setdefault(bt, Extreme())
-                if ext.better(float(err[r])):
-                    ext.offer(float(err[r]), self._witness(r, pos, layer, where))
+                if ext.better(float(err[worst])):
+                    ext.offer(float(err[worst]), self._witness(worst, pos, layer, where))

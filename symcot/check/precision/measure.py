@@ -74,10 +74,8 @@ def float_failure(batch: Batch, exact: BatchResult, spec: StepwiseSpec, config: 
     want = _exact_scaled(exact.outputs, den)
     finite = np.isfinite(read).all(axis=(0, 2))
     same = (read == want).all(axis=(0, 2)) & finite
-    bad = [r for r in np.flatnonzero(~same)]
-    bad.sort(key=lambda r: batch.order[r])
+    bad = sorted((int(r) for r in np.flatnonzero(~same)), key=lambda r: batch.order[r])
     for r in bad:
-        r = int(r)
         if not finite[r]:
             t = int(np.flatnonzero(~np.isfinite(read[:, r]).all(axis=1))[0]) + 1
             return r, Mismatch(t, None, "overflow", "non-finite value", "finite values", "inf or nan",
