@@ -78,7 +78,12 @@ def render_precision(results: list[dict[str, Any]]) -> str:
 
 
 def plot_thresholds(results: list[dict[str, Any]], path: str | Path) -> None:
-    """One panel per claim: predicted and measured first-failure ``n`` per setting (log scale)."""
+    """One panel per claim: predicted and measured first-failure ``n`` per setting (log scale).
+
+    Open circles: the predicted first failure (hard attention: where the sufficient condition for exactness
+    first fails; softmax: where the first-order error reaches half the reading grid); ``∞`` at the top: no
+    failure predicted. Crosses: the measured first failure; triangles: no failure up to the largest ``n`` run.
+    """
     try:
         import matplotlib
 
@@ -89,32 +94,38 @@ def plot_thresholds(results: list[dict[str, Any]], path: str | Path) -> None:
     k = len(results)
     cols = 2 if k > 1 else 1
     nrows = (k + cols - 1) // cols
-    fig, axes = plt.subplots(nrows, cols, figsize=(7 * cols, 3.6 * nrows), squeeze=False)
+    fig, axes = plt.subplots(nrows, cols, figsize=(6.5 * cols, 4.2 * nrows), squeeze=False)
     for ax, js in zip(axes.ravel(), results):
-        labels = [t["setting"].replace("softmax ", "sm ") for t in js["thresholds"]]
-        xs = range(len(labels))
-        top = max([js["options"]["measure_up_to"], 2] + [t["predicted"]["n"] or 0 for t in js["thresholds"]])
-        for x, t in zip(xs, js["thresholds"]):
+        ts = js["thresholds"]
+        labels = [t["setting"].replace("softmax ", "sm ") for t in ts]
+        nums = [js["options"]["measure_up_to"]] + [t["predicted"]["n"] or 0 for t in ts] + \
+            [t["measured"]["n"] or 0 for t in ts]
+        top = 8 * max(nums)
+        for x, t in enumerate(ts):
             p, m = t["predicted"].get("n"), t["measured"]
             if p is not None:
-                ax.scatter([x], [min(p, 10 * top)], marker="o", facecolors="none", edgecolors="C0", s=60,
-                           label="predicted (sufficient condition / first-order)")
+                ax.scatter([x], [p], marker="o", facecolors="none", edgecolors="C0", s=70, label="predicted first failure")
+            else:
+                ax.scatter([x], [top], marker="$\\infty$", color="C0", s=90, label="no failure predicted")
             if m["n"] is not None:
                 ax.scatter([x], [m["n"]], marker="x", color="C3", s=60, label="measured first failure")
             elif m.get("no_failure_up_to"):
-                ax.scatter([x], [m["no_failure_up_to"]], marker="^", color="C2", s=60,
+                ax.scatter([x], [m["no_failure_up_to"]], marker="^", color="C2", s=50,
                            label="no failure up to (largest n run)")
         ax.set_yscale("log")
-        ax.set_xticks(list(xs))
-        ax.set_xticklabels(labels, rotation=60, ha="right", fontsize=7)
-        ax.set_ylabel("n")
+        ax.set_ylim(0.7, top * 3)
+        ax.set_xticks(range(len(labels)))
+        ax.set_xticklabels(labels, rotation=55, ha="right", fontsize=7)
+        ax.set_ylabel("n (vertices)")
         ax.set_title(f"{js['claim']} [{js['variant']}]", fontsize=9)
-        ax.grid(True, which="both", axis="y", alpha=0.3)
-        handles, labs = ax.get_legend_handles_labels()
-        seen = dict(zip(labs, handles))
-        ax.legend(seen.values(), seen.keys(), fontsize=6, loc="upper left")
+        ax.grid(True, which="major", axis="y", alpha=0.3)
+    handles: dict[str, Any] = {}
+    for ax in axes.ravel()[:k]:
+        for h, lab in zip(*ax.get_legend_handles_labels()):
+            handles.setdefault(lab, h)
     for ax in axes.ravel()[k:]:
         ax.axis("off")
-    fig.tight_layout()
+    fig.legend(handles.values(), handles.keys(), loc="lower center", ncol=len(handles), fontsize=8)
+    fig.tight_layout(rect=(0, 0.05, 1, 1))
     fig.savefig(path, dpi=120)
     plt.close(fig)
