@@ -13,7 +13,8 @@ from typing import Any
 
 from symcot.check.exhaustive import Family
 from symcot.check.stepwise import StepwiseSpec
-from symcot.constructions.base import Construction, Prompt
+from symcot.constructions.base import Construction
+from symcot.constructions.encoding import StateEncoding, scalar
 from symcot.ir import Layout, Map
 from symcot.model import FFN, Attention, Decoder, Head, Layer, value_space
 
@@ -34,7 +35,7 @@ def one_head_decoder(name: str = "toy") -> Decoder:
     return Decoder(name, TOY, [Layer(Attention([head], w_o), FFN(w1, w2))])
 
 
-@dataclass
+@dataclass(frozen=True)
 class ToyInput:
     """A prompt of ``(k, v)`` pairs and ``y_0``'s value."""
 
@@ -50,8 +51,17 @@ class ToyInput:
         return self.v_y
 
 
+@dataclass(frozen=True)
+class ToyState:
+    """The reference state: the value to read (``None`` before the step)."""
+
+    value: Any
+
+
 class ToyConstruction(Construction):
-    """The one-head toy with its prompt encoding."""
+    """The one-head toy with its prompt encoding; ``enc(s_1)`` puts the winner's value in ``out``."""
+
+    encoding = StateEncoding({"out": scalar("value", from_step=1)})
 
     def __init__(self) -> None:
         super().__init__("toy", "as-written", one_head_decoder())
@@ -59,15 +69,16 @@ class ToyConstruction(Construction):
     def env(self, inp: ToyInput) -> dict:
         return {}
 
-    def prompt(self, inp: ToyInput) -> Prompt:
-        cl = self.concrete(inp).layout
-        toks = [cl.assemble({"k": k, "v": v}) for k, v in inp.pairs] + [cl.assemble({"v": inp.v_y, "q": 1})]
-        return Prompt(toks, [f"x_{i}" for i in range(len(inp.pairs))] + ["y_0"])
+    def token_keys(self, inp: ToyInput) -> list[tuple[str, Any]]:
+        return [(f"x_{i}", ("x", k, v)) for i, (k, v) in enumerate(inp.pairs)] + [("y_0", ("y", 0, inp.v_y))]
+
+    def token(self, cl: Any, key: Any, lam_value: Any) -> list[Any]:
+        kind, k, v = key
+        return cl.assemble({"k": k, "v": v} if kind == "x" else {"v": v, "q": 1})
 
 
 #: One step: ``π_out(y_1)`` is the value of the first position with the largest ``k``.
-TOY_SPEC = StepwiseSpec(reference=lambda inp: [None, inp.winner],
-                        expected=lambda inp, st, t: {} if t == 0 else {"out": [st]})
+TOY_SPEC = StepwiseSpec(reference=lambda inp: [ToyState(None), ToyState(inp.winner)])
 
 
 @dataclass

@@ -66,19 +66,18 @@ def run(args: argparse.Namespace) -> int:
             raise SymcotError(f"--format torch needs PyTorch: {TORCH_HINT}") from None
     chk = construction_check(args.claim, args.variant, args.proofs)
     cons = chk.construction()
-    inp, fam = example_input(chk, args.n)
-    env, subs = dict(cons.env(inp)), dict(cons.subs(inp))
     if lam_value is not None:
-        if lam not in subs:
+        if cons.lam_rule is None and cons.lam_fixed is None:
             raise SymcotError(f"{args.claim} [{cons.variant}] has no constant λ; drop --lam")
-        subs[lam] = lam_value
-    dec = cons.decoder.instantiate(env, subs)
+        cons = cons.with_lambda(lam_value)
+    inp, fam = example_input(chk, args.n)
+    dec = cons.concrete(inp)
+    subs = dec.subs
     state, meta = state_dict(dec)
-    prompt = cons.prompt(inp) if lam_value is None else None
-    meta.update({"claim": args.claim, "variant": cons.variant, "n": args.n})
-    if prompt is not None:
-        meta["example"] = {"input": fam.describe(inp), "labels": prompt.labels,
-                           "prompt": [[float(v) for v in tok] for tok in prompt.tokens]}
+    prompt = cons.prompt(inp)
+    meta.update({"claim": args.claim, "variant": cons.variant, "n": args.n, "lambda_rule": cons.lambda_text,
+                 "example": {"input": fam.describe(inp), "labels": prompt.labels,
+                             "prompt": [[float(v) for v in tok] for tok in prompt.tokens]}})
     if args.fmt == "numpy":
         save_npz(args.output, state, meta)
     else:
@@ -88,6 +87,6 @@ def run(args: argparse.Namespace) -> int:
         tm.save(args.output, tm.CoTDecoder(state, meta))
     lam_text = f", λ = {subs[lam]}" if lam in subs else ""
     print(f"{args.output}: {args.claim} [{cons.variant}] at n = {args.n}{lam_text}: d = {meta['d_model']}, "
-          f"{meta['n_layers']} layers, {sum(len(x['heads']) for x in meta['layers'])} heads, "
+          f"{meta['n_layers']} layers, heads per layer {[len(x['heads']) for x in meta['layers']]}, "
           f"{sum(a.size for a in state.values())} weights ({args.fmt}; see docs/export.md)")
     return 0

@@ -120,12 +120,17 @@ def exact_tokens(rows: np.ndarray) -> list[list[Any]]:
 
 
 def row_mismatch(spec: StepwiseSpec, batch: Batch, row: int, tokens: list[list[Any]]) -> Mismatch | None:
-    """The spec's comparison of one row's generated tokens ``y_1 … y_T`` (exact numbers)."""
+    """The claim's comparison of one row's generated tokens ``y_1 … y_T`` (exact numbers).
+
+    Step by step against the construction's encoding and stop rule, then the spec's conclusions
+    (:func:`~symcot.check.stepwise.step_mismatch`, :func:`~symcot.check.stepwise.final_mismatch`).
+    """
     layout = batch.decoder.layout
+    cons = batch.construction
     inp, states = batch.inputs[row], batch.states[row]
     layers = len(batch.decoder.layers)
     for t, y in enumerate(tokens, 1):
-        mm = step_mismatch(spec, inp, states, t, y, layout, layers)
+        mm = step_mismatch(cons, spec, inp, states, t, y, layout, layers)
         if mm is not None:
             return mm
-    return final_mismatch(spec, inp, states, tokens, layout)
+    return final_mismatch(spec, inp, tokens, batch.prompts[row][-1], layout)

@@ -24,8 +24,9 @@ BATCH_ROWS = 4096
 
 @dataclass
 class Batch:
-    """Inputs run together: their reference states, prompts and the shared decoder."""
+    """Inputs run together: their reference states, prompts and the shared decoder (of ``construction``)."""
 
+    construction: Construction
     decoder: ConcreteDecoder
     inputs: list[Any]
     states: list[Any]
@@ -98,7 +99,7 @@ def batches(cons: Construction, spec: StepwiseSpec, inputs: Iterable[Any], rows:
         key = (id(dec), len(prompt.tokens), steps)
         b = open_.get(key)
         if b is None:
-            b = open_[key] = Batch(dec, [], [], [], list(prompt.labels), steps, [])
+            b = open_[key] = Batch(cons, dec, [], [], [], list(prompt.labels), steps, [])
         b.order.append(index)
         b.inputs.append(inp)
         b.states.append(states)
