@@ -104,7 +104,8 @@ def plot_thresholds(results: list[dict[str, Any]], path: str | Path) -> None:
         for x, t in enumerate(ts):
             p, m = t["predicted"].get("n"), t["measured"]
             if p is not None:
-                ax.scatter([x], [p], marker="o", facecolors="none", edgecolors="C0", s=70, label="predicted first failure")
+                ax.scatter([x], [p], marker="o", facecolors="none", edgecolors="C0", s=70,
+                           label="predicted first failure")
             else:
                 ax.scatter([x], [top], marker="$\\infty$", color="C0", s=90, label="no failure predicted")
             if m["n"] is not None:
