@@ -40,10 +40,20 @@ def _model(dec, cache):
 
 @pytest.mark.parametrize("chk", list(_checks()))
 def test_torch_float64_hard_reproduces_exact_replay_step_by_step(chk):
+    _round_trip(chk, _inputs(chk))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("chk", list(_checks()))
+def test_torch_round_trip_at_larger_sizes(chk):
+    _round_trip(chk, _inputs(chk, top=6, limit=20_000))
+
+
+def _round_trip(chk, inputs):
     cons, spec = chk.construction(), chk.spec
     models: dict = {}
     rows = 0
-    for b in batches(cons, spec, _inputs(chk)):
+    for b in batches(cons, spec, inputs):
         model = _model(b.decoder, models)
         prompt = torch.from_numpy(b.prompt_float().transpose(1, 0, 2).copy())
         got = model.generate(prompt, b.steps).numpy()

@@ -33,21 +33,25 @@ class BatchResult:
 
 
 def coordinate_namer(dec: Any) -> Any:
-    """``name(label, index)``: the block coordinate (``cur[2]``) a map or token coordinate is, for witnesses."""
-    fd_maps: dict[str, Any] = {}
-    for layer in dec.layers:
-        pairs = [("W_1", layer.ffn.w1), ("W_2", layer.ffn.w2)]
+    """``name(layer, label, index)``: the block coordinate (``W_1: cur[2]``) of a map's output, for witnesses.
+
+    ``label`` is a map label (``Q_T``, ``W_O``, ``W_1``, …), ``token``, ``ffn_in`` or ``hidden`` (the
+    output layout of that layer's ``W_1``).
+    """
+    layouts: dict[tuple[int, str], Any] = {}
+    for k, layer in enumerate(dec.layers, 1):
+        pairs = [("W_1", layer.ffn.w1), ("W_2", layer.ffn.w2), ("hidden", layer.ffn.w1)]
         if layer.attention is not None:
             pairs.append(("W_O", layer.attention.out))
             for h in layer.attention.heads:
                 pairs += [(f"Q_{h.name}", h.query), (f"K_{h.name}", h.key), (f"V_{h.name}", h.value)]
         for label, m in pairs:
-            fd_maps.setdefault(label, m.dst)
+            layouts[(k, label)] = m.dst
 
-    def name(label: str, index: int) -> str:
-        lay = dec.layout if label in ("token", "ffn_in") else fd_maps.get(label)
+    def name(layer: int | None, label: str, index: int) -> str:
+        lay = dec.layout if label in ("token", "ffn_in") else layouts.get((layer or 0, label))
         if lay is None:
-            return f"{label}, key {index}"
+            return f"{label}[{index}]"
         try:
             return f"{label}: {lay.coordinate_name(index)}"
         except IndexError:

@@ -185,7 +185,7 @@ class MarginRecorder:
     Args:
         inputs: the batch's inputs (row order).
         labels: the prompt's position labels (``x_⊥``, ``x_0``, …, ``y_0``); later positions are ``y_t``.
-        coordinate: ``coordinate(label, index)`` names an output coordinate of a map, for witnesses.
+        coordinate: ``coordinate(layer, label, index)`` names an output coordinate of a map, for witnesses.
         eps: the ``ε`` of ``β_e``.
         betas: inverse temperatures at which the first-order softmax error is measured.
         margins: gather margins, ties and ``Δ`` (each event costs ``O(L·d)``); ``False`` keeps magnitudes,
@@ -210,8 +210,8 @@ class MarginRecorder:
         return Witness(self.inputs[row], pos, _label(self.labels, pos), layer, where)
 
     def _largest(self, ext: Extreme, arr: np.ndarray, pos: int, layer: int | None, where: str,
-                 absolute: bool = True) -> None:
-        """Offer the largest entry of ``arr`` (``(B, k)``), naming its row and coordinate."""
+                 absolute: bool = True, scores: bool = False) -> None:
+        """Offer the largest entry of ``arr`` (``(B, k)``), naming its row and coordinate (or scored position)."""
         if arr.size == 0:
             return
         a = np.abs(arr) if absolute else arr
@@ -219,7 +219,8 @@ class MarginRecorder:
         row, col = divmod(flat, a.shape[1])
         v = exact_number(a[row, col])
         if ext.better(v):
-            ext.offer(v, self._witness(row, pos, layer, self.coordinate(where, col)))
+            what = f"{where}, score of {_label(self.labels, col)}" if scores else self.coordinate(layer, where, col)
+            ext.offer(v, self._witness(row, pos, layer, what))
 
     def _unused(self, pos: int, layer: int) -> bool:
         return layer == self.last_layer and pos < self.first_used
@@ -251,9 +252,9 @@ class MarginRecorder:
         if self._unused(pos, layer):
             return
         where = f"head {name}"
-        self._largest(self.stats.magnitudes["scores"], scores, pos, layer, where)
+        self._largest(self.stats.magnitudes["scores"], scores, pos, layer, where, scores=True)
         if score_sums is not None:
-            self._largest(self.stats.sums, score_sums, pos, layer, where, absolute=False)
+            self._largest(self.stats.sums, score_sums, pos, layer, where, absolute=False, scores=True)
         b, length = scores.shape
         hs.events += b
         if not self.margins:

@@ -39,6 +39,9 @@ def test_figures_of_a_tiny_decoder_by_hand(force_exact):
     assert mags == {"weights": 1, "tokens": 7, "queries": 1, "keys": 3, "values": 7, "scores": 3, "attention": 5,
                     "ffn_in": 5, "pre_relu": 5, "hidden": 5, "outputs": 5}
     assert st.stored == 7 and st.sums.value == 7 and st.context == 4 and st.denominator == 1
+    assert st.magnitudes["scores"].witness.where == "head A, score of x_1"
+    assert st.magnitudes["tokens"].witness.where == "token: v" and st.magnitudes["tokens"].witness.label == "x_2"
+    assert st.magnitudes["hidden"].witness.where == "hidden: out"
     assert res.outputs[:, 0].tolist() == [[0, 0, 0, 5]]
 
 
