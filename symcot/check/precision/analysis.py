@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
@@ -19,6 +20,7 @@ from symcot.check.precision.batches import Batch
 from symcot.check.precision.margins import CERTIFY_LIMIT, MarginRecorder, RunStats, Witness, exact_number
 from symcot.check.stepwise import Mismatch, StepwiseSpec, final_mismatch, step_mismatch
 from symcot.replay.floating import FloatDecoder, generate
+from symcot.replay.scaling import as_rational
 
 
 @dataclass
@@ -60,6 +62,46 @@ def coordinate_namer(dec: Any) -> Any:
     return name
 
 
+def head_contributions(dec: Any) -> dict[tuple[int, str], Any]:
+    """Per head, ``f(values)``: its contribution to ``α''`` (its columns of ``W_O``) for ``(L, B, d_value)`` values.
+
+    Exact: float64 values are projected in float64 only when ``Σ|W|·|v| ≤ 2^52`` (every product and sum
+    then exact on integers), otherwise on Python numbers. Heads of a ``W_O`` with degree-2 terms get none.
+    """
+    out: dict[tuple[int, str], Any] = {}
+    for k, layer in enumerate(dec.layers, 1):
+        if layer.attention is None or layer.attention.out.quad:
+            continue
+        w_o = layer.attention.out
+        exact = np.zeros((w_o.d_out, w_o.d_in), dtype=object)
+        exact.fill(0)
+        for o, i, c in w_o.lin:
+            exact[o, i] += as_rational(c)
+        off = 0
+        for h in layer.attention.heads:
+            dv = h.value.d_out
+            out[(k, h.name)] = _projector(exact[:, off: off + dv])
+            off += dv
+    return out
+
+
+def _projector(block: np.ndarray) -> Any:
+    as_float = np.ascontiguousarray(block.astype(np.float64).T)
+    row_sum = float(np.abs(as_float).sum(axis=0).max(initial=0.0))  # max_o Σ_i |W_oi|
+    integral = all(Fraction(x).denominator == 1 for x in block.ravel())
+
+    def project(values: np.ndarray) -> np.ndarray:
+        shape = values.shape
+        flat = values.reshape(-1, shape[-1])
+        if values.dtype != object and integral and float(np.abs(flat).max(initial=0.0)) * row_sum <= CERTIFY_LIMIT:
+            return (flat @ as_float).reshape(*shape[:-1], block.shape[0])
+        if values.dtype != object:
+            flat = np.vectorize(exact_number, otypes=[object])(flat)
+        return (flat @ block.T).reshape(*shape[:-1], block.shape[0])
+
+    return project
+
+
 def weight_magnitude(fd: FloatDecoder, stats: RunStats, inp: Any) -> None:
     """The largest ``|coefficient|`` of every map into ``stats.magnitudes["weights"]``."""
     for layer, label, m in fd.maps():
@@ -88,12 +130,14 @@ def run_batch(batch: Batch, spec: StepwiseSpec, eps: float, betas: tuple[float, 
     """
     prompt = batch.prompt_array()
     coord = coordinate_namer(batch.decoder)
+    contrib = head_contributions(batch.decoder) if margins else {}
     engine = "exact"
     stats: RunStats | None = None
     outputs: np.ndarray | None = None
     if not force_exact and batch.integral():
         fd = FloatDecoder(batch.decoder, "float64")
-        rec = MarginRecorder(batch.inputs, batch.labels, coord, eps, betas, margins, len(batch.decoder.layers))
+        rec = MarginRecorder(batch.inputs, batch.labels, coord, eps, betas, margins, len(batch.decoder.layers),
+                             contrib)
         outs = generate(fd, batch.prompt_float(), batch.steps, recorder=rec)
         weight_magnitude(fd, rec.stats, batch.inputs[0])
         top = max(rec.stats.stored, rec.stats.sums.value or 0)
@@ -101,7 +145,8 @@ def run_batch(batch: Batch, spec: StepwiseSpec, eps: float, betas: tuple[float, 
             engine, stats, outputs = "float64 (certified integers)", rec.stats, outs
     if stats is None or outputs is None:
         fd = FloatDecoder(batch.decoder, "exact")
-        rec = MarginRecorder(batch.inputs, batch.labels, coord, eps, betas, margins, len(batch.decoder.layers))
+        rec = MarginRecorder(batch.inputs, batch.labels, coord, eps, betas, margins, len(batch.decoder.layers),
+                             contrib)
         outputs = generate(fd, prompt, batch.steps, recorder=rec)
         weight_magnitude(fd, rec.stats, batch.inputs[0])
         stats = rec.stats

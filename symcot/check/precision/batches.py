@@ -64,7 +64,8 @@ class Batch:
                 for t in (*m.const, *m.lin, *m.quad):
                     if not _is_int(t[-1]):
                         return False
-        return all(_is_int(v) for p in self.prompts for tok in p for v in tok)
+        distinct = {id(tok): tok for p in self.prompts for tok in p}  # prompts share their token lists
+        return all(_is_int(v) for tok in distinct.values() for v in tok)
 
 
 def _is_int(v: Any) -> bool:

@@ -1,12 +1,14 @@
 """Exact attention margins, ties and magnitudes of a decoder run, gathered by a replay recorder.
 
 For every head event (one head at one position of one input; the prompt positions count, since their
-outputs are later layers' keys and values) with scores ``a_0 … a_{L-1}`` and values ``v_i = V z_i``:
+outputs are later layers' keys and values) with scores ``a_0 … a_{L-1}`` and outputs ``v_i``: the
+head's contribution to ``α''`` when it selects position ``i`` (its block of ``W_O`` applied to
+``V z_i``; the value ``V z_i`` itself when ``W_O`` has degree-2 terms that mix heads):
 
 - the hard choice ``j0`` is the smallest index among the maxima (rule 1 of ``sec:trans``);
 - a *strict* event has one maximum; its margin is ``γ_e = a_{j0} - max_{i≠j0} a_i``;
-- a *tie* has several maxima; it is *benign* when every tied position carries the same value as
-  ``j0`` (softmax averages equal vectors) and *deciding* otherwise (only the smallest-index rule makes
+- a *tie* has several maxima; it is *benign* when every tied position contributes the same as ``j0``
+  (softmax averages equal vectors) and *deciding* otherwise (only the smallest-index rule makes
   the choice; softmax, which treats tied positions alike, cannot). For a tie, the *group gap* is the
   maximum minus the best score outside the tied group;
 - ``Δ_e`` is the largest ``‖v_i - v_{j0}‖_∞`` over the positions softmax must suppress (every ``i ≠ j0``
@@ -192,14 +194,18 @@ class MarginRecorder:
             partial sums and the context length only (for very long runs).
         layers: the decoder's number of layers (its last layer's work at prompt positions before ``y_0`` is
             unused, module docstring); 0 counts everything.
+        contributions: ``{(layer, head): f}`` with ``f(values)`` the head's contribution to ``α''`` for
+            ``(L, B, d_value)`` values (module docstring); a head without one is judged on its values.
 
     """
 
     sums = True
 
     def __init__(self, inputs: list[Any], labels: list[str], coordinate: Any, eps: float,
-                 betas: tuple[float, ...] = (), margins: bool = True, layers: int = 0):
+                 betas: tuple[float, ...] = (), margins: bool = True, layers: int = 0,
+                 contributions: dict[tuple[int, str], Any] | None = None):
         self.inputs, self.labels, self.coordinate = inputs, labels, coordinate
+        self.contributions = contributions or {}
         self.eps, self.betas, self.margins = eps, tuple(betas), margins
         self.last_layer = layers
         self.first_used = len(labels) - 1
@@ -259,6 +265,9 @@ class MarginRecorder:
         hs.events += b
         if not self.margins:
             return
+        project = self.contributions.get((layer, name))
+        if project is not None:
+            values = project(values)
         rows = np.arange(b)
         best = scores[rows, chosen]
         ismax = scores == best[:, None]

@@ -5,10 +5,11 @@ analysed, otherwise the first variant that does), every input of the exhaustive 
 asked (``Family.reach`` families up to ``reach``) is replayed exactly with the margin recorder
 (:mod:`.analysis`) and then in every float setting (:class:`~.measure.Config`). A setting's measured
 threshold is the smallest size at which some input departs from the spec, with that input and step.
-Settings that never fail there are then tried on the path and the star (:mod:`.extremal`) at larger
-sizes: ``start, 2·start, 4·start, …`` up to ``measure_up_to``, and between the last passing and the
-first failing size by bisection (which takes the smallest failing size there to be the boundary; every
-size run is listed).
+A variant whose exact replay departs from the claim on any of these inputs (the exhaustive ones or the
+path and star below) is not studied further. Settings that never fail on the exhaustive inputs are then
+tried on the path and the star (:mod:`.extremal`) at larger sizes: ``start, 2·start, 4·start, …`` up to
+``measure_up_to``, and between the last passing and the first failing size by bisection (which takes the
+smallest failing size there to be the boundary; every size run is listed).
 """
 
 from __future__ import annotations
@@ -113,6 +114,14 @@ def construction_checks(claim: Any) -> list[Any]:
 def _top(f: Family, max_size: int, reach: int | None) -> int:
     limit = max(max_size, reach) if (reach is not None and f.reach) else max_size
     return limit if f.max_size is None else min(limit, f.max_size)
+
+
+class _Departs(Exception):
+    """The exact replay of a variant departs from the claim on an input of the float search."""
+
+    def __init__(self, counterexample: dict[str, Any]):
+        super().__init__(counterexample)
+        self.counterexample = counterexample
 
 
 def _lambdas(b: Batch) -> set[Any]:
@@ -282,9 +291,8 @@ class _Study:
             res = run_batch(b, self.spec, self.opts.eps, (), margins=False)
             bar.update(b.rows)
             if res.failure is not None:
-                r, _, mm = res.failure
-                raise SymcotError(f"{self.claim.id}/{self.cons.variant}: the exact replay departs from the spec on "
-                                  f"{fam.describe(b.inputs[r])['text']} (step {mm.step}); the float search stops")
+                r, inp, mm = res.failure
+                raise _Departs({"family": fam.name, "size": size, "input": fam.describe(inp), **mm.as_dict()})
             stats.merge(res.stats)
             engines.add(res.engine)
             out.append((b, res))
@@ -313,6 +321,12 @@ def study(claim: Any, opts: Options, progress: Progress | None = None) -> ClaimP
         seen.add(chk.variant)
         st = _Study(claim, chk, opts, progress)
         done, failure = st.exhaustive()
+        used = False
+        if failure is None and done < opts.measure_up_to:
+            try:
+                used = st.extremal(done + 1)
+            except _Departs as e:
+                failure = e.counterexample
         if failure is not None and opts.variant is None:
             rejected.append({"variant": chk.variant, "counterexample": failure})
             continue
@@ -320,7 +334,6 @@ def study(claim: Any, opts: Options, progress: Progress | None = None) -> ClaimP
             raise SymcotError(f"{claim.id} [{chk.variant}]: the exact replay departs from the spec at n = "
                               f"{failure['size']} ({failure['input'].get('text', failure['input'])}); "
                               "margins of a construction that does not hold are not reported")
-        used = st.extremal(done + 1) if done < opts.measure_up_to else False
         return ClaimPrecision(claim.id, chk, chk.variant, opts, st.rows, list(st.measured.values()), rejected,
                               used, time.perf_counter() - t0)
     fails = "; ".join(f"{r['variant']} fails at n = {r['counterexample']['size']}" for r in rejected)
