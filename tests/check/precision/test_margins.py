@@ -77,3 +77,26 @@ def test_rational_values_run_exactly():
 
 def test_token_classes():
     assert [token_class(x) for x in ("x_⊥", "x_3", "y_0", "y_12")] == ["x_⊥", "x_i", "y_0", "y_t"]
+
+
+def test_ties_are_judged_on_what_reaches_alpha():
+    # DFS layer 2: W_O routes cur, par and nbr of head T's selection, never buf. Two tied positions whose
+    # values differ only in buf make the same contribution to α'': a benign tie.
+    from symcot.check.precision.analysis import head_contributions
+    from symcot.check.precision.margins import MarginRecorder
+    from symcot.constructions.cotdfs import DfsConstruction
+    from symcot.inputs.graphs import Digraph
+
+    dec = DfsConstruction().concrete((Digraph(2, ()), 0))
+    lay = dec.layout
+    contrib = head_contributions(dec)
+    a, b = lay.assemble({"cur": [1, 0], "nbr": [0, 1]}), lay.assemble({"cur": [1, 0], "nbr": [0, 1], "buf": [0, 1]})
+    values = np.array([[a], [b]], dtype=float)  # (L = 2, B = 1, d)
+    w_o = dec.get_map(2, "W_O")
+    want = w_o(a + [0] * lay.dim)
+    assert contrib[(2, "T")](values)[0, 0].tolist() == want
+    scores, chosen = np.array([[1.0, 1.0]]), np.array([0])
+    for contributions, deciding in ((contrib, 0), ({}, 1)):
+        rec = MarginRecorder([None], ["x_0", "y_0"], lambda *a: "", EPS, contributions=contributions)
+        rec.head(1, 2, "T", scores, None, chosen, values)
+        assert rec.stats.heads[(2, "T")].deciding == deciding
