@@ -85,7 +85,7 @@ def formulas(rows: list[Row]) -> dict[str, dict[str, Formula | None]]:
     out: dict[str, dict[str, Formula | None]] = {}
     for name, rs in fams.items():
         out[name] = {k: fit({s: v for s, v in series.items() if v is not None})
-                     for k, series in _series(rs).items()}
+                     for k, series in _series(rs).items() if any(v is not None for v in series.values())}
         if rs and all(len(r.lambdas) == 1 for r in rs):
             from symcot.ir.symbols import lam
 
