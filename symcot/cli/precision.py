@@ -71,7 +71,7 @@ def writable(path: str, option: str) -> None:
 def run(args: argparse.Namespace) -> int:
     """Study every claim named, print the tables, write JSON and the plot; 0 when every study ran."""
     from symcot.check.exhaustive import Progress
-    from symcot.check.precision.run import Options, study
+    from symcot.check.precision.run import Options, candidates, study
     from symcot.check.precision.summary import claim_json
     from symcot.registry import load_claims, select
     from symcot.report.precision import plot_thresholds, render_claim
@@ -96,6 +96,8 @@ def run(args: argparse.Namespace) -> int:
         except ImportError:
             raise SymcotError("--plot needs matplotlib: pip install 'symcot[plot]'") from None
     claims = select(load_claims(args.proofs), args.claims)
+    for claim in claims:  # every claim's problem before any long run
+        candidates(claim, opts)
     t0 = time.perf_counter()
     results = []
     for claim in claims:

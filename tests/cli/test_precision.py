@@ -38,6 +38,7 @@ def test_precision_json_table_and_plot(tmp_path, capsys):
     (["thm:cotdfs", "--json", "/nonexistent/dir/r.json"], "does not exist"),
     (["thm:nope"], "unknown claim"),
     (["lem:addwidplus1"], "not checked through a construction"),
+    (["thm:cotdfs", "thm:cottreestrahler:lambda"], "not checked through a construction"),
     (["thm:cotdfs", "--variant", "repaired"], "no construction variant"),
 ])
 def test_precision_errors_are_one_line(argv, message, capsys):

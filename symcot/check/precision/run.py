@@ -301,10 +301,8 @@ class _Study:
         return out, row
 
 
-def study(claim: Any, opts: Options, progress: Progress | None = None) -> ClaimPrecision:
-    """Run the precision study of ``claim`` (module docstring)."""
-    t0 = time.perf_counter()
-    progress = progress or Progress(False)
+def candidates(claim: Any, opts: Options) -> list[Any]:
+    """The checks :func:`study` may use, in order (one line naming the problem when there is none)."""
     checks = construction_checks(claim)
     if not checks:
         raise SymcotError(f"{claim.id} is not checked through a construction: no decoder to study")
@@ -313,6 +311,14 @@ def study(claim: Any, opts: Options, progress: Progress | None = None) -> ClaimP
         if not checks:
             known = ", ".join(c.variant for c in construction_checks(claim))
             raise SymcotError(f"{claim.id} has no construction variant {opts.variant!r}; variants: {known}")
+    return checks
+
+
+def study(claim: Any, opts: Options, progress: Progress | None = None) -> ClaimPrecision:
+    """Run the precision study of ``claim`` (module docstring)."""
+    t0 = time.perf_counter()
+    progress = progress or Progress(False)
+    checks = candidates(claim, opts)
     rejected: list[dict[str, Any]] = []
     seen: set[str] = set()
     for chk in checks:
