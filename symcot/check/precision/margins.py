@@ -211,7 +211,7 @@ class MarginRecorder:
         self.first_used = len(labels) - 1
         self.stats = RunStats(inputs=len(inputs))
 
-    # -- helpers --------------------------------------------------------------------------------
+    # -- internals -------------------------------------------------------------------------------
     def _witness(self, row: int, pos: int, layer: int | None, where: str) -> Witness:
         return Witness(self.inputs[row], pos, _label(self.labels, pos), layer, where)
 
