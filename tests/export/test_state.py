@@ -5,7 +5,7 @@ import pytest
 
 from symcot.errors import SymcotError
 from symcot.export import FORMAT, load_npz, map_arrays, save_npz, state_dict
-from tests.toys import ToyConstruction, ToyInput
+from tests.fixtures.toys import ToyConstruction, ToyInput
 
 
 def test_map_arrays_by_hand():

@@ -9,7 +9,7 @@ from symcot.errors import SymcotError
 from symcot.model import generate as exact_generate
 from symcot.registry import load_claims
 from symcot.replay.floating import FORMATS, FloatDecoder, Softmax, generate
-from tests.toys import ToyConstruction, ToyInput
+from tests.fixtures.toys import ToyConstruction, ToyInput
 
 
 def _checks():

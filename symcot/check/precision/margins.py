@@ -261,77 +261,90 @@ class MarginRecorder:
         self._largest(self.stats.magnitudes["scores"], scores, pos, layer, where, scores=True)
         if score_sums is not None:
             self._largest(self.stats.sums, score_sums, pos, layer, where, absolute=False, scores=True)
-        b, length = scores.shape
-        hs.events += b
+        hs.events += scores.shape[0]
         if not self.margins:
             return
         project = self.contributions.get((layer, name))
-        if project is not None:
-            values = project(values)
-        rows = np.arange(b)
-        best = scores[rows, chosen]
-        ismax = scores == best[:, None]
-        nmax = ismax.sum(axis=1)
-        chosen_v = values[chosen, rows]  # (B, dv)
-        vdiff = np.abs(values - chosen_v[None, :, :]).max(axis=2).T if values.shape[2] else \
-            np.zeros((b, length), dtype=values.dtype)  # (B, L)
-        strict = nmax == 1
-        hs.strict += int(strict.sum())
-        tie = ~strict
-        hs.ties += int(tie.sum())
-        deciding = tie & (ismax & (vdiff > 0)).any(axis=1)
-        hs.deciding += int(deciding.sum())
-        for ri in np.flatnonzero(deciding):
-            hs.winners[token_class(_label(self.labels, int(chosen[ri])))] += 1
+        ev = _Event(scores, chosen, project(values) if project is not None else values)
+        self._ties(hs, ev, pos, layer)
+        if ev.length > 1:
+            self._margins(hs, ev, pos, layer, where)
+        if self.betas:
+            self._first_order(hs, ev, pos, layer, where)
+
+    def _ties(self, hs: HeadStats, ev: _Event, pos: int, layer: int) -> None:
+        hs.strict += int(ev.strict.sum())
+        hs.ties += int((~ev.strict).sum())
+        hs.deciding += int(ev.deciding.sum())
+        for ri in np.flatnonzero(ev.deciding):
+            won = _label(self.labels, int(ev.chosen[ri]))
+            hs.winners[token_class(won)] += 1
             if hs.deciding_example is None:
-                hs.deciding_example = self._witness(int(ri), pos, layer,
-                                                    f"head {name} picks {_label(self.labels, int(chosen[ri]))} "
-                                                    f"among {int(nmax[ri])} tied positions with different values")
-        if length == 1:
+                hs.deciding_example = self._witness(int(ri), pos, layer, f"head {hs.head} picks {won} among "
+                                                    f"{int(ev.nmax[ri])} tied positions with different values")
+
+    def _offer_rows(self, ext: Extreme, values: np.ndarray, mask: np.ndarray, pos: int, layer: int, where: str) -> None:
+        """Offer the extreme of ``values`` over the rows in ``mask`` (its smallest or largest, as ``ext`` keeps)."""
+        if not mask.any():
             return
-        # the positions softmax must suppress: every other one (strict) or those outside the tied group
-        others = ~ismax
-        others[rows, chosen] = False
+        idx = np.flatnonzero(mask)
+        row = int(idx[np.argmax(values[idx]) if ext.largest else np.argmin(values[idx])])
+        value = exact_number(values[row])
+        if ext.better(value):
+            ext.offer(value, self._witness(row, pos, layer, where))
+
+    def _margins(self, hs: HeadStats, ev: _Event, pos: int, layer: int, where: str) -> None:
+        """γ, the group gap, Δ and β over the positions softmax must suppress (module docstring)."""
+        # the positions to suppress: every other one (strict) or those outside the tied group
+        others = ~ev.ismax
+        others[ev.rows, ev.chosen] = False
         has_others = others.any(axis=1)
-        neg = float("-inf")
-        outside_best = np.where(others, scores, neg).max(axis=1)
-        gap = best - np.where(has_others, outside_best, best)  # margin (strict) or group gap (tie)
-        delta = np.where(others, vdiff, 0 * vdiff).max(axis=1)
-        for mask, ext in ((strict & has_others, hs.gamma), (tie & has_others, hs.group_gap)):
-            if mask.any():
-                idx = np.flatnonzero(mask)
-                row = int(idx[np.argmin(gap[idx])])
-                value = exact_number(gap[row])
-                if ext.better(value):
-                    ext.offer(value, self._witness(row, pos, layer, where))
-        if has_others.any():
-            idx = np.flatnonzero(has_others)
-            row = int(idx[np.argmax(delta[idx])])
-            value = exact_number(delta[row])
-            if hs.delta.better(value):
-                hs.delta.offer(value, self._witness(row, pos, layer, where))
-        beta = np.zeros(b)
-        sup = has_others & ~deciding
-        if sup.any():
-            count = (length - nmax).astype(np.float64)
-            with np.errstate(divide="ignore", invalid="ignore"):
-                d = _as_float(delta)
-                g = _as_float(gap)
-                need = np.log(np.where(sup & (d > 0), count * d / self.eps, 1.0))
-                beta = np.where(sup & (need > 0), need / np.where(g > 0, g, 1.0), 0.0)
+        outside_best = np.where(others, ev.scores, float("-inf")).max(axis=1)
+        gap = ev.best - np.where(has_others, outside_best, ev.best)  # margin (strict) or group gap (tie)
+        delta = np.where(others, ev.vdiff, 0 * ev.vdiff).max(axis=1)
+        self._offer_rows(hs.gamma, gap, ev.strict & has_others, pos, layer, where)
+        self._offer_rows(hs.group_gap, gap, ~ev.strict & has_others, pos, layer, where)
+        self._offer_rows(hs.delta, delta, has_others, pos, layer, where)
+        sup = has_others & ~ev.deciding
+        if not sup.any():
+            return
+        count = (ev.length - ev.nmax).astype(np.float64)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            d, g = _as_float(delta), _as_float(gap)
+            need = np.log(np.where(sup & (d > 0), count * d / self.eps, 1.0))
+            beta = np.where(sup & (need > 0), need / np.where(g > 0, g, 1.0), 0.0)
         top = int(np.argmax(beta))
         if beta[top] > 0 and hs.beta.better(float(beta[top])):
             hs.beta.offer(float(beta[top]), self._witness(top, pos, layer, where))
-        if self.betas:
-            s = _as_float(scores)
-            fv = _as_float(values)
-            diff = fv - fv[chosen, rows][None, :, :]  # (L, B, dv)
-            for bt in self.betas:
-                z = bt * (s - s.max(axis=1, keepdims=True))
-                w = np.exp(z)
-                w /= w.sum(axis=1, keepdims=True)
-                err = np.abs(np.einsum("bl,lbd->bd", w, diff)).max(axis=1) if diff.shape[2] else np.zeros(b)
-                worst = int(np.argmax(err))
-                ext = hs.error_at.setdefault(bt, Extreme())
-                if ext.better(float(err[worst])):
-                    ext.offer(float(err[worst]), self._witness(worst, pos, layer, where))
+
+    def _first_order(self, hs: HeadStats, ev: _Event, pos: int, layer: int, where: str) -> None:
+        """The first-order softmax error at every β of :attr:`betas` (module docstring)."""
+        s = _as_float(ev.scores)
+        fv = _as_float(ev.values)
+        diff = fv - fv[ev.chosen, ev.rows][None, :, :]  # (L, B, dv)
+        for bt in self.betas:
+            w = np.exp(bt * (s - s.max(axis=1, keepdims=True)))
+            w /= w.sum(axis=1, keepdims=True)
+            err = np.abs(np.einsum("bl,lbd->bd", w, diff)).max(axis=1) if diff.shape[2] else np.zeros(len(ev.rows))
+            worst = int(np.argmax(err))
+            ext = hs.error_at.setdefault(bt, Extreme())
+            if ext.better(float(err[worst])):
+                ext.offer(float(err[worst]), self._witness(worst, pos, layer, where))
+
+
+class _Event:
+    """The head events of one position over a batch: scores ``(B, L)``, choices, values ``(L, B, dv)``."""
+
+    def __init__(self, scores: np.ndarray, chosen: np.ndarray, values: np.ndarray):
+        self.scores, self.chosen, self.values = scores, chosen, values
+        b, self.length = scores.shape
+        self.rows = np.arange(b)
+        self.best = scores[self.rows, chosen]
+        self.ismax = scores == self.best[:, None]
+        self.nmax = self.ismax.sum(axis=1)
+        self.strict = self.nmax == 1
+        if values.shape[2]:
+            self.vdiff = np.abs(values - values[chosen, self.rows][None, :, :]).max(axis=2).T  # (B, L)
+        else:
+            self.vdiff = np.zeros((b, self.length), dtype=values.dtype)
+        self.deciding = ~self.strict & (self.ismax & (self.vdiff > 0)).any(axis=1)

@@ -147,6 +147,8 @@ class _Study:
         self.measured = {c.key: Measured(c) for c in self.configs}
         self.rows: list[Row] = []
         self.cache: dict[Any, Any] = {}
+        self._extremal_fam: Family | None = None
+        self._probes: dict[int, Any] = {}
 
     def _active(self) -> list[Config]:
         return [c for c in self.configs if self.measured[c.key].failure is None]
@@ -229,59 +231,63 @@ class _Study:
             for cfg in self._active():
                 self.measured[cfg.key].skipped = "no extremal inputs in this claim's domain"
             return False
-        fam = extremal_family(kind)
-        probes: dict[int, Any] = {}
-
-        def probe(size: int, cfg: Config) -> tuple[bool | None, Failure | None]:
-            """Whether ``cfg`` passes at ``size`` (``None``: too large to run), and its failure."""
-            if size not in probes:
-                inputs = list(fam.inputs(size))
-                if self._probe_bytes(size, inputs) > MEMORY_BUDGET:
-                    probes[size] = None
-                else:
-                    with self.progress.bar(2, f"{self.claim.id}/{self.cons.variant} path and star n={size}") as bar:
-                        probes[size] = self._extremal_batches(fam, size, inputs, bar)
-            got = probes[size]
-            if got is None:
-                return None, None
-            runs = self.measured[cfg.key].extremal_runs
-            for b, res in got[0]:
-                f = float_failure(b, res, self.spec, cfg, self.cache)
-                if f is not None:
-                    runs.append((size, False))
-                    return False, Failure(size, fam, b.inputs[f[0]], f[1])
-            runs.append((size, True))
-            return True, None
-
-        cap = self.opts.measure_up_to
+        self._extremal_fam = extremal_family(kind)
         for cfg in self._active():
-            m = self.measured[cfg.key]
-            schedule, s = [], start
-            while s < cap:
-                schedule.append(s)
-                s *= 2
-            schedule.append(cap)
-            last_pass, first_fail, failure = start - 1, None, None
-            for s in schedule:
-                ok, fail = probe(s, cfg)
-                if ok is None:
-                    m.skipped = f"n = {s} would need more than {MEMORY_BUDGET >> 20} MiB"
-                    break
-                if not ok:
-                    first_fail, failure = s, fail
-                    break
-                last_pass = s
-            if first_fail is None:
-                continue
-            while first_fail - last_pass > 1:
-                mid = (first_fail + last_pass) // 2
-                ok, fail = probe(mid, cfg)
-                if ok:
-                    last_pass = mid
-                else:
-                    first_fail, failure = mid, fail
-            m.failure = failure
+            self._search(cfg, start)
         return True
+
+    def _probe(self, size: int, cfg: Config) -> tuple[bool | None, Failure | None]:
+        """Whether ``cfg`` passes on the path and star of ``size`` (``None``: too large to run), and its failure."""
+        fam = self._extremal_fam
+        assert fam is not None
+        if size not in self._probes:
+            inputs = list(fam.inputs(size))
+            if self._probe_bytes(size, inputs) > MEMORY_BUDGET:
+                self._probes[size] = None
+            else:
+                with self.progress.bar(2, f"{self.claim.id}/{self.cons.variant} path and star n={size}") as bar:
+                    self._probes[size] = self._extremal_batches(fam, size, inputs, bar)
+        got = self._probes[size]
+        if got is None:
+            return None, None
+        runs = self.measured[cfg.key].extremal_runs
+        for b, res in got[0]:
+            f = float_failure(b, res, self.spec, cfg, self.cache)
+            if f is not None:
+                runs.append((size, False))
+                return False, Failure(size, fam, b.inputs[f[0]], f[1])
+        runs.append((size, True))
+        return True, None
+
+    def _search(self, cfg: Config, start: int) -> None:
+        """Doubling from ``start`` to ``measure_up_to``, then bisection below the first failing size."""
+        m = self.measured[cfg.key]
+        cap = self.opts.measure_up_to
+        schedule, s = [], start
+        while s < cap:
+            schedule.append(s)
+            s *= 2
+        schedule.append(cap)
+        last_pass, first_fail, failure = start - 1, None, None
+        for s in schedule:
+            ok, fail = self._probe(s, cfg)
+            if ok is None:
+                m.skipped = f"n = {s} would need more than {MEMORY_BUDGET >> 20} MiB"
+                break
+            if not ok:
+                first_fail, failure = s, fail
+                break
+            last_pass = s
+        if first_fail is None:
+            return
+        while first_fail - last_pass > 1:
+            mid = (first_fail + last_pass) // 2
+            ok, fail = self._probe(mid, cfg)
+            if ok:
+                last_pass = mid
+            else:
+                first_fail, failure = mid, fail
+        m.failure = failure
 
     def _extremal_batches(self, fam: Family, size: int, inputs: list[Any], bar: Any) -> tuple[list[Any], Row]:
         t0 = time.perf_counter()

@@ -7,7 +7,7 @@ from symcot.check.precision.analysis import run_batch
 from symcot.check.precision.batches import batches
 from symcot.check.precision.margins import token_class
 from symcot.check.precision.predict import beta_needed, tie_heads
-from tests.toys import TOY_SPEC, ToyConstruction, ToyInput
+from tests.fixtures.toys import TOY_SPEC, ToyConstruction, ToyInput
 
 EPS = 1e-3
 

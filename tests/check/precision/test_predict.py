@@ -5,7 +5,7 @@ from symcot.check.precision.analysis import run_batch
 from symcot.check.precision.batches import batches
 from symcot.check.precision.predict import bits, format_guarantee
 from symcot.replay.floating import FORMATS
-from tests.toys import TOY_SPEC, ToyConstruction, ToyInput
+from tests.fixtures.toys import TOY_SPEC, ToyConstruction, ToyInput
 
 
 def _stats(pairs):

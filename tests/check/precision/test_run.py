@@ -6,7 +6,7 @@ from symcot.check.precision.run import Options, study
 from symcot.check.precision.summary import claim_json
 from symcot.errors import SymcotError
 from symcot.registry import load_claims, select
-from tests.toys import ToyCheck, ToyClaim, one_winner_family
+from tests.fixtures.toys import ToyCheck, ToyClaim, one_winner_family
 
 
 def _threshold(js, setting):
