@@ -17,7 +17,7 @@ from typing import Any
 
 from symcot.algorithms.bijection import psi
 from symcot.algorithms.dfs import dfs_dynamic
-from symcot.claims import Claim, PropertyCheck
+from symcot.claims import Claim, PropertyCheck, as_written, repair
 from symcot.inputs.dyck import heights
 from symcot.inputs.dyck_families import DYCK_WORDS
 
@@ -52,4 +52,6 @@ CLAIM = Claim(
                       "exhaustive enumeration of Dyck words; s_i − s_{i−1} = ±1 by the letter"),
     ],
     default_max_size=10,
+    readings={"as-written": as_written("s_i − s_{i−1} = 1 for every 1 ≤ i ≤ 2(n−1), as printed"),
+              "repaired": repair("s_i − s_{i−1} = ±1: +1 for U, −1 for D (as the next sentences of the proof use it)")},
 )

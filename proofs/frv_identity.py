@@ -41,7 +41,7 @@ from symcot.algorithms.paths import (
     strahler_distribution,
 )
 from symcot.check.exhaustive import Family
-from symcot.claims import Claim, PropertyCheck
+from symcot.claims import Claim, PropertyCheck, as_written, reading
 from symcot.inputs.dyck import catalan, dyck_words
 
 SIZES = Family("n = internal nodes of the full binary trees = semilength of the Dyck words (one input per n)",
@@ -102,5 +102,13 @@ CLAIMS = [
         default_max_size=12,
         notes=["Only the as-written reading is the identity the paper quotes; the other variants are the "
                "alternative conventions the reading was compared with (expected to be refuted)."],
+        readings={
+            "as-written": as_written("counts per k; a leaf has Strahler number 0 (Section 2.2), h = max_i s_i"),
+            "leaf-strahler-1": reading("counts per k with the other common convention: a leaf has Strahler number 1"),
+            "pointwise-preorder": reading("tree by tree: the preorder bijection maps each tree to a path with "
+                                          "⌊log2(1+h)⌋ = str"),
+            "ordered-trees-psi": reading("counts per k over the ordered trees ψ(w) (any arity) instead of the full "
+                                         "binary trees"),
+        },
     ),
 ]

@@ -47,7 +47,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from symcot.claims import Claim
+from symcot.claims import Claim, Reading
 from symcot.gadgets import addonetospecificheight
 from symcot.ir import H, Layout, Map, n
 from symcot.lemmas import Gate, Lemma, LemmaCheck, Relaxation, dim_hyp, each, integral, whole
@@ -129,4 +129,9 @@ CLAIM = Claim(
         in_use("as-written"), in_use("read-repaired"), in_use("repaired"),
     ],
     default_max_size=16,
+    readings={
+        "as-written": Reading("as-written", "the stated domain: H > h ≥ 1, p_i ≥ 1, m ∈ {-1, 1}, h integral"),
+        "repaired": Reading("repair", "pulses k = 0..H-1 (one more block of three hidden units), on the use-site "
+                                      "domain"),
+    },
 )

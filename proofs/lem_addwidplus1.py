@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from symcot.claims import Claim
+from symcot.claims import Claim, Reading
 from symcot.gadgets import addwidplus1
 from symcot.ir import H, Layout, Map, n
 from symcot.lemmas import Lemma, LemmaCheck, Relaxation, dim_hyp, each, integral, whole
@@ -103,4 +103,6 @@ CLAIM = Claim(
                               "lemma to integer counts"]),
             in_use("as-written"), in_use("read-repaired"), in_use("repaired")],
     default_max_size=16,
+    readings={"as-written": Reading("as-written", "p_i, wd real, as stated (only bounds are given)"),
+              "repaired": Reading("repair", "hypothesis p_i, wd ∈ ℤ added; the weights unchanged")},
 )

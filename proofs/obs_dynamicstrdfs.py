@@ -41,7 +41,7 @@ from symcot.algorithms.strahler import (
     strahler_numbers,
 )
 from symcot.check.exhaustive import Family
-from symcot.claims import Claim, PropertyCheck
+from symcot.claims import Claim, PropertyCheck, as_written, repair
 from symcot.inputs import OrderedTree, catalan, ordered_trees
 
 MAX_SIZE = 10
@@ -177,5 +177,8 @@ CLAIMS = [
         default_max_size=MAX_SIZE,
         notes=["The new c from eq:strahc, the new M from the case form. The repair swaps 1[D>0] and 1[D<0], "
                "which is the reduced form's c and what W_1^(4) of the construction computes."],
+        readings={"as-written": as_written("c ← 1[D>0]·c_u + 1[D=0]·1[c_u=0] + 1[D<0]·1, as printed"),
+                  "repaired": repair("1[D>0] and 1[D<0] swapped: c ← 1[D<0]·c_u + 1[D=0]·1[c_u=0] + 1[D>0]·1 "
+                                     "(eq:dynamicstrdfs's case form; what W_1^(4) computes)")},
     ),
 ]

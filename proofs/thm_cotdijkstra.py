@@ -39,7 +39,7 @@ from symcot.check.spec import StepwiseSpec
 from symcot.check.symbolic_check import SymbolicCheck
 from symcot.check.symbolic_target import SymbolicTarget
 from symcot.claims import Claim
-from symcot.constructions.cotdijkstra import PAPER_D, DijkstraConstruction, Inp, Number
+from symcot.constructions.cotdijkstra import PAPER_D, READINGS, DijkstraConstruction, Inp, Number
 from symcot.inputs import Digraph, rooted_labeled_trees
 from symcot.inputs.dyck_families import ordered_rooted_tree_family
 from symcot.inputs.weighted import (
@@ -130,5 +130,6 @@ CLAIMS = [
         notes=["Connected = every vertex reachable from the source. Family caps: weights {1,2,3} to n = 3, "
                "BFS weights to n = 4, trees to n = 6; max_size is the largest size every exhaustive family "
                "reached, so the {1,2,3} cap bounds it."],
+        readings=READINGS,
     ),
 ]

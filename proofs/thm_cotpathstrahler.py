@@ -28,6 +28,7 @@ from symcot.check.symbolic_target import SymbolicTarget
 from symcot.claims import Claim, ConstructionCheck
 from symcot.constructions.cotpathstrahler import (
     PAPER_D,
+    READINGS,
     StrahlerPathConstruction,
     reference,
 )
@@ -83,5 +84,6 @@ CLAIMS = [
                "symcot/constructions/cotpathstrahler.py for every choice and invention); 'repaired' changes only "
                "the layer-2 key so that input tokens cannot win the parent lookup (docs/errata/paths.md).",
                "Size = number of vertices of ψ(w) (|w| = 2(size - 1)); the empty word is outside the family."],
+        readings=READINGS,
     ),
 ]

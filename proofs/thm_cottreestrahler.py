@@ -32,7 +32,7 @@ from symcot.check.spec import Conclusion, StepwiseSpec
 from symcot.check.symbolic_check import SymbolicCheck
 from symcot.check.symbolic_target import SymbolicTarget
 from symcot.claims import Claim, ConstructionCheck
-from symcot.constructions.cottreestrahler import PAPER_D, StrahlerTreeConstruction, reference
+from symcot.constructions.cottreestrahler import PAPER_D, READINGS, StrahlerTreeConstruction, reference
 from symcot.inputs import Digraph, rooted_labeled_trees
 from symcot.inputs.dyck_families import ordered_rooted_tree_family
 from symcot.model import generate
@@ -87,7 +87,7 @@ def final_step_survey(max_size: int, variant: str = "as-written") -> list[dict[s
             lay = dec.layout
             gen = generate(dec, cons.prompt(inp).tokens, len(states) - 1)
             for t, y in enumerate(gen.outputs[:-1], 1):
-                if any(lay.pi(b, y) != v for b, v in cons.expected(inp, states[t], t).items()):
+                if any(lay.pi(b, y) != v for b, v in SPEC.expected(cons, inp, states[t], t).items()):
                     early += 1
                     break
             bad = lay.pi("M", gen.outputs[-1])[0] != strahler_number(*inp)
@@ -128,6 +128,7 @@ CLAIMS = [
         default_max_size=6,
         notes=["λ = 2n - 1; (M, c) compared with the case-form fold of obs:dynamicstrdfs at every step; "
                "π_M(y_{2n-1}) compared with the recursive str."],
+        readings=READINGS,
     ),
     Claim(
         id="thm:cottreestrahler:lambda",
@@ -140,5 +141,6 @@ CLAIMS = [
                 _symbolic("repaired", 6)],
         default_max_size=5,
         notes=["Run on the repaired variant: the as-written one fails at n = 2 for every λ (final backtrack)."],
+        readings={"repaired": READINGS["repaired"]},
     ),
 ]

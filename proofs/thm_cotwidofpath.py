@@ -11,16 +11,27 @@ Checked:
     ``π_p(y_t) = (p_1 … p_{n/2+1})`` with ``p_i = |{τ ≤ t : s_τ = i, q_τ = +1}|``, ``π_wd(y_t) = max_i p_i`` and
     ``π_q(y_t) = 0``; after the last step ``π_wd(y_n)`` must equal ``wid(ψ(w))`` computed on the tree from its
     level sizes. Size accounting: ``d = 3n/2 + 4``, two layers, one head.
+
+    *thm:cotwidofpath:height* (id ours): the proof's first sentence, "hgt(ψ(w)) is bounded above by n/2 + 1,
+    that is, when ψ(w) is a path" (it sizes the block ``p``). ``hgt`` counts edges (Section 2.2), so the path
+    ``U^{n/2} D^{n/2}`` has height ``n/2``. Checked on every non-empty Dyck word: ``as-written`` (the bound, and
+    equality when ψ(w) is a path), ``bound-only`` (the bound alone) and ``repaired`` (``hgt ≤ n/2``, with
+    equality exactly when ψ(w) is a path); each row's ``details`` gives per size the largest height, the
+    slack to the bound and how many words reach it.
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 from symcot.algorithms.bijection import psi
-from symcot.algorithms.paths import WidthState, tree_width
+from symcot.algorithms.paths import WidthState, tree_height, tree_width
+from symcot.check.bound import BoundCheck
 from symcot.check.spec import Conclusion, StepwiseSpec
-from symcot.claims import Claim, ConstructionCheck
+from symcot.claims import Claim, ConstructionCheck, as_written, reading, repair
 from symcot.constructions.cotwidofpath import (
     PAPER_D,
+    READINGS,
     WidthPathConstruction,
     reference,
 )
@@ -49,6 +60,34 @@ def _check(variant: str) -> ConstructionCheck:
                              input_kind="dyck")
 
 
+def height(word: str) -> int:
+    """``hgt(ψ(w))`` on the tree (edges from the root, Section 2.2)."""
+    return tree_height(psi(word))
+
+
+def is_path(word: str) -> bool:
+    """Whether ψ(w) is a path (every vertex has at most one child): ``w = U^{n/2} D^{n/2}``."""
+    return all(len(kids) <= 1 for kids in psi(word).children)
+
+
+def half_plus_one(size: int) -> int:
+    """``n/2 + 1`` for ``n = |w|``: the number of vertices (the family's size)."""
+    return size
+
+
+def half(size: int) -> int:
+    """``n/2 = |w|/2``."""
+    return size - 1
+
+
+def _height(variant: str, bound: Any, text: str, equal: bool, only: bool = False) -> BoundCheck:
+    return BoundCheck(variant, NONEMPTY_DYCK_WORDS, height, bound, text, is_path if equal else None,
+                      "ψ(w) is a path", only,
+                      method=f"exhaustive enumeration of Dyck words: hgt(ψ(w)) against {text}"
+                             + (" (equality exactly when ψ(w) is a path)" if only else
+                                " (equality when ψ(w) is a path)" if equal else "") + ", per size the largest")
+
+
 CLAIMS = [
     Claim(
         id="thm:cotwidofpath",
@@ -61,5 +100,25 @@ CLAIMS = [
                "(size 1 is empty): the proof's y_0 has wd = 0, a single vertex has width 1.",
                "read-repaired fixes only the reading of q_τ; repaired also adds the k = 0 pulse to "
                "lem:addonetospecificheight (see docs/errata/paths.md)."],
+        readings=READINGS,
+    ),
+    Claim(
+        id="thm:cotwidofpath:height",
+        kind="sentence",
+        statement="hgt(ψ(w)) is bounded above by n/2 + 1 (n = |w|), that is, when ψ(w) is a path.",
+        where="Appendix 'Realizing wid on Trees and Paths' (app:cotwid), proof of thm:cotwidofpath, first "
+              "sentence (id ours)",
+        checks=[_height("as-written", half_plus_one, "n/2 + 1", equal=True),
+                _height("bound-only", half_plus_one, "n/2 + 1", equal=False),
+                _height("repaired", half, "n/2", equal=True, only=True)],
+        default_max_size=10,
+        notes=["Size = number of vertices of ψ(w) = n/2 + 1. The block p has n/2 + 1 counters p_1..p_{n/2+1}; "
+               "with hgt ≤ n/2 the last one is never incremented."],
+        readings={
+            "as-written": as_written("hgt(ψ(w)) ≤ n/2 + 1, reached when ψ(w) is a path"),
+            "bound-only": reading("hgt(ψ(w)) ≤ n/2 + 1 as an upper bound only ('that is, when ψ(w) is a path' "
+                                  "read as where the largest height is)"),
+            "repaired": repair("hgt(ψ(w)) ≤ n/2, with equality exactly when ψ(w) is a path"),
+        },
     ),
 ]

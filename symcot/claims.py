@@ -1,7 +1,9 @@
 """Claims of a paper and the checks that decide them; ``proofs/`` modules declare them.
 
 A proofs module defines ``CLAIM`` (or ``CLAIMS``), a :class:`Claim` keyed by the paper's LaTeX label,
-with one :class:`Check` per variant (``as-written`` first, repairs after). ``symcot verify`` runs them.
+with one :class:`Check` per variant (``as-written`` first, other readings and repairs after) and, per variant,
+a :class:`~symcot.constructions.readings.Reading` (its kind and what it reads or changes). ``symcot verify``
+runs them; ``symcot claims`` lists the readings, with their verdicts from a report.
 """
 
 from __future__ import annotations
@@ -12,9 +14,14 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from symcot.check.exhaustive import Family, Progress, run_construction_check, run_property_check
+from symcot.check.inherit import Inheritance
 from symcot.check.stepwise import StepwiseSpec
 from symcot.check.verdict import Verdict
 from symcot.constructions.base import Construction
+from symcot.constructions.readings import Reading, as_written, in_use, mutant, reading, repair
+
+__all__ = ["Check", "Claim", "ConstructionCheck", "PropertyCheck", "Reading", "as_written", "mutant", "reading",
+           "repair"]
 
 
 class Check(Protocol):
@@ -45,6 +52,8 @@ class ConstructionCheck:
     #: ``"dyck"`` (a Dyck word) or ``"custom"`` (``parse_input`` reads ``--input TEXT``).
     input_kind: str = "graph"
     parse_input: Callable[[str], Any] | None = None
+    #: The claim this construction is built on: a refutation is traced back to it on the counterexample.
+    inherits: Inheritance | None = None
 
     @property
     def variant(self) -> str:
@@ -58,14 +67,16 @@ class ConstructionCheck:
         if engine == "batched":
             from symcot.check.batched_check import run_batched_check
 
-            return run_batched_check(claim_id, cons, self.spec, self.families, max_size, self.paper_sizes,
-                                     progress=progress, method=f"{self.method} [batched engine]", jobs=jobs,
-                                     reach=reach)
-        if engine != "exact":
+            row = run_batched_check(claim_id, cons, self.spec, self.families, max_size, self.paper_sizes,
+                                    progress=progress, method=f"{self.method} [batched engine]", jobs=jobs,
+                                    reach=reach)
+        elif engine == "exact":
+            row = run_construction_check(claim_id, cons, self.spec, self.families, max_size,
+                                         self.paper_sizes, progress=progress, method=self.method, jobs=jobs,
+                                         reach=reach)
+        else:
             raise ValueError(f"unknown engine {engine!r}")
-        return run_construction_check(claim_id, cons, self.spec, self.families, max_size,
-                                      self.paper_sizes, progress=progress, method=self.method, jobs=jobs,
-                                      reach=reach)
+        return self.inherits.trace(row) if self.inherits is not None else row
 
 
 @dataclass
@@ -100,6 +111,9 @@ class Claim:
         where: where the paper states and proves it.
         checks: one per variant; the paper's transcription is the variant ``as-written``.
         default_max_size: the size ``symcot verify`` checks when ``--max-size`` is not given.
+        readings: per variant name, its kind and one-line description (``as-written`` may be left out when
+            it is the only reading of a claim: the printed statement; a lemma's ``in:<claim>`` rows are
+            described by their name).
 
     """
 
@@ -110,6 +124,26 @@ class Claim:
     checks: list[Any]
     default_max_size: int
     notes: list[str] = field(default_factory=list)
+    readings: dict[str, Reading] = field(default_factory=dict)
+
+    def variant_names(self) -> list[str]:
+        """The variants of the checks, in order, each once (exhaustive and symbolic checks share a name)."""
+        out: list[str] = []
+        for chk in self.checks:
+            if chk.variant not in out:
+                out.append(chk.variant)
+        return out
+
+    def reading(self, variant: str) -> Reading | None:
+        """The kind and description of ``variant`` (``None``: the claim does not describe it)."""
+        if variant in self.readings:
+            return self.readings[variant]
+        found = in_use(variant)
+        if found is not None:
+            return found
+        if variant == "as-written" and len(self.variant_names()) == 1:
+            return Reading("as-written", "the statement as printed (the module lists its interpretive choices)")
+        return None
 
     def run(self, max_size: int | None = None, progress: Progress | None = None,
             variants: list[str] | None = None, jobs: int = 1, symbolic: bool = False,

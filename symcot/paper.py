@@ -6,9 +6,10 @@ numbered equations, the algorithm and the definition); section and figure labels
 
 from __future__ import annotations
 
-#: label -> what the paper labels with it, and whether it is a statement that can be checked.
+#: label -> what the paper labels with it, and whether it is a statement that can be checked. A label that is not
+#: (a definition) says in its text why it has no claim of its own; every other label must have a claim.
 PAPER_LABELS: dict[str, tuple[str, bool]] = {
-    "eq:dfsdynamic": ("equation (the DFS dynamic; a definition, used as the reference)", False),
+    "eq:dfsdynamic": ("equation: a definition (the DFS dynamic), used as the reference of thm:cotdfs", False),
     "obs:dynamicwidbfs": ("observation", True),
     "obs:dynamicstrdfs": ("observation", True),
     "eq:dynamicstrdfs": ("equation", True),
@@ -16,7 +17,7 @@ PAPER_LABELS: dict[str, tuple[str, bool]] = {
     "prop:heightpathtree": ("proposition", True),
     "prop:widthpathtree": ("proposition", True),
     "algo:pathtotree": ("algorithm", True),
-    "def:algorelationbycot": ("definition (CoT realization; the notion every construction check uses)", False),
+    "def:algorelationbycot": ("definition (CoT realization): the notion every construction check applies", False),
     "eq:depth-height": ("equation (in the proof of prop:heightpathtree)", True),
     "lem:bilinearstack": ("lemma", True),
     "thm:cotdfs": ("theorem", True),
@@ -30,16 +31,21 @@ PAPER_LABELS: dict[str, tuple[str, bool]] = {
     "lem:shiftonehot": ("lemma", True),
     "lem:mMc": ("lemma", True),
     "thm:cotpathstrahler": ("theorem", True),
-    "obs:strpathtwoMc": ("observation (informal: 'depends on two (M, c)-pairs'; realised inside "
-                         "thm:cotpathstrahler's layer-2 head)", False),
+    "obs:strpathtwoMc": ("observation", True),
     "lem:widsupffn": ("lemma", True),
     "thm:cotwidoftree": ("theorem", True),
     "lem:addonetospecificheight": ("lemma", True),
-    "eq:addonetospecificheight": ("equation (the statement of lem:addonetospecificheight)", False),
+    "eq:addonetospecificheight": ("equation (the statement of lem:addonetospecificheight)", True),
     "lem:addwidplus1": ("lemma", True),
-    "eq:addwidplus1": ("equation (the statement of lem:addwidplus1)", False),
+    "eq:addwidplus1": ("equation (the statement of lem:addwidplus1)", True),
     "thm:cotwidofpath": ("theorem", True),
 }
+
+
+def uncovered(claim_ids: set[str] | list[str]) -> list[tuple[str, str, bool]]:
+    """The paper's labels without a claim: ``(label, what it is or why it has none, checkable)``."""
+    have = set(claim_ids)
+    return [(label, kind, checkable) for label, (kind, checkable) in PAPER_LABELS.items() if label not in have]
 
 
 def is_paper_label(claim_id: str) -> bool:

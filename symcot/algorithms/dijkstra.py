@@ -283,18 +283,26 @@ def width_dynamic(states: Sequence[DkstState], reading: Reading = "as-written") 
 
 @dataclass(frozen=True)
 class WidthState(DkstState):
-    """``Dkst^(t)`` of BFS augmented with ``(twd^(t), mwd^(t))`` of obs:dynamicwidbfs."""
+    """``Dkst^(t)`` of BFS augmented with ``(twd^(t), mwd^(t))`` of obs:dynamicwidbfs and the depth difference.
+
+    ``dif`` is ``Dist^(t)[cur^(t)] - Dist^(t-1)[cur^(t-1)]``, the difference of the distances recorded in
+    ``crd`` at consecutive steps (thm:cotwidoftree: "the difference in distances π_crd(ỹ_t) and
+    π_crd(ỹ_{t-1})"), 0 at ``t = 0``.
+    """
 
     twd: int = 1
     mwd: int = 1
+    dif: Value = 0
 
 
 def bfs_width_dynamic(tree: Digraph, root: int, reading: Reading = "repaired") -> list[WidthState]:
-    """BFS on a tree (``A = {1, ∞}``) with ``twd``/``mwd`` from the Observation's definitions."""
+    """BFS on a tree (``A = {1, ∞}``) with ``twd``/``mwd`` from the Observation's definitions and ``dif``."""
     validate_tree(tree, root)
     states = bfs_dynamic(tree, root)
-    return [WidthState(st.t, st.dist, st.cur, st.vst, twd, mwd)
-            for st, (twd, mwd) in zip(states, width_dynamic(states, reading))]
+    difs: list[Value] = [0] + [st.dist_cur - prev.dist_cur  # type: ignore[operator]
+                               for prev, st in zip(states, states[1:])]
+    return [WidthState(st.t, st.dist, st.cur, st.vst, twd, mwd, dif)
+            for st, (twd, mwd), dif in zip(states, width_dynamic(states, reading), difs)]
 
 
 def widsup(dif: Any, twd: int, mwd: int) -> tuple[int, int]:

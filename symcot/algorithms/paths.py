@@ -24,7 +24,10 @@ Step-by-step references for the path constructions:
   ``p_i = |{τ ≤ t : s_τ = i, q_τ = +1}|`` and ``wd = max_i p_i``;
 * :func:`strahler_fold` -- the ``(M, c)`` accumulator of eq:dynamicstrdfs carried along the word: a ``U``
   gives the new vertex ``(0, 0)``, a ``D`` finishes the current vertex ``v`` with
-  ``str(τ_v) = M_v + 1[c_v ≥ 2]`` and folds it into its parent's accumulator (:func:`fold`).
+  ``str(τ_v) = M_v + 1[c_v ≥ 2]`` and folds it into its parent's accumulator (:func:`fold`);
+* :func:`point_nodes` and :func:`explored_strahler` -- the vertex of ψ(w) at each point ``(t, s_t)`` and the
+  Strahler number of its subtree as explored by then, from the tree alone (obs:strpathtwoMc is checked
+  against them).
 
 Horton--Strahler helpers for the FRV identity: :func:`full_binary_strahler_values` enumerates the full
 binary trees with ``n`` internal nodes (one Strahler number per tree, leaf value a parameter),
@@ -335,6 +338,43 @@ def strahler_fold(word: str) -> list[FoldState]:
             stack.append((m, c, t))
             out.append(FoldState(t, s[t], m, c, ch, sv, m_u, c_u, sv - m_u, k, nxt[t - 1]))
     return out
+
+
+def point_nodes(word: str) -> list[int]:
+    """The vertex of ψ(w) (labelled in creation order, root 0) where the pointer rests at each point ``t = 0..|w|``."""
+    validate_dyck(word)
+    parent: list[int] = [-1]
+    at = [0]
+    for ch in word:
+        if ch == UP:
+            parent.append(at[-1])
+            at.append(len(parent) - 1)
+        else:
+            at.append(parent[at[-1]])
+    return at
+
+
+def explored_strahler(word: str) -> list[int]:
+    """At each point ``t``, ``str`` of the subtree of ``point_nodes(w)[t]`` in ``ψ(w_0 … w_{t-1})``.
+
+    When the pointer rests at a vertex every child created so far is closed, so this is the recursive
+    Strahler number (leaf 0) of the vertex over the children explored by then: what the pair ``(M, c)`` of
+    the vertex at ``(t, s_t)`` must give through ``M + 1[c ≥ 2]`` (obs:dynamicstrdfs).
+    """
+    at = point_nodes(word)
+    children: list[list[int]] = [[]]
+    out = [0]
+    for t, ch in enumerate(word, 1):
+        if ch == UP:
+            children.append([])
+            children[at[t - 1]].append(at[t])
+        out.append(_subtree_strahler(children, at[t]))
+    return out
+
+
+def _subtree_strahler(children: list[list[int]], v: int) -> int:
+    """``str`` of the subtree of ``v`` over the given children lists (leaf 0)."""
+    return strahler_of_children([_subtree_strahler(children, c) for c in children[v]])
 
 
 # -- Horton--Strahler helpers for the FRV identity ------------------------------------------------------

@@ -145,16 +145,17 @@ class BatchedChecker:
         rows: list[_Row] = []
         error: BaseException | None = None
         spec = self.spec
+        spec.check_selection(self.cons)
         for k, inp in enumerate(inputs):
             try:
                 states = spec.reference(inp)
                 dec = self._concrete(inp)
                 prompt = self.cons.prompt(inp)
                 total = len(states) - 1
-                table = self.cons.expected_table(inp, states)
+                table = spec.expected_table(self.cons, inp, states)
                 expected = None
                 if table is None or k < SPOT_CHECK:
-                    expected = [self.cons.expected(inp, states[t], t) for t in range(total + 1)]
+                    expected = [spec.expected(self.cons, inp, states[t], t) for t in range(total + 1)]
                 if table is not None and k < SPOT_CHECK:
                     why = _table_disagreement(table, expected)
                     if why:
@@ -384,10 +385,10 @@ def table_disagreements(cons: Construction, spec: StepwiseSpec, inputs: Any) -> 
     out = []
     for inp in inputs:
         states = spec.reference(inp)
-        table = cons.expected_table(inp, states)
+        table = spec.expected_table(cons, inp, states)
         if table is None:
             continue
-        why = _table_disagreement(table, [cons.expected(inp, st, t) for t, st in enumerate(states)])
+        why = _table_disagreement(table, [spec.expected(cons, inp, st, t) for t, st in enumerate(states)])
         if why:
             out.append((inp, why))
     return out
@@ -453,6 +454,8 @@ def run_batched_check(
     else:
         wrapped = [batched_family(f, checker) for f in families]
     row = run_property_check(claim_id, cons.variant, method, wrapped, max_size, _result, progress, 1, reach)
+    if row.failing_input is not None:  # the family's item is (input, result)
+        row.failing_input = row.failing_input[0]
     row.notes = notes + row.notes
     row.sizes = size_info
     row.seconds = time.perf_counter() - start

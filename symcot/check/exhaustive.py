@@ -166,7 +166,8 @@ def run_property_check(
                     notes.append(f"counterexample found by seeded random sampling at size {size}; exhaustive "
                                  "families passed completely up to the sizes listed in families")
                 return Verdict(claim_id, variant, "refuted", method, _complete(families, per_fam, top), checked,
-                               time.perf_counter() - start, jsonable(cex), notes, None, list(per_fam.values()))
+                               time.perf_counter() - start, jsonable(cex), notes, None, list(per_fam.values()),
+                               failing_input=inp)
             if got_count != expected_count:
                 raise SymcotError(f"family {fam.name!r} yielded {got_count} inputs at size {size}, "
                                   f"expected {expected_count}")

@@ -2,8 +2,14 @@
 
 What ``y_t`` must carry, the stop rule and λ belong to the construction (:mod:`symcot.constructions.base`).
 What a *claim* adds is stated here: the reference algorithm it is compared with, how a reference state
-reads in a counterexample, and the theorem's conclusions beyond the step-by-step encoding -- its step
-count ("in exactly 2n − 1 CoT steps") and the answer read off a token ("π_M(y_{2n−1}) = str(G_T)").
+reads in a counterexample, which of the encoding's blocks it compares (a claim about part of a
+construction, e.g. the width blocks of thm:cotwidoftree, leaves the others out), and the theorem's
+conclusions beyond the step-by-step encoding -- its step count ("in exactly 2n − 1 CoT steps") and the
+answer read off a token ("π_M(y_{2n−1}) = str(G_T)").
+
+The exact (:mod:`symcot.check.stepwise`), batched (:mod:`symcot.check.batched_check`) and symbolic
+(:mod:`symcot.check.symbolic_target`) checkers and ``symcot replay`` take ``enc(s_t)`` from
+:meth:`StepwiseSpec.expected` / :meth:`StepwiseSpec.expected_table`, so a selection holds in all of them.
 """
 
 from __future__ import annotations
@@ -12,6 +18,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from symcot.constructions.base import Construction
 from symcot.ir.layout import ConcreteLayout
 
 
@@ -85,12 +92,41 @@ class StepwiseSpec:
         reference: the reference algorithm; returns the states ``s_0 … s_T``.
         state_text: short human description of a reference state (for counterexamples and traces).
         conclusions: the theorem's step count and answers, checked after every step agreed.
+        compare: the blocks of the construction's encoding this claim compares (``None``: all of them); the
+            stop rule and the conclusions are checked either way.
 
     """
 
     reference: Callable[[Any], Sequence[Any]]
     state_text: Callable[[Any], str] = str
     conclusions: Sequence[Conclusion] = field(default_factory=tuple)
+    compare: frozenset[str] | None = None
+
+    def __post_init__(self) -> None:
+        if self.compare is not None:
+            self.compare = frozenset(self.compare)
+
+    def expected(self, cons: Construction, inp: Any, state: Any, t: int) -> dict[str, list[Any]]:
+        """``enc(s_t)`` restricted to the compared blocks (:meth:`Construction.expected`)."""
+        want = cons.expected(inp, state, t)
+        return want if self.compare is None else {b: v for b, v in want.items() if b in self.compare}
+
+    def expected_table(self, cons: Construction, inp: Any, states: Sequence[Any]) -> dict[str, Any] | None:
+        """Every step at once (:meth:`Construction.expected_table`), restricted to the compared blocks."""
+        table = cons.expected_table(inp, states)
+        if table is None or self.compare is None:
+            return table
+        return {b: v for b, v in table.items() if b in self.compare}
+
+    def ignores(self, cons: Construction, block: str) -> bool:
+        """Whether ``block`` is one of the encoding's blocks this claim leaves out of the comparison."""
+        return self.compare is not None and block in cons.encoding.blocks and block not in self.compare
+
+    def check_selection(self, cons: Construction) -> None:
+        """Raise ``ValueError`` when ``compare`` names a block the construction's encoding does not have."""
+        if self.compare is not None and not self.compare <= set(cons.encoding.blocks):
+            extra = sorted(self.compare - set(cons.encoding.blocks))
+            raise ValueError(f"the claim compares {', '.join(extra)}, which {cons.label}'s encoding does not have")
 
     def final_failure(self, inp: Any, outputs: Sequence[Sequence[Any]], y0: Sequence[Any],
                       layout: ConcreteLayout) -> str | None:

@@ -114,6 +114,7 @@ class SymbolicTarget:
 
     def __post_init__(self) -> None:
         self._cons = self.make()
+        self.spec.check_selection(self._cons)
         if self._cons.lam_rule is None:
             raise ValueError(f"{self.name}: symbolic replay in λ needs a construction with a λ rule")
         self._sym = self._cons.with_lambda(lam)
@@ -175,7 +176,7 @@ class SymbolicTarget:
         spec = self.spec
 
         def expected(st: Any, t: int) -> dict[str, list[Any]]:
-            return {b: [_poly(v) for v in vals] for b, vals in cons.expected(inp, st, t).items()}
+            return {b: [_poly(v) for v in vals] for b, vals in spec.expected(cons, inp, st, t).items()}
 
         def final(outputs: Sequence[list[Any]], y0: list[Any]) -> str | None:
             return spec.final_failure(inp, outputs, y0, layout)

@@ -42,6 +42,11 @@ class Verdict:
     verdict covers, in words: ``all dimensions``, ``all λ ≥ 2n - 1, n ≤ 6``, ``every input, n ≤ 13``; a
     check states it, and :func:`default_scope` fills it from the row otherwise (never "proved" without
     one).
+
+    ``inherited_from`` is set on a refuted row whose construction is built on another claim's when that
+    claim's construction fails on the same input at the same step, layer and block (computed by
+    :mod:`symcot.check.inherit`); ``failing_input`` is the counterexample's input itself (not in the JSON),
+    for such follow-up checks.
     """
 
     id: str
@@ -57,6 +62,8 @@ class Verdict:
     families: list[dict[str, Any]] = field(default_factory=list)
     details: dict[str, Any] | None = None
     scope: str = ""
+    inherited_from: dict[str, Any] | None = None
+    failing_input: Any = field(default=None, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if self.verdict not in VERDICTS:
@@ -65,8 +72,8 @@ class Verdict:
             self.scope = default_scope(self)
 
     def as_dict(self) -> dict[str, Any]:
-        """The JSON object of this row."""
-        return {
+        """The JSON object of this row (``inherited_from`` only on a row that has one)."""
+        out = {
             "id": self.id,
             "variant": self.variant,
             "verdict": self.verdict,
@@ -81,6 +88,17 @@ class Verdict:
             "families": jsonable(self.families),
             "details": jsonable(self.details),
         }
+        if self.inherited_from is not None:
+            out["inherited_from"] = jsonable(self.inherited_from)
+        return out
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Verdict:
+        """A row read back from a JSON report (exact values stay in their JSON form)."""
+        return cls(d["id"], d["variant"], d["verdict"], d.get("method", ""), d.get("max_size"),
+                   int(d.get("inputs_checked", 0)), float(d.get("seconds", 0.0)), d.get("counterexample"),
+                   list(d.get("notes") or []), d.get("sizes"), list(d.get("families") or []), d.get("details"),
+                   d.get("scope", ""), d.get("inherited_from"))
 
 
 def _sizes(families: list[dict[str, Any]], max_size: int | None) -> list[str]:

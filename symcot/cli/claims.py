@@ -1,4 +1,8 @@
-"""``symcot claims``: list the claims, their variants and the paper's labels without a claim."""
+"""``symcot claims``: the claims, their readings (with verdicts from a report) and the paper's labels without one.
+
+Verdicts are read from a ``symcot verify --json`` report (``--report PATH``), never computed here: listing
+the claims stays instant, and the verdicts shown are those of a real run, with that run's scope.
+"""
 
 from __future__ import annotations
 
@@ -8,39 +12,33 @@ from typing import Any
 
 def add_parser(sub: Any) -> None:
     """The ``claims`` subcommand's options."""
-    c = sub.add_parser("claims", help="list the claims, their kind, statement, variants, and paper coverage")
-    c.add_argument("--markdown", action="store_true", help="a Markdown table (as in docs/claims.md)")
+    c = sub.add_parser("claims", help="list the claims, their readings (with verdicts from a report) and coverage")
+    c.add_argument("--markdown", action="store_true",
+                   help="Markdown: the claims table (docs/claims.md), or with --report one reading × verdict table "
+                        "per claim (docs/errata.md)")
+    c.add_argument("--report", metavar="PATH", action="append",
+                   help="a symcot verify --json report: show each variant's verdicts beside its reading "
+                        "(repeatable: e.g. a default run and a --symbolic run)")
     c.add_argument("--proofs", metavar="DIR")
     c.set_defaults(func=run)
 
 
-
 def run(args: argparse.Namespace) -> int:
-    """Print the claims (a table with ``--markdown``) and the paper labels without one."""
-    from symcot.paper import PAPER_LABELS, is_paper_label
+    """Print the claims and their readings (verdicts with ``--report``), then the paper labels without a claim."""
+    from symcot.paper import uncovered
     from symcot.registry import load_claims
+    from symcot.report.readings import load_reports, render_markdown_list, render_markdown_tables, render_text
 
     claims = load_claims(args.proofs)
+    rows = load_reports(args.report) if args.report else None
     if args.markdown:
-        print("| id | kind | statement | where | variants (checker) | id ours? |")
-        print("|---|---|---|---|---|---|")
-        for c in claims.values():
-            variants = "; ".join(f"{chk.variant} ({chk.method})" for chk in c.checks)
-            stmt = c.statement.replace("|", "\\|")
-            print(f"| `{c.id}` | {c.kind} | {stmt} | {c.where} | {variants} | "
-                  f"{'no' if is_paper_label(c.id) else 'yes'} |")
+        print(render_markdown_tables(claims, rows) if rows is not None else render_markdown_list(claims))
     else:
-        for c in claims.values():
-            ours = "" if is_paper_label(c.id) else "  [id ours]"
-            print(f"{c.id:<28} {c.kind:<11} {c.statement}{ours}")
-            for chk in c.checks:
-                print(f"{'':<28} {'':<11} variant {chk.variant}: {chk.method}")
-            print(f"{'':<28} {'':<11} where: {c.where}; default max size {c.default_max_size}")
-    missing = [(label, kind) for label, (kind, checkable) in PAPER_LABELS.items() if label not in claims]
+        print(render_text(claims, rows))
+    missing = uncovered(set(claims))
     if missing:
-        print("\nPaper labels without a claim module:" if not args.markdown else "\nPaper labels without a claim:")
-        for label, kind in missing:
-            print(f"- `{label}`: {kind}" if args.markdown else f"  {label:<28} {kind}")
+        print("\nPaper labels without a claim:")
+        for label, why, checkable in missing:
+            reason = why if not checkable else f"{why}: a statement, but no claim checks it yet"
+            print(f"- `{label}`: {reason}" if args.markdown else f"  {label:<28} {reason}")
     return 0
-
-

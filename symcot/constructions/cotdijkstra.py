@@ -61,6 +61,7 @@ from typing import Any, Literal
 from symcot.algorithms.dijkstra import INF, DkstState, validate_dijkstra_input
 from symcot.constructions.base import Construction, Expectation, onehot_list
 from symcot.constructions.encoding import LambdaRule, StateEncoding, StopRule, W, indicator, onehot, scalar, vector
+from symcot.constructions.readings import Reading, as_written, reading, repair
 from symcot.inputs.graphs import Digraph
 from symcot.ir import Layout, Map, bcast, hadamard, lam, n, ones
 from symcot.ir.expr import Expr
@@ -184,6 +185,13 @@ MISSING_ARC_ZERO = Encoding(absent="0", diagonal="0")
 REPAIRED = Encoding(absent="λ", diagonal="0")
 #: The named readings and the repair, by variant name.
 VARIANT_ENCODINGS = {"as-written": AS_WRITTEN, "missing-arc-0": MISSING_ARC_ZERO, "repaired": REPAIRED}
+#: What each variant reads ``A_{i,:}`` as (``symcot claims`` lists them with their verdicts).
+READINGS: dict[str, Reading] = {
+    "as-written": as_written("A ∈ ℝ_{>0}^{n×n}: a missing arc and the diagonal are ∞, encoded as λ"),
+    "missing-arc-0": reading("A_{i,:} is the adjacency-matrix row of the DFS proof: 0 for a missing arc and on "
+                             "the diagonal"),
+    "repaired": repair("the shortest-path weight matrix: λ (= ∞) for a missing arc, a_ii = 0; no weight changes"),
+}
 
 #: "λ is a sufficiently large constant": ``λ = 1 + (n - 1)·max_e a_e``, strictly above every tentative
 #: distance (choice 6).

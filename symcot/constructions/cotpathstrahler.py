@@ -97,6 +97,7 @@ from typing import Any
 from symcot.algorithms.paths import FoldState, strahler_fold
 from symcot.constructions.base import Construction, Expectation, onehot_list
 from symcot.constructions.encoding import LambdaRule, StateEncoding, const, onehot, scalar
+from symcot.constructions.readings import Reading, as_written, repair
 from symcot.errors import InvalidInputError
 from symcot.gadgets import Gadget, fold, ind_pos, ind_pos_at, ind_zero_at, merge_units, mmc, shiftonehot, signed_pass
 from symcot.inputs.dyck import UP, heights, validate_dyck
@@ -110,6 +111,12 @@ SIGNED = {"q", "tmp_q"}  # blocks in {-1, 1} that must cross a ReLU as ReLU(x) -
 #: d = 3n + 15, as stated in the proof.
 PAPER_D = 3 * n + 15
 VARIANTS = ("as-written", "repaired")
+#: The variants (``symcot claims`` lists them with their verdicts).
+READINGS: dict[str, Reading] = {
+    "as-written": as_written("the sketch completed (module docstring): x_τ carries the letter w_τ, lem:shiftonehot's "
+                             "m is π_q, layer-2 key [λ π_ht ‖ π_pos_sc]"),
+    "repaired": repair("layer-2 key [λ π_flg π_ht ‖ π_pos_sc]: only generated tokens get the λ term"),
+}
 
 
 def layout() -> Layout:

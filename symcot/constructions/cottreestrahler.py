@@ -101,6 +101,7 @@ from symcot.constructions.cotdfs import (
 )
 from symcot.constructions.cotdfs import layout as dfs_layout
 from symcot.constructions.encoding import LambdaRule, const, scalar
+from symcot.constructions.readings import Reading, as_written, repair
 from symcot.errors import InvalidInputError
 from symcot.gadgets import Gadget, fold, ind_pos, ind_pos_at, ind_zero, ind_zero_at, merge_units, traverse_gate
 from symcot.inputs.graphs import Digraph
@@ -117,6 +118,12 @@ LAYER3_EXTRA = ["1-D", "-D", "-D-1", "1-c_u", "-c_u", "-c_u-1"]
 #: d = 6n + 14, as stated in the proof.
 PAPER_D = 6 * n + 14
 VARIANTS = ("as-written", "repaired")
+#: The variants (``symcot claims`` lists them with their verdicts).
+READINGS: dict[str, Reading] = {
+    "as-written": as_written("the proof's four layers; head B's query [(1 - π_flg1)·π_par ‖ (1 - π_flg1)·π_flg3]"),
+    "repaired": repair("head B's query second component (1 - π_flg1)·1ᵀπ_par instead of (1 - π_flg1)·π_flg3: it "
+                       "vanishes on the final backtrack"),
+}
 
 
 def layout() -> Layout:

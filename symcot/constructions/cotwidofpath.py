@@ -65,6 +65,7 @@ import sympy as sp
 from symcot.algorithms.paths import WidthState, width_states
 from symcot.constructions.base import Construction, Expectation, onehot_list
 from symcot.constructions.encoding import StateEncoding, const, scalar, vector
+from symcot.constructions.readings import Reading, as_written, repair
 from symcot.errors import InvalidInputError
 from symcot.gadgets import addonetospecificheight, addwidplus1
 from symcot.inputs.dyck import UP, validate_dyck
@@ -77,6 +78,15 @@ H_P = n / 2 + 1
 #: d = 3n/2 + 4, as stated in the proof.
 PAPER_D = sp.Rational(3, 2) * n + 4
 VARIANTS = ("as-written", "read-repaired", "repaired")
+#: The variants (``symcot claims`` lists them with their verdicts).
+READINGS: dict[str, Reading] = {
+    "as-written": as_written("x_τ carries the letter w_τ; query S π_pos; π_pos of a generated token is never "
+                             "advanced (the text never writes it); lem:addonetospecificheight as printed"),
+    "read-repaired": repair("query π_pos and π_pos(y_{t+1}) = S π_pos(y_t), so step t+1 reads x_t; "
+                            "lem:addonetospecificheight as printed (pulses k = 1..H-1)"),
+    "repaired": repair("read-repaired, and a pulse for k = 0 in lem:addonetospecificheight (a U from height 0 "
+                       "increments p_1)"),
+}
 
 
 def layout() -> Layout:

@@ -33,7 +33,8 @@ Interpretive choices and what had to be invented (the layer-3 FFN is a sketch in
    (the lemma's first output, ``v_1`` itself), ``twd ← h2 + 1``, ``mwd ← h3 + h4`` and keeps the rest.
    The paper gives no hidden width for this layer; ours is ``5n + 5``.
 4. *What is compared.* Besides thm:cotdijkstra's ``enc`` (``cur``, ``vis``, ``crd``, and ``dis`` from
-   step 1 on), ``twd`` and ``mwd`` at every step, including ``y_0``, against obs:dynamicwidbfs read as
+   step 1 on), ``dif`` (the difference of the distances ``crd`` records at consecutive steps, 0 at ``y_0``)
+   and ``twd``, ``mwd`` at every step, including ``y_0``, against obs:dynamicwidbfs read as
    "the running node count at the current level" and "the global maximum width" (the theorem's
    sketch): the visited-only, inclusive reading of the Observation (its literal set-count reading is
    refuted on its own, see proofs/thm_cotwidoftree.py); and ``π_mwd(y_{n-1}) = wd(G_T)`` from the
@@ -62,6 +63,7 @@ from symcot.constructions.cotdijkstra import (
     dijkstra_token,
 )
 from symcot.constructions.encoding import scalar
+from symcot.constructions.readings import Reading, as_written, repair
 from symcot.gadgets import Gadget, widsupffn
 from symcot.inputs.trees import validate_tree
 from symcot.ir import Layout, Map, n
@@ -77,9 +79,18 @@ V_MAX = n
 AS_WRITTEN = DKST_AS_WRITTEN
 #: The repair, thm:cotdijkstra's: a_ii = 0.
 REPAIRED = DKST_REPAIRED
+#: The variants (``symcot claims`` lists them with their verdicts).
+READINGS: dict[str, Reading] = {
+    "as-written": as_written("weights in {1, ∞} with ∞ encoded as λ, on the diagonal too (thm:cotdijkstra's y_0 "
+                             "and reading); layer 3 is lem:widsupffn with V_max = n"),
+    "repaired": repair("thm:cotdijkstra's repair: a_ii = 0 (nothing else changes)"),
+}
 
-#: thm:cotdijkstra's ``enc`` with ``twd`` and ``mwd`` of obs:dynamicwidbfs (choice 4), at every step.
-ENCODING = DKST_ENCODING.extended(twd=scalar("twd"), mwd=scalar("mwd"))
+#: thm:cotdijkstra's ``enc`` with ``dif`` (the depth difference, 0 at ``y_0``) and ``twd``, ``mwd`` of
+#: obs:dynamicwidbfs (choice 4), at every step.
+ENCODING = DKST_ENCODING.extended(dif=scalar("dif"), twd=scalar("twd"), mwd=scalar("mwd"))
+#: The blocks of ``enc`` that carry the width computation (every block but thm:cotdijkstra's ``dis``).
+WIDTH_BLOCKS = ("cur", "vis", "crd", "dif", "twd", "mwd")
 
 
 def layout() -> Layout:

@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from symcot.check.inherit import inherited_text
 from symcot.check.verdict import Verdict
 from symcot.report.table import counterexample_summary
 
@@ -24,8 +25,9 @@ def render_markdown(rows: list[Verdict], meta: dict[str, Any] | None = None) -> 
             "|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
         size = "-" if r.max_size is None else r.max_size
+        cex = counterexample_summary(r) + (f" ({inherited_text(r)})" if r.inherited_from else "")
         out.append(f"| `{r.id}` | {_cell(r.variant)} | **{r.verdict}** | {_cell(r.scope)} | {_cell(r.method)} | "
-                   f"{size} | {r.inputs_checked} | {r.seconds:.1f} | {_cell(counterexample_summary(r))} |")
+                   f"{size} | {r.inputs_checked} | {r.seconds:.1f} | {_cell(cex)} |")
     refuted = [r for r in rows if r.verdict == "refuted" and r.counterexample]
     for r in refuted:
         c = r.counterexample or {}
@@ -49,6 +51,10 @@ def render_markdown(rows: list[Verdict], meta: dict[str, Any] | None = None) -> 
                 out.append(f"- **{label}**: {_cell(c[key])}")
         if c.get("other_differences"):
             out.append(f"- **also differs**: {', '.join(c['other_differences'])}")
+        if r.inherited_from:
+            h = r.inherited_from
+            out.append(f"- **{inherited_text(r)}** ({_cell(h.get('how', ''))}; there: expected "
+                       f"`{h.get('expected')}`, got `{h.get('got')}`)")
         extra = {k: v for k, v in c.items() if k not in {
             "family", "size", "input", "step", "layer", "kind", "block", "head", "what", "expected", "got",
             "explanation", "proof_says", "reference_state", "other_differences"}}

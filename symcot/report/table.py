@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from symcot.check.exhaustive import PARTIAL_NOTE
+from symcot.check.inherit import inherited_text
 from symcot.check.verdict import Verdict
 
 SCHEMA_VERSION = 1
@@ -49,6 +50,8 @@ def render_table(rows: list[Verdict]) -> str:
         lines.append(fmt.format(*d))
         if r.verdict == "refuted":
             lines.append(f"    counterexample: {counterexample_summary(r)}")
+            if r.inherited_from:
+                lines.append(f"    {inherited_text(r)}")
         if r.verdict == "error":
             lines += [f"    {note}" for note in r.notes if note.startswith("check failed")]
         lines += [f"    {note}" for note in r.notes if note.startswith(PARTIAL_NOTE)]

@@ -254,3 +254,14 @@ def test_combinatorial_claims_at_12_vertices(mods):
         assert row.verdict == "verified" and row.max_size == 12, name
     frv = mods["frv_identity"].CLAIMS[0].run(max_size=13, variants=["as-written"])[0]
     assert frv.verdict == "verified" and frv.max_size == 13
+
+
+def test_points_and_the_explored_strahler_number_agree_with_the_tree_and_the_fold():
+    from symcot.algorithms.paths import explored_strahler, finished, point_nodes, strahler_fold
+
+    assert point_nodes("UUDUDD") == [0, 1, 2, 1, 3, 1, 0]
+    for m in range(1, 7):
+        for w in dyck_words(m):
+            ex = explored_strahler(w)
+            assert ex[-1] == strahler(psi(w)) and ex[0] == 0
+            assert ex == [finished(st.m, st.c) for st in strahler_fold(w)]

@@ -126,16 +126,6 @@ def test_more_bad_arguments(tmp_path, capsys):
         assert err.startswith("symcot: error:") and "\n" not in err and "Traceback" not in err, (argv, err)
 
 
-def test_claims_marks_our_ids_and_lists_uncovered_paper_labels(capsys):
-    assert main(["claims"]) == 0
-    out = capsys.readouterr().out
-    assert "thm:cotdfs:tree" in out and "[id ours]" in out.split("thm:cotdfs:tree", 1)[1].splitlines()[0]
-    assert "Paper labels without a claim module:" in out and "def:algorelationbycot" in out
-    assert main(["claims", "--markdown"]) == 0
-    md = capsys.readouterr().out
-    assert md.startswith("| id | kind | statement |") and "| `thm:cotdfs` | theorem |" in md
-
-
 def test_eq_depth_height_as_printed_is_refuted_and_the_signed_reading_verified(claims):
     rows = {r.variant: r for r in claims["eq:depth-height"].run(max_size=6)}
     cex = rows["as-written"].counterexample

@@ -88,14 +88,30 @@ def test_as_written_is_refuted_at_the_source_distance(W):
 
 
 def test_as_written_width_blocks_are_right_all_the_same(W):
-    """Only π_dis[root] is wrong (it stays λ): every other compared block and the final width agree."""
-    from symcot.constructions.encoding import StateEncoding
-
-    class NoDis(WidthTreeConstruction):
-        encoding = StateEncoding({b: t for b, t in WidthTreeConstruction.encoding.blocks.items() if b != "dis"})
-
-    row = run_construction_check("x", NoDis("as-written"), W.SPEC, [small_trees(5)], 5)
+    """Only π_dis[root] is wrong: every other compared block and the final width agree (thm:cotwidoftree:width)."""
+    row = run_construction_check("x", WidthTreeConstruction("as-written"), W.WIDTH_SPEC, [small_trees(5)], 5)
     assert row.verdict == "verified" and row.inputs_checked == 1 + 2 + 9 + 64 + 625
+
+
+def test_the_roots_distance_is_not_stuck_at_lambda(W):
+    """π_dis(y_t)[root] is λ until a child of the root is the current vertex, then Dist[child] + 1 = 2 (≠ 0)."""
+    from symcot.model.semantics import generate
+
+    tree = (Digraph.undirected(3, [(0, 1), (0, 2)]), 0)
+    cons = WidthTreeConstruction("as-written")
+    dec = cons.concrete(tree)
+    out = generate(dec, cons.prompt(tree).tokens, 2).outputs
+    assert cons.lam_value(tree) == 3
+    assert [dec.layout.pi("dis", y)[0] for y in out] == [3, 2]
+
+
+def test_dif_is_the_difference_of_the_recorded_distances(W):
+    from symcot.algorithms.dijkstra import bfs_width_dynamic, width_update_rule
+
+    for g, r in rooted_labeled_trees(5):
+        states = bfs_width_dynamic(g, r)
+        assert [st.dif for st in states] == [d for d, _, _ in width_update_rule(states)]
+        assert states[0].dif == 0 and all(st.dif in (0, 1) for st in states)
 
 
 def test_repaired_is_verified_on_small_trees(W):
