@@ -36,4 +36,5 @@ MODULES: tuple[str, ...] = (
     "thm_cottreestrahler",
     "thm_cotwidofpath",
     "thm_cotwidoftree",
+    "section3",
 )
