@@ -29,6 +29,7 @@ from symcot.claims import Claim, ConstructionCheck
 from symcot.constructions.cotpathstrahler import (
     PAPER_D,
     READINGS,
+    VARIANTS,
     StrahlerPathConstruction,
     reference,
 )
@@ -77,12 +78,14 @@ CLAIMS = [
         statement="A four-layer, single-head decoder computes str(ψ(w)) = π_M(y_n) + 1[π_c(y_n) ≥ 2] in exactly "
                   "n = |w| CoT steps.",
         where="Section 4.2; proof sketch in Appendix 'Realizing str on Trees and Paths' (app:cotstr)",
-        checks=[_check("as-written"), _check("repaired"),
-                _symbolic("as-written"), _symbolic("repaired")],
+        checks=[*(_check(v) for v in VARIANTS), _symbolic("as-written"), _symbolic("repaired")],
         default_max_size=8,
         notes=["The proof is a sketch: 'as-written' is the most faithful completion found (see "
                "symcot/constructions/cotpathstrahler.py for every choice and invention); 'repaired' changes only "
                "the layer-2 key so that input tokens cannot win the parent lookup (docs/errata/paths.md).",
+               "Readings of q_τ (symcot/constructions/pathsteps.py) and of the lemmas' m: the letter w_τ with m = π_q "
+               "(as-written, the transcription), the printed tmp_q under it (tmp-q), and the printed q_τ = s_τ - "
+               "s_{τ-1} with the printed tmp_q (q-literal), with its repairs one by one.",
                "Size = number of vertices of ψ(w) (|w| = 2(size - 1)); the empty word is outside the family."],
         readings=READINGS,
     ),

@@ -22,6 +22,7 @@ Checked:
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from symcot.algorithms.bijection import psi
@@ -32,6 +33,7 @@ from symcot.claims import Claim, ConstructionCheck, as_written, reading, repair
 from symcot.constructions.cotwidofpath import (
     PAPER_D,
     READINGS,
+    VARIANTS,
     WidthPathConstruction,
     reference,
 )
@@ -54,10 +56,14 @@ SPEC = StepwiseSpec(
 )
 
 
-def _check(variant: str) -> ConstructionCheck:
-    return ConstructionCheck(lambda: WidthPathConstruction(variant), SPEC, [NONEMPTY_DYCK_WORDS], PAPER_SIZES,
-                             method="exhaustive exact replay, every CoT step, final wd = wid(ψ(w))",
-                             input_kind="dyck")
+#: The width alone (``p``, ``wd``, ``q``): what survives when the last step is lost (``ht`` left out).
+WIDTH_ONLY_SPEC = replace(SPEC, compare=frozenset({"p", "wd", "q"}))
+
+
+def _check(variant: str, spec: StepwiseSpec = SPEC) -> ConstructionCheck:
+    what = "every CoT step" if spec.compare is None else "every CoT step on p, wd and q only"
+    return ConstructionCheck(lambda: WidthPathConstruction(variant), spec, [NONEMPTY_DYCK_WORDS], PAPER_SIZES,
+                             method=f"exhaustive exact replay, {what}, final wd = wid(ψ(w))", input_kind="dyck")
 
 
 def height(word: str) -> int:
@@ -94,12 +100,15 @@ CLAIMS = [
         kind="theorem",
         statement="A two-layer single-head decoder finds wid(ψ(w)) for a Dyck word w in exactly n = |w| CoT steps.",
         where="Section 4.2; proof in Appendix 'Realizing wid on Trees and Paths' (app:cotwid)",
-        checks=[_check("as-written"), _check("read-repaired"), _check("repaired")],
+        checks=[*(_check(v) for v in VARIANTS), _check("q-literal-pulse-read-repaired", WIDTH_ONLY_SPEC)],
         default_max_size=10,
         notes=["Size = number of vertices of ψ(w) (|w| = 2(size - 1)); the empty word is outside the family "
                "(size 1 is empty): the proof's y_0 has wd = 0, a single vertex has width 1.",
                "read-repaired fixes only the reading of q_τ; repaired also adds the k = 0 pulse to "
-               "lem:addonetospecificheight (see docs/errata/paths.md)."],
+               "lem:addonetospecificheight (see docs/errata/paths.md).",
+               "q-literal*: x_τ carries q_τ = s_τ - s_{τ-1} as printed (symcot/constructions/pathsteps.py); its "
+               "three defects (no k = 0 pulse, π_pos never advanced, the last step on no token) each isolated by "
+               "a variant with the other two repaired."],
         readings=READINGS,
     ),
     Claim(

@@ -314,6 +314,11 @@ class FoldState:
         return self.next_letter != ""
 
     @property
+    def q_in(self) -> int | None:
+        """``q_t = s_t - s_{t-1}``, the letter just read: ``+1`` for ``U``, ``-1`` for ``D`` (``None`` at ``t = 0``)."""
+        return None if not self.letter else (1 if self.letter == UP else -1)
+
+    @property
     def next_q(self) -> int | None:
         """``q`` of the next letter: ``+1`` for ``U``, ``-1`` for ``D`` (``None`` once the word is read)."""
         return None if not self.next_letter else (1 if self.next_letter == UP else -1)

@@ -45,7 +45,7 @@ for ``c``) -- "dissolving the gating eq:gatingTBstrahlertree in W_2^{(4)}" -- an
 positions along with the buffers M_buf and c_buf". The fold is :func:`symcot.gadgets.fold` (the tree decoder's),
 lem:mMc's network :func:`symcot.gadgets.mmc`.
 
-Variants:
+Variants (the readings of choices 1 and 2 are in :data:`OPTIONS` and :data:`READINGS`):
 
 * ``as-written`` -- the completion above.
 * ``repaired`` -- the same with the layer-2 key ``K^{(2)} α = [λ π_flg(α) π_ht(α) ‖ π_{pos_sc}(α)]``: the input
@@ -55,15 +55,19 @@ Variants:
 
 Choices where the text admits several readings:
 
-1. *Which letter ``q_τ`` is.* ``x_τ`` carries the letter ``w_τ`` (``q_τ = s_{τ+1} - s_τ``, the step leaving the
-   point ``τ``), as in thm:cotpathtotree. Then ``y_0`` as printed is ``x_0`` with ``flg = 1`` (``q = 1 = w_0`` for
-   every non-empty word, ``π_{pos_sc} = 1``, ``π_ht = e_{s_0}``), and ``y_t`` carries the letter processed at
-   step ``t + 1``. obs:strpathtwoMc writes ``q_τ = s_τ - s_{τ-1}``; under that reading ``x_0``'s ``q_0`` is
-   undefined, no input token holds the last letter (step ``n`` reads ``x_0``), and lem:mMc's "block q in
-   y_t^{(4)}" would hold the previous letter.
-2. *lem:shiftonehot's m.* The text makes ``tmp_q`` the placeholder for ``m``. Under choice 1, ``tmp_q`` holds
-   the *next* letter ``w_{t+1}`` read from ``x_{t+1}``, and the shift that gives ``s_{t+1}`` is by the current
-   letter ``π_q(y_t) = w_t``; so ``m = π_q`` here. This is the one formula of the sketch not used as printed.
+1. *Which letter ``q_τ`` is* (:mod:`symcot.constructions.pathsteps`). As written (the transcription) ``x_τ``
+   carries the letter ``w_τ`` (``q_τ = s_{τ+1} - s_τ``, the step leaving the point ``τ``), as in
+   thm:cotpathtotree. Then ``y_0`` as printed is ``x_0`` with ``flg = 1`` (``q = 1 = w_0`` for every non-empty
+   word, ``π_{pos_sc} = 1``, ``π_ht = e_{s_0}``), and ``y_t`` carries the letter processed at step ``t + 1``.
+   obs:strpathtwoMc writes ``q_τ = s_τ - s_{τ-1}``: the variants ``q-literal…`` take it as printed, ``x_0``
+   carrying ``q_0 = 0``; then step ``t`` reads ``x_t = q_t``, the step it takes, through the printed shifted
+   query, ``π_q(y_t)`` commits ``q_t``, and no input token holds the last step (step ``n`` reads ``x_0``).
+2. *The lemmas' m* (``Options.m_block``). The text makes ``tmp_q`` the placeholder for lem:shiftonehot's ``m``,
+   and lem:mMc's ``m`` "the block q in y_t^{(4)}", the value the step commits to ``q`` (``tmp_q``). Under the
+   letter reading ``tmp_q`` holds the *next* letter ``w_{t+1}`` read from ``x_{t+1}``, and the shift that gives
+   ``s_{t+1}`` is by the current letter ``π_q(y_t) = w_t``; so as written ``m = π_q`` for both lemmas, the one
+   formula of the sketch not used as printed (the variant ``tmp-q`` uses it as printed). Under the printed
+   ``q_τ`` it is the other way round: ``tmp_q`` holds the step being taken, and ``m = tmp_q`` is right.
 3. *The commit.* The sketch keeps every update in auxiliary blocks until ``W_2^{(4)}``; the completion
    commits there: ``ht ← tmp_ht``, ``q ← tmp_q``, ``pos_sc ← tmp_pos_sc`` (invented; nothing else writes them),
    and lem:mMc's own ``m`` output is therefore not used.
@@ -92,12 +96,14 @@ Choices where the text admits several readings:
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Literal
 
 from symcot.algorithms.paths import FoldState, strahler_fold
 from symcot.constructions.base import Construction, Expectation, onehot_list
 from symcot.constructions.encoding import LambdaRule, StateEncoding, const, onehot, scalar
-from symcot.constructions.readings import Reading, as_written, repair
+from symcot.constructions.pathsteps import LETTER, LITERAL, LITERAL_LAST, StepReading
+from symcot.constructions.readings import Reading, as_written, reading, repair
 from symcot.errors import InvalidInputError
 from symcot.gadgets import Gadget, fold, ind_pos, ind_pos_at, ind_zero_at, merge_units, mmc, shiftonehot, signed_pass
 from symcot.inputs.dyck import UP, heights, validate_dyck
@@ -110,12 +116,44 @@ VECTOR = {"pos", "ht", "tmp_ht"}
 SIGNED = {"q", "tmp_q"}  # blocks in {-1, 1} that must cross a ReLU as ReLU(x) - ReLU(-x)
 #: d = 3n + 15, as stated in the proof.
 PAPER_D = 3 * n + 15
-VARIANTS = ("as-written", "repaired")
+
+
+@dataclass(frozen=True)
+class Options:
+    """What a variant reads or repairs: the prompt's steps, where the lemmas' ``m`` is read, the layer-2 key."""
+
+    steps: StepReading
+    m_block: Literal["q", "tmp_q"]  # lem:shiftonehot's and lem:mMc's m (choice 2)
+    key_gated: bool  # K^{(2)} = [λ π_flg π_ht ‖ π_pos_sc] (the repair) instead of [λ π_ht ‖ π_pos_sc]
+
+
+#: Each variant's choices (choices 1 and 2, the module docstring's variants).
+OPTIONS: dict[str, Options] = {
+    "as-written": Options(LETTER, "q", False),
+    "repaired": Options(LETTER, "q", True),
+    "tmp-q": Options(LETTER, "tmp_q", False),
+    "q-literal": Options(LITERAL, "tmp_q", False),
+    "q-literal-key-repaired": Options(LITERAL, "tmp_q", True),
+    "q-literal-last-repaired": Options(LITERAL_LAST, "tmp_q", False),
+    "q-literal-repaired": Options(LITERAL_LAST, "tmp_q", True),
+    "q-literal-repaired-m-from-q": Options(LITERAL_LAST, "q", True),
+}
+VARIANTS = tuple(OPTIONS)
 #: The variants (``symcot claims`` lists them with their verdicts).
 READINGS: dict[str, Reading] = {
-    "as-written": as_written("the sketch completed (module docstring): x_τ carries the letter w_τ, lem:shiftonehot's "
-                             "m is π_q, layer-2 key [λ π_ht ‖ π_pos_sc]"),
+    "as-written": as_written("the sketch completed (module docstring): x_τ carries the letter w_τ, the lemmas' m "
+                             "is π_q, layer-2 key [λ π_ht ‖ π_pos_sc]"),
     "repaired": repair("layer-2 key [λ π_flg π_ht ‖ π_pos_sc]: only generated tokens get the λ term"),
+    "tmp-q": reading("as-written with the printed placeholder: lem:shiftonehot's m (and lem:mMc's) read from π_tmp_q, "
+                     "which holds the next letter under the letter reading"),
+    "q-literal": reading("x_τ carries q_τ = s_τ - s_{τ-1} as printed (x_0: q_0 = 0), m read from π_tmp_q as printed "
+                         "(it then holds the step being taken), layer-2 key as printed"),
+    "q-literal-key-repaired": repair("q-literal with the layer-2 key [λ π_flg π_ht ‖ π_pos_sc]"),
+    "q-literal-last-repaired": repair("q-literal with x_0 carrying the last step q_n = -1, read at the final step "
+                                      "where S e_{n-1} = 0 ties every score"),
+    "q-literal-repaired": repair("q-literal with both: the gated layer-2 key and x_0 carrying the last step"),
+    "q-literal-repaired-m-from-q": repair("q-literal-repaired but m read from π_q (the transcription's choice), which "
+                                          "holds the previous step under the printed q_τ"),
 }
 
 
@@ -180,6 +218,8 @@ def build_decoder(variant: str = "as-written") -> Decoder:
     """The completed decoder of ``variant`` (see the module docstring)."""
     if variant not in VARIANTS:
         raise ValueError(f"unknown variant {variant!r}; variants are {VARIANTS}")
+    opt = OPTIONS[variant]
+    mb = opt.m_block
     L = layout()
     x = L.vars()
     but = lambda *bs: [b for b in BLOCKS if b not in bs]  # noqa: E731
@@ -197,13 +237,13 @@ def build_decoder(variant: str = "as-written") -> Decoder:
     vs1 = value_space([read])
     o1 = vs1.vars()
     w_o1 = Map("W_O^{(1)}", vs1, L, {b: o1[f"read.{b}"] for b in BLOCKS}, max_degree=1, doc="identity")
-    kept1 = but("pos", "q", "ht", "tmp_ht")
-    shift = shiftonehot(x.q, x.ht, units=("m+", "m-", "h", "z+", "z-"),
-                        writes={"m": "q", "h": "ht", "h_shift": "tmp_ht"})
+    kept1 = but("pos", mb, "ht", "tmp_ht")
+    shift = shiftonehot(x[mb], x.ht, units=("m+", "m-", "h", "z+", "z-"),
+                        writes={"m": mb, "h": "ht", "h_shift": "tmp_ht"})
     carries1 = _carries(x, kept1)
     h1 = _hidden("strpath.hidden1", kept1, [("pos", n), *shift.units()])
     w1_1 = Map("W_1^{(1)}", L, h1, {"pos": -x.pos, **shift.w1(), **_pass_in(x, kept1, carries1)}, max_degree=1,
-               doc="-π_pos(α''+y_t); lem:shiftonehot's W_1 on [m ‖ h ‖ h'] = [π_q ‖ π_ht ‖ π_tmp_ht]")
+               doc=f"-π_pos(α''+y_t); lem:shiftonehot's W_1 on [m ‖ h ‖ h'] = [π_{mb} ‖ π_ht ‖ π_tmp_ht]")
     h = h1.vars()
     w2_1 = Map("W_2^{(1)}", h1, L, {"pos": h.pos, **shift.w2(h), **_pass_out(h, kept1, carries1)}, max_degree=1,
                doc="lem:shiftonehot's W_2: [m ‖ h ‖ h'] with h' the shift of h by m into tmp_ht")
@@ -211,13 +251,13 @@ def build_decoder(variant: str = "as-written") -> Decoder:
 
     # -- layer 2: the parent's last accumulator; str(v) and D (thm:cottreestrahler's layer-2 FFN) -----------
     k2 = Layout("strpath.key2", [("v", n), ("f", 1)])
-    key_v = lam * (x.flg * x.ht) if variant == "repaired" else lam * x.ht
+    key_v = lam * (x.flg * x.ht) if opt.key_gated else lam * x.ht
     par = Head(
         "par",
         query=Map("Q_par^{(2)}", L, k2, {"v": x.tmp_ht, "f": x.flg}, max_degree=1,
                   doc="Q^{(2)} y = [π_tmp_ht(y) ‖ π_flg(y)]"),
         key=Map("K_par^{(2)}", L, k2, {"v": key_v, "f": x.pos_sc},
-                doc="[λ π_flg(α) π_ht(α) ‖ π_pos_sc(α)] (repaired)" if variant == "repaired"
+                doc="[λ π_flg(α) π_ht(α) ‖ π_pos_sc(α)] (repaired)" if opt.key_gated
                 else "K^{(2)} α = [λ π_ht(α) ‖ π_pos_sc(α)]"),
         value=Map("V_par^{(2)}", L, L, {"M_buf": x.M, "c_buf": x.c}, zero=but("M_buf", "c_buf"), max_degree=1,
                   doc="π_M_buf ← π_M(α'), π_c_buf ← π_c(α'), π_M ← 0, π_c ← 0"),
@@ -259,12 +299,12 @@ def build_decoder(variant: str = "as-written") -> Decoder:
     # -- layer 4: the fold (eq:strahM, eq:strahc) under lem:mMc's correction; commit ----------------------
     kept4 = ["pos", "pos_sc", "tmp_pos_sc", "tmp_q", "tmp_ht", "flg"]
     m_f, c_f = fold(x.M, x["tmp_D-1"], x.tmp_D, x["tmp_D+1"], x.tmp_c_buf, x["tmp_c_buf-1"], x.c_buf)
-    gate = mmc(x.q, m_f, c_f, lam, units=("m+", "m-", "M", "M'", "c", "c'"), writes={"M": "M", "c": "c"})
+    gate = mmc(x[mb], m_f, c_f, lam, units=("m+", "m-", "M", "M'", "c", "c'"), writes={"M": "M", "c": "c"})
     carries4 = _carries(x, kept4, writes={"tmp_q": "q"})  # the commit q ← tmp_q (choice 3)
     h4 = _hidden("strpath.hidden4", kept4, gate.units())
     w1_4 = Map("W_1^{(4)}", L, h4, {**gate.w1(), **_pass_in(x, kept4, carries4)},
                doc="thm:cottreestrahler's W_1^{(4)} fold (M + tmp_D tmp_c_buf; tmp_{D-1} + tmp_D tmp_{c_buf-1} + "
-                   "tmp_{D+1} c_buf) composed with lem:mMc's W_1 on [π_q ‖ M ‖ c]")
+                   f"tmp_{{D+1}} c_buf) composed with lem:mMc's W_1 on [π_{mb} ‖ M ‖ c]")
     f = h4.vars()
     out4 = _pass_out(f, ["pos", "flg"], [])
     out4.update({**gate.w2(f), "ht": f.tmp_ht, "pos_sc": f.tmp_pos_sc})
@@ -286,6 +326,9 @@ ENCODING = StateEncoding({
     "pos": onehot("t", when="reading"), "pos_sc": scalar("t", offset=1, when="reading"),
     "q": scalar("next_q", when="reading"),
 })
+#: Under the printed ``q_τ = s_τ - s_{τ-1}`` the step block commits the step just taken: ``π_q(y_t) = q_t`` for
+#: ``t ≥ 1`` (the letter reading's ``y_t`` carries the next letter instead).
+LITERAL_ENCODING = ENCODING.extended(q=scalar("q_in", from_step=1))
 #: ``λ = n + 2``: ``λ > n + 1`` for the layer-2 key (the sketch's bound), and at least every ``M``, ``c`` for
 #: lem:mMc.
 LAMBDA_RULE = LambdaRule(n + 2, "thm:cotpathstrahler's sketch: \"λ > n+1\" for the layer-2 key",
@@ -301,7 +344,12 @@ class StrahlerPathConstruction(Construction):
     def __init__(self, variant: str = "as-written", decoder: Decoder | None = None):
         notes = {"as-written": ["the sketch completed as in the module docstring; layer-2 key [λ π_ht ‖ π_pos_sc]"],
                  "repaired": ["layer-2 key [λ π_flg π_ht ‖ π_pos_sc]: only generated tokens get the λ term"]}
-        super().__init__("thm:cotpathstrahler", variant, decoder or build_decoder(variant), notes.get(variant, []))
+        default = [READINGS[variant].text] if variant in READINGS else []
+        super().__init__("thm:cotpathstrahler", variant, decoder or build_decoder(variant),
+                         notes.get(variant, default))
+        self.steps = OPTIONS[variant].steps if variant in OPTIONS else LETTER
+        if self.steps.convention == "literal":
+            self.encoding = LITERAL_ENCODING  # type: ignore[misc]
 
     def env(self, inp: str) -> dict:
         """``{n: |w|}``."""
@@ -316,22 +364,26 @@ class StrahlerPathConstruction(Construction):
     def token_keys(self, inp: str) -> list[tuple[str, Any]]:
         """``[x_0, …, x_{n-1}, y_0]`` as in the sketch: ``x_τ`` depends on ``τ``, the letter and ``s_τ``."""
         k, s = len(inp), heights(inp)
-        return [*((f"x_{tau}", ("x", k, tau, c, s[tau])) for tau, c in enumerate(inp)), ("y_0", ("y", k))]
+        return [*((f"x_{tau}", ("x", k, tau, self.steps.q(inp, tau), s[tau])) for tau in range(k)),
+                ("y_0", ("y", k))]
 
     def token(self, cl: Any, key: Any, lam_value: Any) -> list[Any]:
         """``x_τ = [e_τ ‖ τ+1 ‖ 0 ‖ q_τ ‖ 0 ‖ e_{s_τ} ‖ 0 …]``, ``y_0 = [e_0 ‖ 1 ‖ 0 ‖ 1 ‖ 0 ‖ e_0 ‖ … ‖ 1 ‖ 0^6]``."""
         if key[0] == "x":
-            _, k, tau, letter, height = key
-            return cl.assemble({"pos": onehot_list(k, tau), "pos_sc": tau + 1, "q": 1 if letter == UP else -1,
-                                "ht": onehot_list(k, height)})
+            _, k, tau, q, height = key
+            return cl.assemble({"pos": onehot_list(k, tau), "pos_sc": tau + 1, "q": q, "ht": onehot_list(k, height)})
         k = key[1]
         return cl.assemble({"pos": onehot_list(k, 0), "pos_sc": 1, "q": 1, "ht": onehot_list(k, 0), "flg": 1})
 
     def invariants(self, inp: str, states: Sequence[FoldState], t: int) -> list[Expectation]:
         """Inside step ``t`` (point ``t - 1`` to ``t``): the reads, the parent, ``str(v)``, ``D``, the indicators."""
         k, st = len(inp), states[t]
+        if self.steps.convention == "literal":  # x_t carries the step of CoT step t; none carries q_n unless x_0 does
+            read = self.steps.carrier(t, k) or "none: no input token carries q_n"
+        else:  # x_t carries the next letter; the last step's S e_{n-1} = 0 ties, x_0 wins
+            read = f"x_{t}" if t < k else "x_0"
         out = [
-            Expectation(1, "head", "read", f"x_{t}" if t < k else "x_0",
+            Expectation(1, "head", "read", read,
                         "Q^{(1)} = S π_pos(y_t) selects the lowest-indexed token with π_pos = e_{t+1}"),
             Expectation(1, "block", "tmp_ht", onehot_list(k, st.height),
                         "W_2^{(1)}: the block tmp_h stores the one-hot s_{τ+1}"),

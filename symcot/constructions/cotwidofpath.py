@@ -42,7 +42,12 @@ Interpretive choices:
 
 1. ``q_τ`` of ``x_τ`` is the step of the letter ``w_τ`` (``s_{τ+1} - s_τ``), as in thm:cotpathtotree; the
    theorem's text defines ``q_τ = s_τ - s_{τ-1}`` inside ``p_i``'s definition, which is the same letter
-   indexed from 1 (``x_0`` would otherwise carry the undefined ``s_0 - s_{-1}``).
+   indexed from 1 (``x_0`` would otherwise carry the undefined ``s_0 - s_{-1}``). The variants ``q-literal…``
+   take the printed definition (:mod:`symcot.constructions.pathsteps`: ``x_0`` carries ``q_0 = 0``); then the
+   printed shifted query ``S π_pos`` reads the right token, ``x_{t+1} = q_{t+1}``, once ``π_pos`` advances,
+   and no token carries the last step ``q_n``. Each of the literal reading's three defects (no ``k = 0``
+   pulse, ``π_pos`` never advanced, the last step on no token) is isolated by a variant that repairs the
+   other two (:data:`OPTIONS`).
 2. ``p`` has ``n/2 + 1`` coordinates ``p_1 … p_{n/2+1}`` (the block size the proof states), so
    lem:addonetospecificheight runs with ``H = n/2 + 1``; height ``n/2`` is the largest reached.
 3. The value map carries only ``π_q`` ("every block is 0 except π_q(α') = q_τ") and ``W_O^{(1)}`` is the
@@ -58,6 +63,7 @@ Interpretive choices:
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import sympy as sp
@@ -65,10 +71,11 @@ import sympy as sp
 from symcot.algorithms.paths import WidthState, width_states
 from symcot.constructions.base import Construction, Expectation, onehot_list
 from symcot.constructions.encoding import StateEncoding, const, scalar, vector
-from symcot.constructions.readings import Reading, as_written, repair
+from symcot.constructions.pathsteps import LETTER, LITERAL, LITERAL_LAST, StepReading
+from symcot.constructions.readings import Reading, as_written, reading, repair
 from symcot.errors import InvalidInputError
 from symcot.gadgets import addonetospecificheight, addwidplus1
-from symcot.inputs.dyck import UP, validate_dyck
+from symcot.inputs.dyck import validate_dyck
 from symcot.ir import Layout, Map, Shift, n
 from symcot.model import FFN, Attention, Decoder, Head, Layer, value_space
 
@@ -77,7 +84,30 @@ BLOCKS = ["pos", "q", "ht", "p", "wd"]
 H_P = n / 2 + 1
 #: d = 3n/2 + 4, as stated in the proof.
 PAPER_D = sp.Rational(3, 2) * n + 4
-VARIANTS = ("as-written", "read-repaired", "repaired")
+
+
+@dataclass(frozen=True)
+class Options:
+    """What a variant reads or repairs: the prompt's steps, the query's shift, ``π_pos``, the first pulse."""
+
+    steps: StepReading
+    shift_query: bool  # Q = S π_pos (as printed) or π_pos
+    advance_pos: bool  # W_2^{(2)} writes π_pos ← S π_pos (the text never advances it)
+    first_k: int  # lem:addonetospecificheight's pulses k = first_k .. H-1 (1 as printed)
+
+
+#: Each variant's choices (choice 1 and the module docstring's variants).
+OPTIONS: dict[str, Options] = {
+    "as-written": Options(LETTER, True, False, 1),
+    "read-repaired": Options(LETTER, False, True, 1),
+    "repaired": Options(LETTER, False, True, 0),
+    "q-literal": Options(LITERAL, True, False, 1),
+    "q-literal-read-last-repaired": Options(LITERAL_LAST, True, True, 1),
+    "q-literal-pulse-last-repaired": Options(LITERAL_LAST, True, False, 0),
+    "q-literal-pulse-read-repaired": Options(LITERAL, True, True, 0),
+    "q-literal-repaired": Options(LITERAL_LAST, True, True, 0),
+}
+VARIANTS = tuple(OPTIONS)
 #: The variants (``symcot claims`` lists them with their verdicts).
 READINGS: dict[str, Reading] = {
     "as-written": as_written("x_τ carries the letter w_τ; query S π_pos; π_pos of a generated token is never "
@@ -86,6 +116,17 @@ READINGS: dict[str, Reading] = {
                             "lem:addonetospecificheight as printed (pulses k = 1..H-1)"),
     "repaired": repair("read-repaired, and a pulse for k = 0 in lem:addonetospecificheight (a U from height 0 "
                        "increments p_1)"),
+    "q-literal": reading("x_τ carries q_τ = s_τ - s_{τ-1} as printed (x_0: q_0 = 0); the weights as printed "
+                         "(query S π_pos, π_pos never advanced, pulses k = 1..H-1)"),
+    "q-literal-read-last-repaired": repair("q-literal with two of its three repairs: π_pos(y_{t+1}) = S π_pos(y_t) "
+                                           "(the printed query S π_pos then reads x_{t+1} = q_{t+1}) and x_0 carrying "
+                                           "the last step q_n = -1; no k = 0 pulse"),
+    "q-literal-pulse-last-repaired": repair("q-literal with the k = 0 pulse and x_0 carrying the last step q_n = -1; "
+                                            "π_pos never advanced"),
+    "q-literal-pulse-read-repaired": repair("q-literal with the k = 0 pulse and π_pos(y_{t+1}) = S π_pos(y_t); x_0 "
+                                            "carries q_0 = 0, so no token carries the last step"),
+    "q-literal-repaired": repair("q-literal with all three: the k = 0 pulse, π_pos advanced, x_0 carrying the last "
+                                 "step q_n = -1 (read at the final step, where S e_{n-1} = 0 ties every score)"),
 }
 
 
@@ -98,8 +139,8 @@ def build_decoder(variant: str = "as-written") -> Decoder:
     """The decoder of ``variant`` (see the module docstring)."""
     if variant not in VARIANTS:
         raise ValueError(f"unknown variant {variant!r}; variants are {VARIANTS}")
-    read_fixed = variant != "as-written"
-    first_k = 0 if variant == "repaired" else 1  # pulses k = first_k .. H-1
+    opt = OPTIONS[variant]
+    first_k = opt.first_k  # pulses k = first_k .. H-1
     L = layout()
     x = L.vars()
 
@@ -107,8 +148,8 @@ def build_decoder(variant: str = "as-written") -> Decoder:
     kr = Layout("widpath.key", [("v", n)])
     head = Head(
         "read",
-        query=Map("Q_read^{(1)}", L, kr, {"v": x.pos if read_fixed else Shift(n) @ x.pos}, max_degree=1,
-                  doc="π_pos(y_t) (repaired)" if read_fixed else "S π_pos(y_t)"),
+        query=Map("Q_read^{(1)}", L, kr, {"v": Shift(n) @ x.pos if opt.shift_query else x.pos}, max_degree=1,
+                  doc="S π_pos(y_t)" if opt.shift_query else "π_pos(y_t) (repaired)"),
         key=Map("K_read^{(1)}", L, kr, {"v": x.pos}, max_degree=1, doc="π_pos(α)"),
         value=Map("V_read^{(1)}", L, L, {"q": x.q}, zero=["pos", "ht", "p", "wd"], max_degree=1,
                   doc="every block 0 except π_q(α') = q_τ"),
@@ -135,9 +176,9 @@ def build_decoder(variant: str = "as-written") -> Decoder:
     g = h2.vars()
     w2_2 = Map("W_2^{(2)}", h2, L, {
         **grow.w2(g), "ht": g.ht,
-        "pos": Shift(n) @ g.pos if read_fixed else g.pos,
+        "pos": Shift(n) @ g.pos if opt.advance_pos else g.pos,
     }, zero=["q"], max_degree=1,
-        doc="lem:addwidplus1 W_2: wd + Σ tmp_i; q ← 0" + ("; π_pos ← S π_pos (repaired)" if read_fixed else ""))
+        doc="lem:addwidplus1 W_2: wd + Σ tmp_i; q ← 0" + ("; π_pos ← S π_pos (repaired)" if opt.advance_pos else ""))
     layer2 = Layer(None, FFN(w1_2, w2_2, gadgets=(grow,)))
     return Decoder(f"thm:cotwidofpath/{variant}", L, [layer1, layer2])
 
@@ -158,8 +199,9 @@ class WidthPathConstruction(Construction):
                               "lem:addonetospecificheight as written (pulses k = 1..H-1)"],
             "repaired": ["repair 1: Q = π_pos and π_pos(y_{t+1}) = S π_pos(y_t); repair 2: a pulse for k = 0 in "
                          "lem:addonetospecificheight, so a U from height 0 increments p_1"],
-        }[variant] if variant in VARIANTS else []
+        }.get(variant, [READINGS[variant].text] if variant in READINGS else [])
         super().__init__("thm:cotwidofpath", variant, decoder or build_decoder(variant), notes)
+        self.steps = OPTIONS[variant].steps if variant in OPTIONS else LETTER
 
     def env(self, inp: str) -> dict:
         """``{n: |w|}``."""
@@ -173,22 +215,27 @@ class WidthPathConstruction(Construction):
                                     "vertices)")
 
     def token_keys(self, inp: str) -> list[tuple[str, Any]]:
-        """``[x_0, …, x_{n-1}, y_0]`` as in the proof."""
+        """``[x_0, …, x_{n-1}, y_0]`` as in the proof (``x_τ``'s step by the variant's :class:`StepReading`)."""
         k = len(inp)
-        return [*((f"x_{tau}", ("x", k, tau, c)) for tau, c in enumerate(inp)), ("y_0", ("y", k))]
+        return [*((f"x_{tau}", ("x", k, tau, self.steps.q(inp, tau))) for tau in range(k)), ("y_0", ("y", k))]
 
     def token(self, cl: Any, key: Any, lam_value: Any) -> list[Any]:
         """``x_τ = [e_τ ‖ q_τ ‖ 0 ‖ 0 ‖ 0]``, ``y_0 = [e_0 ‖ 0 ‖ 0 ‖ 0 ‖ 0]``."""
         if key[0] == "x":
-            _, k, tau, c = key
-            return cl.assemble({"pos": onehot_list(k, tau), "q": 1 if c == UP else -1})
+            _, k, tau, q = key
+            return cl.assemble({"pos": onehot_list(k, tau), "q": q})
         return cl.assemble({"pos": onehot_list(key[1], 0)})
 
     def invariants(self, inp: str, states: Sequence[WidthState], t: int) -> list[Expectation]:
-        """Inside step ``t``: the head reads ``x_{t-1}``; layer 1 leaves ``ht = s_t`` and ``p``; layer 2 ``wd``."""
+        """Inside step ``t``: what the head reads, ``ht = s_t`` and ``p`` after layer 1, ``wd`` after layer 2.
+
+        The head must read the token that carries the step's letter under the variant's reading; under the
+        printed ``q_τ = s_τ - s_{τ-1}`` no token carries the last one (``q_n``).
+        """
         st = states[t]
+        carrier = self.steps.carrier(t, len(inp)) or "none: no input token carries q_n"
         return [
-            Expectation(1, "head", "read", f"x_{t - 1}", "the attention reads q_τ of the current letter"),
+            Expectation(1, "head", "read", carrier, "the attention reads q_τ of the current letter"),
             Expectation(1, "block", "ht", [st.ht], "eq:addonetospecificheight: h ← h + m"),
             Expectation(1, "block", "p", list(st.p),
                         "eq:addonetospecificheight: p_{h+1} ← p_{h+1} + 1 on m = 1, p unchanged on m = -1"),

@@ -97,3 +97,26 @@ def test_repaired_on_every_word_up_to_9_vertices(proofs):
     row = run(proofs, StrahlerPathConstruction("repaired"), 9)
     assert row.verdict == "verified" and row.max_size == 9 and row.inputs_checked == sum(
         [1, 2, 5, 14, 42, 132, 429, 1430])
+
+
+def test_readings_of_q_and_of_the_lemmas_m():
+    """The printed tmp_q is wrong under the letter reading and right under the printed q_τ (and π_q the other
+    way round); the layer-2 key defect survives both readings; the printed q_τ loses the last step."""
+    import importlib
+
+    from symcot.check.exhaustive import run_construction_check
+    from symcot.constructions.cotpathstrahler import StrahlerPathConstruction
+    from symcot.inputs.dyck_families import NONEMPTY_DYCK_WORDS
+
+    P = importlib.import_module("proofs.thm_cotpathstrahler")
+
+    def cex(variant):
+        row = run_construction_check("x", StrahlerPathConstruction(variant), P.SPEC, [NONEMPTY_DYCK_WORDS], 6)
+        c = row.counterexample
+        return None if c is None else (c["input"]["word"], c["step"], c["layer"], c.get("block") or c.get("head"))
+
+    key = ("UDUD", 4, 2, "par")
+    assert cex("as-written") == key and cex("q-literal-last-repaired") == key
+    assert cex("repaired") is None and cex("q-literal-repaired") is None
+    assert cex("tmp-q") == ("UD", 1, 1, "tmp_ht") and cex("q-literal-repaired-m-from-q") == ("UD", 2, 1, "tmp_ht")
+    assert cex("q-literal") == ("UD", 2, 1, "read") == cex("q-literal-key-repaired")

@@ -83,9 +83,13 @@ def test_a_broken_width_update_is_refuted(proofs):
 
 
 def test_claim_rows(claims):
-    rows = {r.variant: r for r in claims["thm:cotwidofpath"].run(max_size=5)}
-    assert [r.verdict for r in rows.values()] == ["refuted", "refuted", "verified"]
-    assert rows["repaired"].max_size == 5
+    rows = claims["thm:cotwidofpath"].run(max_size=5)
+    assert [(r.variant, r.verdict) for r in rows] == [
+        ("as-written", "refuted"), ("read-repaired", "refuted"), ("repaired", "verified"), ("q-literal", "refuted"),
+        ("q-literal-read-last-repaired", "refuted"), ("q-literal-pulse-last-repaired", "refuted"),
+        ("q-literal-pulse-read-repaired", "refuted"), ("q-literal-repaired", "verified"),
+        ("q-literal-pulse-read-repaired", "verified")]
+    assert rows[2].max_size == 5 and "p, wd and q only" in rows[-1].method
 
 
 def test_the_empty_word_would_give_width_zero(proofs):
@@ -100,3 +104,30 @@ def test_the_empty_word_would_give_width_zero(proofs):
 def test_repaired_on_every_word_up_to_11_vertices(proofs):
     row = run(proofs, WidthPathConstruction("repaired"), 11)
     assert row.verdict == "verified" and row.max_size == 11 and row.inputs_checked == 23713
+
+
+def test_each_literal_defect_is_isolated_by_repairing_the_other_two():
+    """Under the printed q_τ: no k = 0 pulse, π_pos never advanced, and no token for the last step."""
+    import importlib
+
+    from symcot.check.exhaustive import run_construction_check
+    from symcot.constructions.cotwidofpath import WidthPathConstruction
+    from symcot.inputs.dyck_families import NONEMPTY_DYCK_WORDS
+
+    P = importlib.import_module("proofs.thm_cotwidofpath")
+
+    def cex(variant):
+        row = run_construction_check("x", WidthPathConstruction(variant), P.SPEC, [NONEMPTY_DYCK_WORDS], 6)
+        c = row.counterexample
+        return None if c is None else (c["input"]["word"], c["step"], c["layer"], c.get("block") or c.get("head"),
+                                       c["expected"], c["got"])
+
+    assert cex("q-literal") == ("UD", 1, 1, "p", [1, 0], [0, 0])  # step 1 reads x_1 = w_0 = U, rightly
+    assert cex("q-literal-read-last-repaired") == ("UD", 1, 1, "p", [1, 0], [0, 0])
+    assert cex("q-literal-pulse-last-repaired") == ("UD", 2, 1, "read", "x_0", "x_1")
+    assert cex("q-literal-pulse-read-repaired") == ("UD", 2, 1, "read", "none: no input token carries q_n", "x_0")
+    assert cex("q-literal-repaired") is None
+    # the last step lost only costs ht: p, wd and q are right, and so is π_wd(y_n) = wid(ψ(w))
+    row = run_construction_check("x", WidthPathConstruction("q-literal-pulse-read-repaired"), P.WIDTH_ONLY_SPEC,
+                                 [NONEMPTY_DYCK_WORDS], 7)
+    assert row.verdict == "verified"
