@@ -12,6 +12,9 @@ Checked:
     ``π_q(y_t) = 0``; after the last step ``π_wd(y_n)`` must equal ``wid(ψ(w))`` computed on the tree from its
     level sizes. Size accounting: ``d = 3n/2 + 4``, two layers, one head.
 
+    *thm:cotwidofpath:width* (id ours): the same replay comparing ``p``, ``wd`` and ``q`` only (the height ``ht``
+    left out), and the conclusion ``π_wd(y_n) = wid(ψ(w))``: what each reading gets right of the width itself.
+
     *thm:cotwidofpath:height* (id ours): the proof's first sentence, "hgt(ψ(w)) is bounded above by n/2 + 1,
     that is, when ψ(w) is a path" (it sizes the block ``p``). ``hgt`` counts edges (Section 2.2), so the path
     ``U^{n/2} D^{n/2}`` has height ``n/2``. Checked on every non-empty Dyck word: ``as-written`` (the bound, and
@@ -56,7 +59,7 @@ SPEC = StepwiseSpec(
 )
 
 
-#: The width alone (``p``, ``wd``, ``q``): what survives when the last step is lost (``ht`` left out).
+#: thm:cotwidofpath:width: the width computation alone (``p``, ``wd``, ``q``; the height ``ht`` left out).
 WIDTH_ONLY_SPEC = replace(SPEC, compare=frozenset({"p", "wd", "q"}))
 
 
@@ -100,7 +103,7 @@ CLAIMS = [
         kind="theorem",
         statement="A two-layer single-head decoder finds wid(ψ(w)) for a Dyck word w in exactly n = |w| CoT steps.",
         where="Section 4.2; proof in Appendix 'Realizing wid on Trees and Paths' (app:cotwid)",
-        checks=[*(_check(v) for v in VARIANTS), _check("q-literal-pulse-read-repaired", WIDTH_ONLY_SPEC)],
+        checks=[_check(v) for v in VARIANTS],
         default_max_size=10,
         notes=["Size = number of vertices of ψ(w) (|w| = 2(size - 1)); the empty word is outside the family "
                "(size 1 is empty): the proof's y_0 has wd = 0, a single vertex has width 1.",
@@ -109,6 +112,18 @@ CLAIMS = [
                "q-literal*: x_τ carries q_τ = s_τ - s_{τ-1} as printed (symcot/constructions/pathsteps.py); its "
                "three defects (no k = 0 pulse, π_pos never advanced, the last step on no token) each isolated by "
                "a variant with the other two repaired."],
+        readings=READINGS,
+    ),
+    Claim(
+        id="thm:cotwidofpath:width",
+        kind="sentence",
+        statement="π_wd(y_n) = wid(ψ(w)) in exactly n steps, the width computation (p, wd, q) right at every step.",
+        where="Appendix 'Realizing wid on Trees and Paths' (app:cotwid), proof of thm:cotwidofpath, last sentence "
+              "(id ours)",
+        checks=[_check(v, WIDTH_ONLY_SPEC) for v in VARIANTS],
+        default_max_size=8,
+        notes=["thm:cotwidofpath's replay with the height block ht left out: under the printed q_τ, losing the last "
+               "step (a D) costs the height, not the width."],
         readings=READINGS,
     ),
     Claim(

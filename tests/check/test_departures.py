@@ -73,6 +73,9 @@ def test_a_constant_without_a_coordinate_is_refuted():
 
 
 def test_the_claims_verdicts(claims):
-    rows = claims["thm:cotpathstrahler:section3"].run(max_size=4)
-    assert [r.verdict for r in rows] == ["verified"] * 4
-    assert all(r["through"] == "flg" for r in rows[0].details["departures"] if r["through"])
+    for level in ("fact1", "bilinearstack"):
+        rows = claims[f"thm:cotpathstrahler:{level}"].run(max_size=4)
+        assert [(r.variant, r.verdict) for r in rows] == [("as-written", "verified"), ("repaired", "verified")]
+        assert all(d["through"] == "flg" for d in rows[0].details["departures"] if d["through"])
+    dfs = {r.id: r.verdict for c in ("thm:cotdfs:fact1", "thm:cotdfs:bilinearstack") for r in claims[c].run(3)}
+    assert dfs == {"thm:cotdfs:fact1": "verified", "thm:cotdfs:bilinearstack": "refuted"}
