@@ -35,3 +35,11 @@ def test_no_paper_label_without_a_claim_but_definitions(claims):
     assert all(not checkable for _, _, checkable in left), left
     assert {label for label, _, _ in left} == {label for label, (_, ok) in PAPER_LABELS.items() if not ok}
     assert all("definition" in why for _, why, _ in left)
+
+
+def test_a_default_run_has_one_row_per_claim_and_variant(claims):
+    """Exhaustive and symbolic checks may share a variant name (they run in different runs), nothing else."""
+    for c in claims.values():
+        for symbolic in (False, True):
+            names = [chk.variant for chk in c.checks if bool(getattr(chk, "symbolic", False)) == symbolic]
+            assert len(names) == len(set(names)), (c.id, names)

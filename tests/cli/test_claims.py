@@ -51,3 +51,12 @@ def test_claims_marks_our_ids_and_lists_uncovered_paper_labels_with_the_reason(c
     assert main(["claims", "--markdown"]) == 0
     md = capsys.readouterr().out
     assert md.startswith("| id | kind | statement |") and "| `thm:cotdfs` | theorem |" in md
+
+
+def test_replay_honours_a_claims_block_selection(capsys):
+    """thm:cotwidoftree:width leaves dis out: its replay of the as-written decoder matches every step."""
+    assert main(["replay", "thm:cotwidoftree:width", "--tree", "(()())"]) == 0
+    assert "MISMATCH" not in capsys.readouterr().out
+    assert main(["replay", "thm:cotwidoftree", "--tree", "(()())"]) == 1
+    out = capsys.readouterr().out
+    assert "dis: expected [0, 1, 1], got [3, 1, 1]" in out and "dis: expected [0, 1, 1], got [2, 1, 1]" in out
