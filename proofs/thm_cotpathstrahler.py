@@ -22,18 +22,23 @@ from typing import Any
 
 from symcot.algorithms.bijection import psi
 from symcot.algorithms.paths import FoldState, strahler
+from symcot.check.bound import BoundCheck
+from symcot.check.param_scan import ParameterScan, just_above_log2
 from symcot.check.spec import Conclusion, RunView, StepwiseSpec
 from symcot.check.symbolic_check import SymbolicCheck
 from symcot.check.symbolic_target import SymbolicTarget
-from symcot.claims import Claim, ConstructionCheck
+from symcot.claims import Claim, ConstructionCheck, as_written, repair
 from symcot.constructions.cotpathstrahler import (
+    LAMBDA_RULE,
     PAPER_D,
     READINGS,
     VARIANTS,
     StrahlerPathConstruction,
+    build_decoder,
     reference,
 )
 from symcot.inputs.dyck_families import NONEMPTY_DYCK_WORDS
+from symcot.ir import n
 
 PAPER_SIZES = {"d": PAPER_D, "layers": 4, "heads": 1}
 
@@ -71,6 +76,16 @@ def _symbolic(variant: str) -> SymbolicCheck:
     return SymbolicCheck(variant, target, default_size=7)
 
 
+def floor_log2_plus_2(size: int) -> int:
+    """``⌊log2(n' + 2)⌋`` for ``n' = size`` vertices, exactly."""
+    return (size + 2).bit_length() - 1
+
+
+def _with_mmc_lambda(variant: str) -> Any:
+    """The variant with lem:mMc's λ at a given value (the layer-2 key keeps the construction's λ)."""
+    return lambda value: StrahlerPathConstruction(variant, decoder=build_decoder(variant, value))
+
+
 CLAIMS = [
     Claim(
         id="thm:cotpathstrahler",
@@ -88,5 +103,31 @@ CLAIMS = [
                "s_{τ-1} with the printed tmp_q (q-literal), with its repairs one by one.",
                "Size = number of vertices of ψ(w) (|w| = 2(size - 1)); the empty word is outside the family."],
         readings=READINGS,
+    ),
+    Claim(
+        id="thm:cotpathstrahler:footnote",
+        kind="sentence",
+        statement="On the tree of n' = n/2 + 1 nodes the Strahler number is at most log2(n' + 2), so any λ above this "
+                  "threshold satisfies lem:mMc.",
+        where="Appendix 'Realizing str on Trees and Paths' (app:cotstr), proof sketch of thm:cotpathstrahler, the "
+              "footnote on lem:mMc (id ours)",
+        checks=[
+            BoundCheck("as-written", NONEMPTY_DYCK_WORDS, lambda w: strahler(psi(w)), floor_log2_plus_2,
+                       "⌊log2(n' + 2)⌋ (str is an integer)",
+                       method="exhaustive enumeration of Dyck words: str(ψ(w)) against log2(n' + 2), per size the "
+                              "largest"),
+            ParameterScan("repaired", _with_mmc_lambda("repaired"), SPEC, [NONEMPTY_DYCK_WORDS], "λ of lem:mMc",
+                          lambda size: LAMBDA_RULE.value({n: 2 * (size - 1)}),
+                          threshold=lambda size: just_above_log2(size + 2), input_kind="dyck"),
+        ],
+        default_max_size=6,
+        notes=["Size = n' = number of vertices of ψ(w). The scan gives lem:mMc its own λ (the layer-2 key keeps "
+               "λ = n + 2) and runs on the repaired decoder: the as-written one fails at n' = 3 for every λ, at its "
+               "layer-2 key."],
+        readings={
+            "as-written": as_written("str(ψ(w)) ≤ log2(n' + 2) on the tree of n' = n/2 + 1 nodes"),
+            "repaired": repair("any λ of lem:mMc above log2(n' + 2) works, measured on the repaired decoder (its "
+                               "layer-2 key gated), lem:mMc's λ a parameter of its own: the smallest per size"),
+        },
     ),
 ]

@@ -59,6 +59,7 @@ from symcot.algorithms.dijkstra import (
 )
 from symcot.check.exhaustive import Family
 from symcot.check.inherit import Inheritance
+from symcot.check.param_scan import ParameterScan
 from symcot.check.spec import Conclusion, RunView, StepwiseSpec
 from symcot.check.symbolic_check import SymbolicCheck
 from symcot.check.symbolic_target import SymbolicTarget
@@ -239,5 +240,19 @@ CLAIMS = [
         notes=["thm:cotwidoftree's construction and comparison with thm:cotdijkstra's dis block left out: the "
                "distance defect it inherits from thm:cotdijkstra does not reach the width."],
         readings={"as-written": READINGS["as-written"]},
+    ),
+    Claim(
+        id="thm:cotwidoftree:vmax",
+        kind="sentence",
+        statement="The layer-3 FFN 'can be developed analogous to lem:widsupffn considering V_max = n': V_max = n "
+                  "suffices (and how much smaller it could be).",
+        where="Appendix Realizing wd (app:cotwid), proof of thm:cotwidoftree, third paragraph (id ours)",
+        checks=[ParameterScan("as-written", lambda v: WidthTreeConstruction("as-written", v_max=v), WIDTH_SPEC,
+                              [replace(TREES, max_size=5), ORDERED_ROOTED], "V_max", lambda size: size)],
+        default_max_size=6,
+        notes=["Scanned with thm:cotwidoftree:width's comparison (every block but dis: the V_max of layer 3 only "
+               "acts on dif, twd, mwd); labeled trees × every root to n = 5, every ordered tree (every shape) beyond."],
+        readings={"as-written": as_written("V_max = n as lem:widsupffn's large constant in layer 3; the width "
+                                           "blocks compared")},
     ),
 ]

@@ -112,8 +112,8 @@ class Claim:
         checks: one per variant; the paper's transcription is the variant ``as-written``.
         default_max_size: the size ``symcot verify`` checks when ``--max-size`` is not given.
         readings: per variant name, its kind and one-line description (``as-written`` may be left out when
-            it is the only reading of a claim: the printed statement; a lemma's ``in:<claim>`` rows are
-            described by their name).
+            it is the claim's only reading besides a lemma's ``in:<claim>`` rows, which are described by their
+            name).
 
     """
 
@@ -141,7 +141,8 @@ class Claim:
         found = in_use(variant)
         if found is not None:
             return found
-        if variant == "as-written" and len(self.variant_names()) == 1:
+        own = [v for v in self.variant_names() if in_use(v) is None]
+        if variant == "as-written" and own == ["as-written"]:
             return Reading("as-written", "the statement as printed (the module lists its interpretive choices)")
         return None
 

@@ -214,7 +214,7 @@ def layer3_indicators(x: Any) -> tuple[Gadget, ...]:
     )
 
 
-def build_decoder(variant: str = "as-written") -> Decoder:
+def build_decoder(variant: str = "as-written", mmc_lambda: Any = lam) -> Decoder:
     """The completed decoder of ``variant`` (see the module docstring)."""
     if variant not in VARIANTS:
         raise ValueError(f"unknown variant {variant!r}; variants are {VARIANTS}")
@@ -299,7 +299,7 @@ def build_decoder(variant: str = "as-written") -> Decoder:
     # -- layer 4: the fold (eq:strahM, eq:strahc) under lem:mMc's correction; commit ----------------------
     kept4 = ["pos", "pos_sc", "tmp_pos_sc", "tmp_q", "tmp_ht", "flg"]
     m_f, c_f = fold(x.M, x["tmp_D-1"], x.tmp_D, x["tmp_D+1"], x.tmp_c_buf, x["tmp_c_buf-1"], x.c_buf)
-    gate = mmc(x[mb], m_f, c_f, lam, units=("m+", "m-", "M", "M'", "c", "c'"), writes={"M": "M", "c": "c"})
+    gate = mmc(x[mb], m_f, c_f, mmc_lambda, units=("m+", "m-", "M", "M'", "c", "c'"), writes={"M": "M", "c": "c"})
     carries4 = _carries(x, kept4, writes={"tmp_q": "q"})  # the commit q ← tmp_q (choice 3)
     h4 = _hidden("strpath.hidden4", kept4, gate.units())
     w1_4 = Map("W_1^{(4)}", L, h4, {**gate.w1(), **_pass_in(x, kept4, carries4)},

@@ -99,18 +99,21 @@ def layout() -> Layout:
                           ("dif", 1), ("twd", 1), ("mwd", 1)])
 
 
-def width_update(L: Layout) -> Gadget:
-    """Layer 3's FFN core: lem:widsupffn on ``v = (dif, twd, mwd)`` with ``λ = V_max = n`` (units ``h1 … h4``)."""
+def width_update(L: Layout, v_max: Any = V_MAX) -> Gadget:
+    """Layer 3's FFN core: lem:widsupffn on ``v = (dif, twd, mwd)`` with ``λ = V_max`` (units ``h1 … h4``).
+
+    ``V_max = n`` as printed; another value measures how large it must be (proofs/thm_cotwidoftree.py).
+    """
     x = L.vars()
-    return widsupffn(x.dif, x.twd, x.mwd, V_MAX, units=("h1", "h2", "h3", "h4"),
+    return widsupffn(x.dif, x.twd, x.mwd, v_max, units=("h1", "h2", "h3", "h4"),
                      writes={"v1": "dif", "v2": "twd", "v3": "mwd"})
 
 
-def build_decoder(name: str = "thm:cotwidoftree") -> Decoder:
+def build_decoder(name: str = "thm:cotwidoftree", v_max: Any = V_MAX) -> Decoder:
     """Layers 1–2 of thm:cotdijkstra (``W_2^{(2)}`` also writes ``dif``) and the layer-3 FFN of lem:widsupffn."""
     L = layout()
     layers = dijkstra_layers(L, lambda x: {"dif": x.buf.sum() - x.crd})
-    upd = width_update(L)
+    upd = width_update(L, v_max)
     hid = Layout("wid.ffn3", [(b, L.size(b)) for b in DKST_BLOCKS] + upd.units())
     w1_3 = Map("W_1^{(3)}", L, hid, upd.w1(), keep=DKST_BLOCKS, max_degree=1,
                doc="lem:widsupffn's W_1 v + b_1 with λ = V_max = n; Dijkstra blocks kept")
@@ -131,15 +134,16 @@ class WidthTreeConstruction(DijkstraConstruction):
     encoding = ENCODING
 
     def __init__(self, variant: str = "as-written", encoding: Encoding | None = None,
-                 notes: list[str] | None = None):
+                 notes: list[str] | None = None, v_max: Any = V_MAX):
         enc = encoding or (AS_WRITTEN if variant == "as-written" else REPAIRED)
         default_notes = [
             f"A_{{i,:}} ∈ {{1, λ}} off the diagonal, a_ii = {enc.diagonal}"
             + (" (as written: weights in {1, ∞}, ∞ encoded as λ)" if enc == AS_WRITTEN else
                " (repair of thm:cotdijkstra: a_ii = 0)" if enc == REPAIRED else ""),
-            "layer 3: lem:widsupffn with λ = V_max = n (our completion of the sketch)",
+            f"layer 3: lem:widsupffn with λ = V_max = {v_max} (our completion of the sketch)",
         ]
-        Construction.__init__(self, "thm:cotwidoftree", variant, build_decoder(f"thm:cotwidoftree/{variant}"),
+        Construction.__init__(self, "thm:cotwidoftree", variant,
+                              build_decoder(f"thm:cotwidoftree/{variant}", v_max),
                               notes if notes is not None else default_notes)
         self.arcs = enc
 
