@@ -132,7 +132,8 @@ class DomainCheck:
                                    checked, time.perf_counter() - start, cex, details={"statements": seen})
                 if size == self.min_size:
                     seen.append({"statement": st.quote, "map": f"layer {st.layer} {st.label}",
-                                 "found": f"entries in {st.text()}, shape {shape[0]}×{shape[1]}"})
+                                 "found": ("the identity" if st.identity else f"entries in {st.text()}")
+                                 + f", shape {shape[0]}×{shape[1]}"})
             done.append(size)
         return Verdict(claim_id, cons.variant, "verified", self.method, done[-1] if done else None, checked,
                        time.perf_counter() - start, None, details={"statements": seen},

@@ -13,10 +13,10 @@ from symcot.check.exhaustive import Progress, run_construction_check
 from symcot.check.stepwise import check_input
 from symcot.check.symbolic_check import SymbolicCheck
 from symcot.check.symbolic_target import SymbolicTarget
+from symcot.check.trace import replay
 from symcot.constructions.cotwidoftree import WIDTH_BLOCKS, WidthTreeConstruction
 from symcot.constructions.mutant import Mutant
 from symcot.inputs import Digraph
-from symcot.replay import replay
 
 
 @pytest.fixture(scope="module")
