@@ -299,8 +299,8 @@ def bfs_width_dynamic(tree: Digraph, root: int, reading: Reading = "repaired") -
     """BFS on a tree (``A = {1, ∞}``) with ``twd``/``mwd`` from the Observation's definitions and ``dif``."""
     validate_tree(tree, root)
     states = bfs_dynamic(tree, root)
-    difs: list[Value] = [0] + [st.dist_cur - prev.dist_cur  # type: ignore[operator]
-                               for prev, st in zip(states, states[1:])]
+    difs: list[Value] = [0]
+    difs += [st.dist_cur - prev.dist_cur for prev, st in zip(states, states[1:])]  # type: ignore[operator]
     return [WidthState(st.t, st.dist, st.cur, st.vst, twd, mwd, dif)
             for st, (twd, mwd), dif in zip(states, width_dynamic(states, reading), difs)]
 
