@@ -16,6 +16,7 @@ from types import FrameType
 from typing import Any
 
 from symcot.errors import SymcotError
+from symcot.latex.text import plural  # noqa: F401 - re-exported for the commands
 
 
 def check_output_path(path: str | os.PathLike[str], option: str, suffixes: Sequence[str] | None = None) -> Path:
@@ -61,11 +62,6 @@ def check_distinct(paths: dict[str, str | None]) -> None:
 def not_applicable(option: str, why: str) -> SymcotError:
     """The error for an option given where it does nothing (``--n only applies to --graph``)."""
     return SymcotError(f"{option} {why}")
-
-
-def plural(k: int, word: str, many: str | None = None) -> str:
-    """``1 layer``, ``2 layers`` (``many`` for an irregular plural)."""
-    return f"{k} {word if k == 1 else (many or word + 's')}"
 
 
 # -- signals ---------------------------------------------------------------------------------------

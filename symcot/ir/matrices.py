@@ -137,9 +137,10 @@ class Shift(Mat):
         return {(j + self.k, j): sp.Integer(1) for j in range(c) if 0 <= j + self.k < r}
 
     def latex(self) -> str:
+        name = f"{{{self.name}}}" if "_" in self.name or "^" in self.name else self.name  # S_R: no double subscript
         if self.cols == self.rows:
-            return f"{self.name}_{{{_latex_size(self.rows)}}}"
-        return f"{self.name}_{{{_latex_size(self.rows)}\\times {_latex_size(self.cols)}}}"
+            return f"{name}_{{{_latex_size(self.rows)}}}"
+        return f"{name}_{{{_latex_size(self.rows)}\\times {_latex_size(self.cols)}}}"
 
 
 class Ramp(Mat):
