@@ -21,7 +21,7 @@ def add_parser(sub: Any) -> None:
     r.add_argument("--plot", metavar="PATH", help="write a heatmap of the tokens and the input (.png/.svg/.pdf)")
     r.add_argument("--n", type=int, help="with --graph: number of vertices (default: largest named + 1)")
     r.add_argument("--dyck", help="a Dyck word over U/D; the tree ψ(w) rooted at vertex 0")
-    r.add_argument("--source", type=int, help="source / root vertex (default 0)")
+    r.add_argument("--source", help="source / root vertex: a number, or a name of --graph/--graph-file (default 0)")
     r.add_argument("--variant", help="construction variant (default: as-written)")
     r.add_argument("--lam", help="the value of λ (default: the construction's rule for the input), e.g. 9 or 15/2")
     r.add_argument("--all-blocks", action="store_true", help="print every block, not only the changed ones")
@@ -81,14 +81,30 @@ def _replay_input(chk: Any, args: argparse.Namespace) -> tuple[Any, str, dict[st
         g = read_graph_file(args.graph_file, directed=not args.undirected)
     if kind == "dyck" and args.dyck is not None and args.source is not None:
         raise not_applicable("--source", "does not apply to --dyck here: the construction reads the word itself")
-    source = args.source if args.source is not None else (root if root is not None else 0)
-    if not 0 <= source < g.n:
-        raise SymcotError(f"--source {source} is not a vertex of a graph on 0..{g.n - 1}")
+    source = _source(g, args.source, root)
     if kind == "dyck":
         if word is None:
             word = phi(g, source)
         return word, f"Dyck word {word}", {"word": word}
     return (g, source), f"{g}, source {source}", {"graph": g, "root": source}
+
+
+def _source(g: Any, given: str | None, root: int | None) -> int:
+    """The source vertex: ``--source`` as a number or a vertex name, else the tree's root, else vertex 0."""
+    if given is None:
+        return root if root is not None else 0
+    if g.labels is not None:
+        names = {str(v): i for i, v in enumerate(g.labels)}
+        if given in names:
+            return names[given]
+        raise SymcotError(f"--source {given}: not a vertex; the vertices are {', '.join(names)}")
+    try:
+        s = int(given)
+    except ValueError:
+        raise SymcotError(f"--source {given}: the vertices are numbered 0..{g.n - 1}") from None
+    if not 0 <= s < g.n:
+        raise SymcotError(f"--source {s} is not a vertex of a graph on 0..{g.n - 1}")
+    return s
 
 
 def _lambda_line(rule: Any, value: Any) -> str | None:

@@ -326,7 +326,16 @@ def _width(tex: str, i: int, scale: float, stop: str | None) -> tuple[float, int
             assert m is not None
             name = m.group(1)
             i += len(m.group(0))
-            if name == "frac":
+            if name == "begin":  # a matrix inside a cell: its widest row
+                env, i = _group(tex, i)
+                end = tex.find(f"\\end{{{env}}}", i)
+                end = len(tex) if end < 0 else end
+                small = env == "smallmatrix"
+                rows = [r.split("&") for r in tex[i:end].split("\\\\")]
+                total += max(sum(math_width(c, scale * (0.7 if small else 1.0)) for c in r)
+                             + (len(r) - 1) * (3.3 if small else 10.0) * scale for r in rows)
+                i = end + len(f"\\end{{{env}}}")
+            elif name == "frac":
                 num, i = _group(tex, i)
                 den, i = _group(tex, i)
                 total += max(math_width(num, scale * SCRIPT), math_width(den, scale * SCRIPT)) + 2.4 * scale
