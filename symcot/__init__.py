@@ -7,7 +7,8 @@ algorithms (:mod:`symcot.algorithms`), input spaces (:mod:`symcot.inputs`) and c
 
 What a notebook needs is importable from here (``from symcot import Layout, Map, Head, Decoder, Claim``).
 The names are loaded on first use, so ``import symcot`` stays fast and imports nothing else; the
-packages themselves never import this module's names.
+packages themselves never import this module's names. A name is never that of a subpackage (``replay``
+is the package :mod:`symcot.replay`, whose function ``replay`` is imported from there).
 """
 
 from __future__ import annotations
@@ -40,9 +41,7 @@ _EXPORTS: dict[str, str] = {
     # inputs
     "Digraph": "symcot.inputs.graphs",
     "OrderedTree": "symcot.inputs.trees",
-    # replay, LaTeX
-    "replay": "symcot.replay",
-    "render_text": "symcot.replay",
+    # LaTeX (replay is the subpackage symcot.replay: from symcot.replay import replay, render_text)
     "decoder_symbolic": "symcot.latex",
     "decoder_explicit": "symcot.latex",
     # errors a user raises or catches

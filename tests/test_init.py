@@ -16,6 +16,13 @@ def test_the_notebook_names_are_there():
     assert Layout is L2 and "Claim" in dir(symcot)
 
 
+def test_no_exported_name_is_shadowed_by_a_subpackage():
+    import pkgutil
+
+    subpackages = {m.name for m in pkgutil.iter_modules(symcot.__path__)}
+    assert not subpackages & set(symcot.__all__)
+
+
 def test_an_unknown_name_is_an_attribute_error():
     import pytest
 

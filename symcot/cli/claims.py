@@ -14,13 +14,14 @@ def add_parser(sub: Any) -> None:
     c.set_defaults(func=run)
 
 
-
 def run(args: argparse.Namespace) -> int:
     """Print the claims (a table with ``--markdown``) and the paper labels without one."""
     from symcot.paper import PAPER_LABELS, is_paper_label
-    from symcot.registry import load_claims
+    from symcot.registry import load
 
-    claims = load_claims(args.proofs)
+    src, claims = load(args.proofs)
+    if not args.markdown:
+        print(src.describe())
     if args.markdown:
         print("| id | kind | statement | where | variants (checker) | id ours? |")
         print("|---|---|---|---|---|---|")

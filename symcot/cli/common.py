@@ -98,8 +98,11 @@ def interruptible() -> Iterator[None]:
         raise Terminated
 
     old = {s: signal.getsignal(s) for s in (signal.SIGINT, signal.SIGTERM)}
-    signal.signal(signal.SIGINT, on_int)
-    signal.signal(signal.SIGTERM, on_term)
+    # a signal the parent process ignores stays ignored (a background job of a non-interactive shell)
+    if old[signal.SIGINT] != signal.SIG_IGN:
+        signal.signal(signal.SIGINT, on_int)
+    if old[signal.SIGTERM] != signal.SIG_IGN:
+        signal.signal(signal.SIGTERM, on_term)
     try:
         yield
     finally:

@@ -148,10 +148,14 @@ def _duration(seconds: float) -> str:
     return f"{seconds:.0f} seconds"
 
 
-def _interrupted_row(claim: Any, chk: Any, started: bool, why: str, seconds: float = 0.0) -> Verdict:
+def _interrupted_row(claim: Any, chk: Any, started: bool, why: str, engine: str, seconds: float = 0.0) -> Verdict:
     """An ``unknown`` row for a check the interruption stopped (``started``) or never reached."""
+    from symcot.claims import _accepts
+
     note = why if started else f"{why}: not started"
-    return Verdict(claim.id, chk.variant, "unknown", chk.method, None, 0, seconds, None, [note])
+    method = chk.method + (" [batched engine]" if engine == "batched" and _accepts(chk.run, "engine") and
+                           hasattr(chk, "construction") else "")
+    return Verdict(claim.id, chk.variant, "unknown", method, None, 0, seconds, None, [note])
 
 
 def run(args: argparse.Namespace) -> int:
@@ -183,7 +187,7 @@ def run(args: argparse.Namespace) -> int:
                 try:
                     row = claim.run_check(chk, args.max_size, progress, jobs, engine, args.reach)
                 except KeyboardInterrupt:
-                    rows.append(_interrupted_row(claim, chk, True, "interrupted", time.perf_counter() - t_row))
+                    rows.append(_interrupted_row(claim, chk, True, "interrupted", engine, time.perf_counter() - t_row))
                     raise
                 rows.append(row)
                 size = "-" if row.max_size is None else row.max_size
@@ -195,7 +199,7 @@ def run(args: argparse.Namespace) -> int:
             silence_stdout()
             stopped = ("interrupted: standard output closed", CLOSED_PIPE)
     if stopped is not None:
-        rows += [_interrupted_row(c, chk, False, stopped[0]) for c, chk in plan[len(rows):]]
+        rows += [_interrupted_row(c, chk, False, stopped[0], engine) for c, chk in plan[len(rows):]]
     meta: dict[str, Any] = {"symcot": __version__, "python": platform.python_version(),
                             "max_size_requested": args.max_size, "reach": args.reach, "engine": engine,
                             "seconds_total": round(time.perf_counter() - t0, 3)}

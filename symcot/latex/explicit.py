@@ -104,10 +104,10 @@ def quadratic_terms(mp: ConcreteMap, page: Page) -> list[str]:
     return ["\\begin{align*}"] + [r + " \\\\" for r in rows] + ["\\end{align*}"]
 
 
-def fits(mp: ConcreteMap, page: Page) -> bool:
-    """Whether the whole ``W`` (and the bias column) fits the page."""
+def fits(mp: ConcreteMap, page: Page, lhs: str = "W") -> bool:
+    """Whether the whole ``W`` (and the bias column) fits the page, ``lhs = `` before it."""
     _, w, _ = mp.dense()
-    return mp.d_out <= page.rows - 2 and matrix_width(w) + 30.0 <= page.width
+    return mp.d_out <= page.rows - 2 and matrix_width(w) + math_width(lhs) + 25.0 <= page.width
 
 
 def _block(w: list[list[Any]], rows: slice, cols: slice) -> list[list[Any]]:
@@ -128,7 +128,8 @@ def _scaled_identity(m: list[list[Any]]) -> Any | None:
     return c
 
 
-def _by_blocks(mp: ConcreteMap, w: list[list[Any]], b: list[Any], page: Page, what: str) -> list[str]:
+def _by_blocks(mp: ConcreteMap, w: list[list[Any]], b: list[Any], page: Page, what: str, lhs: str = "W",
+               bias: str = "b") -> list[str]:
     """``W`` and ``b`` block by block: identities in one line, other non-zero blocks as small matrices."""
     src, dst = mp.src, mp.dst
     ident: list[str] = []
@@ -139,7 +140,7 @@ def _by_blocks(mp: ConcreteMap, w: list[list[Any]], b: list[Any], page: Page, wh
             m = _block(w, osl, src.slice(ib))
             if not any(v != 0 for r in m for v in r):
                 continue
-            label = f"W[\\pi'_{{{_tex_name(ob)}}}, \\pi_{{{_tex_name(ib)}}}]"
+            label = f"{lhs}[\\pi'_{{{_tex_name(ob)}}}, \\pi_{{{_tex_name(ib)}}}]"
             c = _scaled_identity(m)
             if c is not None:
                 scale = "" if c == 1 else "-" if c == -1 else f"{tex_scalar(c)}\\,"
@@ -160,7 +161,7 @@ def _by_blocks(mp: ConcreteMap, w: list[list[Any]], b: list[Any], page: Page, wh
     for ob in dst.names:
         part = b[dst.slice(ob)]
         if any(v != 0 for v in part):
-            label = f"b[\\pi'_{{{_tex_name(ob)}}}]"
+            label = f"{bias}[\\pi'_{{{_tex_name(ob)}}}]"
             if matrix_width([part]) + math_width(label) + 30.0 > page.width:
                 raise TooLargeError(f"{what}: the bias of block {ob} has {len(part)} entries, too many to print "
                                     "readably; use --symbolic or a smaller --n")
@@ -173,16 +174,21 @@ def map_explicit(mp: ConcreteMap, page: Page | None = None, fragment: bool = Fal
     page = page or Page()
     b, w, _ = mp.dense()
     name = tex_map_name(mp.name)
-    lines = [] if fragment else [f"\\paragraph{{${name}$}} ${mp.d_out}\\times {mp.d_in}$."]
-    if fits(mp, page):
-        lines += ["\\[", "W = ", bmatrix(w), "\\]"]
+    # in a fragment the map's name stands on the left (there is no heading to say which map it is)
+    lhs, bias = (name, f"b_{{{name}}}") if fragment else ("W", "b")
+    if fragment:
+        lines = [f"% {mp.name}: {mp.d_out} x {mp.d_in}"]
+    else:
+        lines = [f"\\paragraph{{${name}$}} ${mp.d_out}\\times {mp.d_in}$."]
+    if fits(mp, page, lhs):
+        lines += ["\\[", f"{lhs} = ", bmatrix(w), "\\]"]
         if any(v != 0 for v in b):
-            lines += ["\\[", "b = ", bmatrix([[v] for v in b]), "\\]"]
+            lines += ["\\[", f"{bias} = ", bmatrix([[v] for v in b]), "\\]"]
     else:
         if not fragment:
             lines.append("By blocks (rows: output blocks $\\pi'$, columns: input blocks $\\pi$; blocks not listed "
                          "are zero).")
-        lines += _by_blocks(mp, w, b, page, f"map {mp.name}")
+        lines += _by_blocks(mp, w, b, page, f"map {mp.name}", lhs, bias)
     quad = quadratic_terms(mp, page)
     if quad:
         if not fragment:
