@@ -107,36 +107,14 @@ def _source(g: Any, given: str | None, root: int | None) -> int:
     return s
 
 
-def _lambda_line(rule: Any, value: Any) -> str | None:
+def _lambda_line(cons: Any, rule: Any, value: Any) -> str | None:
     """``λ = 5 (…)``: the λ this replay uses and where it comes from (``None`` when there is no λ)."""
     from symcot.check.trace import fmt_value
 
     if value is None:
-        return None if rule is None else f"λ = {fmt_value(rule)} (the construction's rule for this input; " \
-                                          "--lam to change it)"
-    return f"λ = {fmt_value(value)} (--lam; the construction's rule gives {fmt_value(rule)})"
-
-
-def with_lambda(cons: Any, value: Any) -> Any:
-    """A copy of ``cons`` whose λ is ``value`` for every input (weights, prompt and invariants).
-
-    Replaces ``subs`` and, where the construction has one, its λ rule (``lam_of`` per input or
-    ``lam_value`` per ``n``). The reference is not changed: where it encodes a value through λ (∞ as λ
-    in Dijkstra's distances), the trace compares against the rule's λ.
-    """
-    import copy
-
-    from symcot.ir.symbols import lam
-
-    new = copy.copy(cons)
-    new._cache, new._tokens = {}, {}
-    base_subs = cons.subs
-    new.subs = lambda inp: {**base_subs(inp), lam: value}  # type: ignore[method-assign]
-    if hasattr(cons, "lam_of"):
-        new.lam_of = lambda inp: value
-    if hasattr(cons, "lam_value"):
-        new.lam_value = lambda k: value
-    return new
+        return None if rule is None else (f"λ = {fmt_value(rule)} (the construction's rule, "
+                                          f"{cons.lambda_text}; --lam to change it)")
+    return f"λ = {fmt_value(value)} (--lam; the construction's rule, {cons.lambda_text}, gives {fmt_value(rule)})"
 
 
 def run(args: argparse.Namespace) -> int:
@@ -165,11 +143,9 @@ def run(args: argparse.Namespace) -> int:
         raise locate(e, context) from e
     if value is not None and lam not in subs:
         raise SymcotError(f"--lam: {cons.claim} [{cons.variant}] has no λ")
-    line = _lambda_line(subs.get(lam), value)
-    if value is not None and hasattr(cons, "lam_of"):
-        line = f"{line}; the reference still encodes ∞ as the rule's λ"
+    line = _lambda_line(cons, subs.get(lam), value)
     if value is not None:
-        cons = with_lambda(cons, value)
+        cons = cons.with_lambda(value)  # weights, prompt and the state encoding all read this λ
     try:
         trace = replay(cons, inp, chk.spec, input_text=text)
     except Exception as e:  # noqa: BLE001 - bad input or the user's code: one line naming where

@@ -9,27 +9,25 @@ def test_replay_prints_the_lambda_of_the_rule(capsys):
     assert main(["replay", "thm:cotdijkstra", "--variant", "repaired", "--graph", "0->1:2,1->2"]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[0] == "thm:cotdijkstra/repaired on Digraph(n=3; 0->1:2, 1->2:1), source 0"
-    assert lines[1] == "λ = 5 (the construction's rule for this input; --lam to change it)"  # 1 + (n-1)·max w
+    assert lines[1] == ("λ = 5 (the construction's rule, λ = 1 + (n-1)·max arc weight, per input; "
+                        "--lam to change it)")
 
 
-def test_lam_replaces_lambda_in_weights_and_prompt(capsys):
+def test_lam_replaces_lambda_in_weights_prompt_and_encoding(capsys):
     argv = ["replay", "thm:cotdijkstra", "--variant", "repaired", "--graph", "0->1:2,1->2"]
-    assert main([*argv, "--lam", "9"]) == 1
+    assert main([*argv, "--lam", "9"]) == 0
     out = capsys.readouterr().out
-    assert ("λ = 9 (--lam; the construction's rule gives 5); the reference still encodes ∞ as the rule's λ"
-            in out)
-    assert "y_0  cur=e0 crd=0 vis=e0 wei=0 dis=[9, 9, 9]" in out  # λ in the prompt
-    # the decoder is right for λ = 9; only the encoding of the unreached vertex (∞) differs
-    mismatches = [ln for ln in out.splitlines() if "MISMATCH" in ln]
-    assert mismatches == ["  !! MISMATCH dis: expected [0, 2, 5], got [0, 2, 9]"]
-    # a λ below what the proof needs breaks the decoder itself: heads choose wrongly
+    assert "λ = 9 (--lam; the construction's rule, λ = 1 + (n-1)·max arc weight, per input, gives 5)" in out
+    assert "y_0  cur=e0 crd=0 vis=e0 wei=0 dis=[9, 9, 9]" in out  # λ in the prompt and in enc(∞)
+    assert "MISMATCH" not in out
+    # a λ below what the proof needs breaks the decoder: the heads choose wrongly
     assert main([*argv, "--lam", "1"]) == 1
     assert "head S: proof says" in capsys.readouterr().out
 
 
 def test_lam_on_the_tree_side_and_fractions(capsys):
     assert main(["replay", "thm:cottreestrahler", "--variant", "repaired", "--tree", "(()())", "--lam", "15/2"]) == 0
-    assert "λ = 15/2 (--lam; the construction's rule gives 5)" in capsys.readouterr().out
+    assert "λ = 15/2 (--lam; the construction's rule, λ = 2n - 1, gives 5)" in capsys.readouterr().out
 
 
 def test_no_lambda_line_without_lambda(capsys):
