@@ -128,17 +128,47 @@ def _scaled_identity(m: list[list[Any]]) -> Any | None:
     return c
 
 
+#: A block too large for the page is listed entry by entry when it has at most this many non-zero entries.
+SPARSE_LIST = 64
+
+
+def _entries(label: str, m: list[list[Any]], column: bool = False) -> list[str]:
+    """The non-zero entries of ``m`` as inline formulas ``label_{i,j} = v`` (``label_{i}`` for a vector)."""
+    out = []
+    for i, r in enumerate(m):
+        for j, v in enumerate(r):
+            if v != 0:
+                idx = f"{j}" if column else f"{i},{j}"
+                out.append(f"${label}_{{{idx}}} = {tex_scalar(v)}$")
+    return out
+
+
+def _constant_vector(part: list[Any]) -> str | None:
+    r"""``c\,\mathbf{1}_{k}`` when every entry of ``part`` is the same non-zero ``c``."""
+    c = part[0]
+    if c == 0 or any(v != c for v in part):
+        return None
+    scale = "" if c == 1 else "-" if c == -1 else f"{tex_scalar(c)}\\,"
+    return f"{scale}\\mathbf{{1}}_{{{len(part)}}}"
+
+
 def _by_blocks(mp: ConcreteMap, w: list[list[Any]], b: list[Any], page: Page, what: str, lhs: str = "W",
                bias: str = "b") -> list[str]:
-    """``W`` and ``b`` block by block: identities in one line, other non-zero blocks as small matrices."""
+    """``W`` and ``b`` block by block: identities in one line, other non-zero blocks as small matrices.
+
+    A block too large for the page is listed by its non-zero entries when it is sparse (at most
+    :data:`SPARSE_LIST` of them), else refused (:class:`TooLargeError`).
+    """
     src, dst = mp.src, mp.dst
     ident: list[str] = []
+    listed: list[str] = []
     blocks: list[str] = []
     for ob in dst.names:
         osl = dst.slice(ob)
         for ib in src.names:
             m = _block(w, osl, src.slice(ib))
-            if not any(v != 0 for r in m for v in r):
+            nonzero = sum(1 for r in m for v in r if v != 0)
+            if not nonzero:
                 continue
             label = f"{lhs}[\\pi'_{{{_tex_name(ob)}}}, \\pi_{{{_tex_name(ib)}}}]"
             c = _scaled_identity(m)
@@ -147,25 +177,40 @@ def _by_blocks(mp: ConcreteMap, w: list[list[Any]], b: list[Any], page: Page, wh
                 ident.append(f"${label} = {scale}I_{{{len(m)}}}$")
                 continue
             width = matrix_width(m) + math_width(label) + 20.0
-            if width > page.width or len(m) > page.rows - 2:
+            if width <= page.width and len(m) <= page.rows - 2:
+                blocks += ["\\[", f"{label} = ", bmatrix(m), "\\]"]
+            elif nonzero <= SPARSE_LIST:
+                listed += _entries(label, m)
+            else:
                 wider = Page(landscape=True)
                 hint = "; --landscape gives it room" if not page.landscape and width <= wider.width and \
                     len(m) <= wider.rows - 2 else ""
-                raise TooLargeError(f"{what}: its block from {ib} to {ob} is {len(m)}x{len(m[0])}, too large to "
-                                    f"print readably{hint}; use --symbolic (block matrices) or a smaller --n")
-            blocks += ["\\[", f"{label} = ", bmatrix(m), "\\]"]
+                raise TooLargeError(f"{what}: its block from {ib} to {ob} is {len(m)}x{len(m[0])} with {nonzero} "
+                                    f"non-zero entries, too large to print readably{hint}; use --symbolic (block "
+                                    "matrices) or a smaller --n")
     out = []
     if ident:
         out.append("{\\raggedright Blocks that are multiples of the identity: " + ", ".join(ident) + ".\\par}")
+    if listed:
+        out.append("{\\raggedright Non-zero entries of the larger sparse blocks (row, column within the block): "
+                   + ", ".join(listed) + ".\\par}")
     out += blocks
     for ob in dst.names:
         part = b[dst.slice(ob)]
-        if any(v != 0 for v in part):
-            label = f"{bias}[\\pi'_{{{_tex_name(ob)}}}]"
-            if matrix_width([part]) + math_width(label) + 30.0 > page.width:
-                raise TooLargeError(f"{what}: the bias of block {ob} has {len(part)} entries, too many to print "
-                                    "readably; use --symbolic or a smaller --n")
+        nonzero = sum(1 for v in part if v != 0)
+        if not nonzero:
+            continue
+        label = f"{bias}[\\pi'_{{{_tex_name(ob)}}}]"
+        const = _constant_vector(part)
+        if const is not None and len(part) > 1:
+            out += ["\\[", f"{label} = {const}", "\\]"]
+        elif matrix_width([part]) + math_width(label) + 30.0 <= page.width:
             out += ["\\[", f"{label} = ", bmatrix([part]) + "^{\\top}", "\\]"]
+        elif nonzero <= SPARSE_LIST:
+            out.append("{\\raggedright " + ", ".join(_entries(label, [part], column=True)) + ", other entries 0.\\par}")
+        else:
+            raise TooLargeError(f"{what}: the bias of block {ob} has {len(part)} entries, too many to print "
+                                "readably; use --symbolic or a smaller --n")
     return out
 
 

@@ -120,3 +120,9 @@ def test_a_deliberately_too_wide_matrix_is_caught_by_the_overfull_check(tmp_path
     path = tmp_path / "wide.tex"
     path.write_text(Page().wrap("\\[" + bmatrix([list(range(100, 160))]) + "\\]"))
     assert len(overfull(compile_tex(path))) == 1
+
+
+def test_sparse_block_lists_compile_without_overfull_boxes(tmp_path, capsys):
+    # thm:cotpathtotree at m = 5: the 25-entry bias and the sparse 25 x 1 blocks are listed entry by entry
+    log = compile_tex(_latex(tmp_path, "thm:cotpathtotree", "as-written", "--n", "5"))
+    assert overfull(log) == []

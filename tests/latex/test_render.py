@@ -122,8 +122,17 @@ def test_a_big_explicit_matrix_is_printed_by_labelled_blocks_that_reassemble_it(
 def test_a_block_too_large_for_the_page_is_refused_with_a_hint(capsys):
     assert main(["latex", "thm:cotpathtotree", "--n", "8"]) == 2
     err = capsys.readouterr().err.strip()
-    assert err.startswith("symcot: error: map W_1: its block from stp to A' is 64x1, too large to print readably")
+    assert err.startswith("symcot: error: map W_2: its block from A' to A is 64x64 with 120 non-zero entries, "
+                          "too large to print readably")
     assert "use --symbolic" in err and "\n" not in err
+
+
+def test_sparse_blocks_and_constant_biases_too_wide_for_a_row_are_listed(tmp_path, capsys):
+    out = tmp_path / "p.tex"
+    assert main(["latex", "thm:cotpathtotree", "--n", "5", "-o", str(out)]) == 0
+    text = out.read_text()
+    assert r"b[\pi'_{A'}] = -\mathbf{1}_{25}" in text  # the bias -1 on every entry of A' (m = 5)
+    assert "Non-zero entries of the larger sparse blocks" in text
 
 
 def test_latex_options_that_exclude_each_other(tmp_path, capsys):
