@@ -168,7 +168,12 @@ def run(args: argparse.Namespace) -> int:
     engine = "exact" if args.symbolic else (args.engine or "batched")
     jobs = args.jobs or default_jobs()
     src, claims = load(args.proofs)
-    print(src.describe(), flush=True)
+    stopped: tuple[str, int] | None = None  # (why, exit status)
+    try:
+        print(src.describe(), flush=True)
+    except BrokenPipeError:  # nobody reads: run nothing, write the reports (every row unknown)
+        silence_stdout()
+        stopped = ("interrupted: standard output closed", CLOSED_PIPE)
     plan = select_checks(select(claims, args.claims), args.variant, args.symbolic, named=bool(args.claims))
     if not args.symbolic:
         warning = _out_of_reach(plan, args, engine, jobs)
@@ -179,10 +184,9 @@ def run(args: argparse.Namespace) -> int:
     rows: list[Verdict] = []
     progress = Progress(not args.no_progress)
     t0 = time.perf_counter()
-    stopped: tuple[str, int] | None = None  # (why, exit status)
     with interruptible():
         try:
-            for claim, chk in plan:
+            for claim, chk in plan if stopped is None else []:
                 t_row = time.perf_counter()
                 try:
                     row = claim.run_check(chk, args.max_size, progress, jobs, engine, args.reach)

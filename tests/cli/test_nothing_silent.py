@@ -156,3 +156,13 @@ def test_closed_pipe_during_verify_keeps_the_report(tmp_path):
 ])
 def test_options_that_do_not_apply_say_so(capsys, argv):
     _one_line_error(capsys, argv)
+
+
+def test_stdout_closed_before_the_run_runs_nothing_and_says_so_in_the_report(tmp_path):
+    out = tmp_path / "r.json"
+    cmd = f"{sys.executable} -m symcot.cli verify eq:depth-height --json {out} | head -0; exit ${{PIPESTATUS[0]}}"
+    p = subprocess.run(cmd, shell=True, executable="/bin/bash", cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert p.returncode == 141 and p.stderr == ""
+    rows = json.loads(out.read_text())["claims"]
+    assert [r["verdict"] for r in rows] == ["unknown", "unknown"]
+    assert rows[0]["notes"] == ["interrupted: standard output closed: not started"]
