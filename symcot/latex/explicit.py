@@ -202,7 +202,9 @@ def _by_blocks(mp: ConcreteMap, w: list[list[Any]], b: list[Any], page: Page, wh
             continue
         label = f"{bias}[\\pi'_{{{_tex_name(ob)}}}]"
         const = _constant_vector(part)
-        if const is not None and len(part) > 1:
+        if len(part) == 1:
+            out += ["\\[", f"{label} = {tex_scalar(part[0])}", "\\]"]
+        elif const is not None:
             out += ["\\[", f"{label} = {const}", "\\]"]
         elif matrix_width([part]) + math_width(label) + 30.0 <= page.width:
             out += ["\\[", f"{label} = ", bmatrix([part]) + "^{\\top}", "\\]"]
