@@ -137,7 +137,7 @@ def test_closed_pipe_ends_quietly():
 
 def test_closed_pipe_during_verify_keeps_the_report(tmp_path):
     out = tmp_path / "r.json"
-    cmd = (f"{sys.executable} -m symcot.cli verify eq:depth-height lem:addwidplus1 --no-progress --json {out} "
+    cmd = (f"{sys.executable} -m symcot.cli verify eq:depth-height eq:strahc --no-progress --json {out} "
            "| head -1; exit ${PIPESTATUS[0]}")
     p = subprocess.run(cmd, shell=True, executable="/bin/bash", cwd=ROOT, capture_output=True, text=True,
                        timeout=300)
