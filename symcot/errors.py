@@ -96,7 +96,10 @@ def locate(exc: BaseException, context: str = "") -> SymcotError:
         return UserCodeError(f"{exc} ({context})") if context else exc
     text = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
     where = user_frame(exc)
-    head = f"{where[0]}:{where[1]}: " if where else ""
-    func = f"in {where[2]}, " if where and where[2] != "<module>" else ""
-    detail = f" ({func}{context})" if context else (f" (in {where[2]})" if func else "")
+    head, func = "", ""
+    if where is not None:
+        head = f"{where[0]}:{where[1]}: "
+        func = f"in {where[2]}" if where[2] != "<module>" else ""
+    parts = [p for p in (func, context) if p]
+    detail = f" ({', '.join(parts)})" if parts else ""
     return UserCodeError(f"{head}{type(exc).__name__}: {exc}{detail}", text)

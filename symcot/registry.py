@@ -212,8 +212,8 @@ def select_checks(claims: Sequence[Claim], variants: Sequence[str] | None = None
             near = difflib.get_close_matches(v, known, n=1, cutoff=0.6)
             hint = f"; did you mean {near[0]}?" if near else ""
             if len(claims) == 1:
-                own = f" (its {kind}variants: {', '.join(known)})" if known else f" (it has no {kind}check)"
-                raise SymcotError(f"{claims[0].id} has no {kind}variant {v!r}{hint}{own}")
+                its = f" (its {kind}variants: {', '.join(known)})" if known else f" (it has no {kind}check)"
+                raise SymcotError(f"{claims[0].id} has no {kind}variant {v!r}{hint}{its}")
             raise SymcotError(f"no selected claim has a {kind}variant {v!r}{hint}"
                               + (f" (variants: {', '.join(known)})" if known else ""))
     out = [(c, chk) for c, chk in pool if not variants or chk.variant in variants]

@@ -121,18 +121,18 @@ def run(args: argparse.Namespace) -> int:
     """Replay one input and print its trace; 0 if every step matches the reference, else 1."""
     from fractions import Fraction
 
+    from symcot.check.trace import render_text, replay
     from symcot.errors import locate
     from symcot.ir.symbols import lam
-    from symcot.check.trace import render_text, replay
 
     _check_options(args)
-    value = None
+    value: int | Fraction | None = None
     if args.lam is not None:
         try:
-            value = Fraction(args.lam)
+            exact = Fraction(args.lam)
         except (ValueError, ZeroDivisionError):
             raise SymcotError(f"--lam must be an exact number (e.g. 9 or 15/2), got {args.lam!r}") from None
-        value = value.numerator if value.denominator == 1 else value
+        value = exact.numerator if exact.denominator == 1 else exact
     chk = construction_check(args.claim, args.variant, args.proofs)
     inp, text, drawing = _replay_input(chk, args)
     cons = _build(chk)

@@ -158,32 +158,15 @@ def _interrupted_row(claim: Any, chk: Any, started: bool, why: str, engine: str,
     return Verdict(claim.id, chk.variant, "unknown", method, None, 0, seconds, None, [note])
 
 
-def run(args: argparse.Namespace) -> int:
-    """Run the selected claims' checks, print the table, write the reports; the exit status of the verdicts."""
-    from symcot.check.pool import default_jobs
-    from symcot.registry import load, select, select_checks
-    from symcot.report import render_table, write_json, write_markdown
+#: Why a run stopped early and its exit status, or ``None`` when every row finished.
+Stopped = tuple[str, int] | None
 
-    _check_options(args)
-    engine = "exact" if args.symbolic else (args.engine or "batched")
-    jobs = args.jobs or default_jobs()
-    src, claims = load(args.proofs)
-    stopped: tuple[str, int] | None = None  # (why, exit status)
-    try:
-        print(src.describe(), flush=True)
-    except BrokenPipeError:  # nobody reads: run nothing, write the reports (every row unknown)
-        silence_stdout()
-        stopped = ("interrupted: standard output closed", CLOSED_PIPE)
-    plan = select_checks(select(claims, args.claims), args.variant, args.symbolic, named=bool(args.claims))
-    if not args.symbolic:
-        warning = _out_of_reach(plan, args, engine, jobs)
-        if warning and not args.yes:
-            raise SymcotError(f"out of reach: {warning}; pass --yes to run it anyway")
-        if warning:
-            print(f"symcot: warning: {warning}", file=sys.stderr, flush=True)
+
+def _execute(plan: list[tuple[Any, Any]], args: argparse.Namespace, engine: str, jobs: int,
+             stopped: Stopped) -> tuple[list[Verdict], Stopped]:
+    """Run the plan's checks in order, printing a line per row; stop cleanly on a signal or a closed pipe."""
     rows: list[Verdict] = []
     progress = Progress(not args.no_progress)
-    t0 = time.perf_counter()
     with interruptible():
         try:
             for claim, chk in plan if stopped is None else []:
@@ -204,12 +187,14 @@ def run(args: argparse.Namespace) -> int:
             stopped = ("interrupted: standard output closed", CLOSED_PIPE)
     if stopped is not None:
         rows += [_interrupted_row(c, chk, False, stopped[0], engine) for c, chk in plan[len(rows):]]
-    meta: dict[str, Any] = {"symcot": __version__, "python": platform.python_version(),
-                            "max_size_requested": args.max_size, "reach": args.reach, "engine": engine,
-                            "seconds_total": round(time.perf_counter() - t0, 3)}
-    if stopped is not None:
-        meta["interrupted"] = stopped[0]
-    with uninterruptible():  # the reports first: a second Ctrl-C or a closed pipe must not lose them
+    return rows, stopped
+
+
+def _report(rows: list[Verdict], meta: dict[str, Any], args: argparse.Namespace) -> None:
+    """Write the reports (first: a second Ctrl-C or a closed pipe must not lose them), then print the table."""
+    from symcot.report import render_table, write_json, write_markdown
+
+    with uninterruptible():
         if args.json:
             write_json(args.json, rows, meta)
         if args.markdown:
@@ -229,11 +214,42 @@ def run(args: argparse.Namespace) -> int:
             tb = (r.details or {}).get("traceback") if r.verdict == "error" else None
             if tb:
                 print(f"\ntraceback of {r.id} [{r.variant}]:\n{tb}", file=sys.stderr)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run the selected claims' checks, print the table, write the reports; the exit status of the verdicts."""
+    from symcot.check.pool import default_jobs
+    from symcot.registry import load, select, select_checks
+
+    _check_options(args)
+    engine = "exact" if args.symbolic else (args.engine or "batched")
+    jobs = args.jobs or default_jobs()
+    src, claims = load(args.proofs)
+    stopped: Stopped = None
+    try:
+        print(src.describe(), flush=True)
+    except BrokenPipeError:  # nobody reads: run nothing, write the reports (every row unknown)
+        silence_stdout()
+        stopped = ("interrupted: standard output closed", CLOSED_PIPE)
+    plan = select_checks(select(claims, args.claims), args.variant, args.symbolic, named=bool(args.claims))
+    warning = None if args.symbolic else _out_of_reach(plan, args, engine, jobs)
+    if warning and not args.yes:
+        raise SymcotError(f"out of reach: {warning}; pass --yes to run it anyway")
+    if warning:
+        print(f"symcot: warning: {warning}", file=sys.stderr, flush=True)
+    t0 = time.perf_counter()
+    rows, stopped = _execute(plan, args, engine, jobs, stopped)
+    meta: dict[str, Any] = {"symcot": __version__, "python": platform.python_version(),
+                            "max_size_requested": args.max_size, "reach": args.reach, "engine": engine,
+                            "seconds_total": round(time.perf_counter() - t0, 3)}
     if stopped is not None:
+        meta["interrupted"] = stopped[0]
+    _report(rows, meta, args)
+    if stopped is None:
+        return exit_status(rows)
+    if stopped[1] != CLOSED_PIPE:
         done = sum(1 for r in rows if not (r.verdict == "unknown" and r.notes[-1:] and
                                            r.notes[-1].startswith("interrupted")))
-        if stopped[1] != CLOSED_PIPE:
-            print(f"symcot: {stopped[0]}: {done} of {len(plan)} rows finished"
-                  + (" (in the reports)" if args.json or args.markdown else ""), file=sys.stderr)
-        return stopped[1]
-    return exit_status(rows)
+        print(f"symcot: {stopped[0]}: {done} of {len(plan)} rows finished"
+              + (" (in the reports)" if args.json or args.markdown else ""), file=sys.stderr)
+    return stopped[1]

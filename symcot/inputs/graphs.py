@@ -54,10 +54,11 @@ def _vertex(x: object, what: str = "vertex") -> int:
 def _pairs(arcs: Iterable[object]) -> Iterable[object]:
     """Rows of a numpy array of shape ``(k, 2)`` (exact integers only), or the pairs as given."""
     if hasattr(arcs, "dtype") and hasattr(arcs, "tolist"):
-        kind = arcs.dtype.kind  # type: ignore[attr-defined]
-        if kind not in "iu":
-            raise InvalidInputError(f"arcs as a numpy array must hold integers, got dtype {arcs.dtype}")  # type: ignore[attr-defined]
-        return arcs.tolist()  # type: ignore[no-any-return]
+        dtype = getattr(arcs, "dtype")  # noqa: B009 - a numpy array, not typed here
+        if dtype.kind not in "iu":
+            raise InvalidInputError(f"arcs as a numpy array must hold integers, got dtype {dtype}")
+        rows: list[object] = getattr(arcs, "tolist")()  # noqa: B009
+        return rows
     return arcs
 
 
@@ -131,7 +132,7 @@ class Digraph:
         """Weighted digraph from ``{(u, v): weight}``."""
         items = list(arcs.items())
         return cls(_vertex(n, "number of vertices"), tuple(_pair(a) for a, _ in items),
-                   tuple(w for _, w in items))  # type: ignore[arg-type]
+                   tuple(w for _, w in items))  # type: ignore[misc]
 
     @classmethod
     def undirected(cls, n: int, edges: Iterable[tuple[int, int]]) -> Digraph:

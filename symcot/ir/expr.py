@@ -118,7 +118,7 @@ class Expr:
         """``M @ self`` for a matrix ``M``: a :class:`Mat`, a SymPy ``Matrix`` or a numpy integer array (exact)."""
         m = as_mat(other)
         if m is None:
-            return NotImplemented  # type: ignore[return-value]
+            return NotImplemented
         return MatApply(m, self)
 
     def apply(self, m: Mat) -> Expr:

@@ -107,7 +107,7 @@ class ConcreteLayout:
 
     def __init__(self, layout: Layout, env: Env):
         self.layout = layout
-        self.env = env = normalize_env(env)  # type: ignore[assignment]
+        self.env = env = normalize_env(env)
         self.sizes: dict[str, int] = {}
         self.offsets: dict[str, int] = {}
         off = 0

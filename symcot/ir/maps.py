@@ -101,7 +101,7 @@ class Map:
 
     def instantiate(self, env: Env, subs: dict[sp.Symbol, Any] | None = None) -> ConcreteMap:
         """Compile at concrete sizes; ``subs`` gives constants such as ``{lam: 10}`` (omit to keep λ)."""
-        env, subs = normalize_env(env), normalize_env(subs)  # type: ignore[assignment]
+        env, subs = normalize_env(env), normalize_env(subs)
         cin, cout = ConcreteLayout(self.src, env), ConcreteLayout(self.dst, env)
         ctx = CompileCtx(cin.offsets, cin.sizes, dict(env), dict(subs or {}))
         const: list[tuple[int, Scalar]] = []

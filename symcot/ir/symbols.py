@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from fractions import Fraction
-from typing import Union
+from typing import Any, Union
 
 import sympy as sp
 
@@ -86,7 +87,7 @@ def size_expr(value: object) -> sp.Expr:
     return e.xreplace(repl) if repl else e
 
 
-def normalize_env(env: dict[object, object] | None) -> dict[sp.Symbol, object]:
+def normalize_env(env: Mapping[Any, Any] | None) -> dict[sp.Symbol, Any]:
     """``env`` (or ``subs``) with keys as symcot's symbols and integer values as Python ``int``.
 
     ``{"n": 3}``, ``{sp.Symbol("n"): np.int64(3)}`` and ``{n: 3}`` all give ``{n: 3}``; ``"lambda"`` and
@@ -94,15 +95,15 @@ def normalize_env(env: dict[object, object] | None) -> dict[sp.Symbol, object]:
     """
     import operator
 
-    out: dict[sp.Symbol, object] = {}
+    out: dict[sp.Symbol, Any] = {}
     for k, v in (env or {}).items():
         key = canonical_symbol(k) if isinstance(k, str) else (
             canonical_symbol(k.name) if isinstance(k, sp.Symbol) and k not in KNOWN.values() else k)
         if hasattr(v, "dtype") and not isinstance(v, sp.Basic):  # numpy scalar: exact int or refused
-            v = operator.index(v)  # type: ignore[call-overload]
+            v = operator.index(v)
         elif isinstance(v, sp.Integer):
             v = int(v)
-        out[key] = v  # type: ignore[index]
+        out[key] = v
     return out
 
 

@@ -159,35 +159,15 @@ def _by_blocks(mp: ConcreteMap, w: list[list[Any]], b: list[Any], page: Page, wh
     A block too large for the page is listed by its non-zero entries when it is sparse (at most
     :data:`SPARSE_LIST` of them), else refused (:class:`TooLargeError`).
     """
-    src, dst = mp.src, mp.dst
     ident: list[str] = []
     listed: list[str] = []
     blocks: list[str] = []
-    for ob in dst.names:
-        osl = dst.slice(ob)
-        for ib in src.names:
-            m = _block(w, osl, src.slice(ib))
-            nonzero = sum(1 for r in m for v in r if v != 0)
-            if not nonzero:
-                continue
-            label = f"{lhs}[\\pi'_{{{_tex_name(ob)}}}, \\pi_{{{_tex_name(ib)}}}]"
-            c = _scaled_identity(m)
-            if c is not None:
-                scale = "" if c == 1 else "-" if c == -1 else f"{tex_scalar(c)}\\,"
-                ident.append(f"${label} = {scale}I_{{{len(m)}}}$")
-                continue
-            width = matrix_width(m) + math_width(label) + 20.0
-            if width <= page.width and len(m) <= page.rows - 2:
-                blocks += ["\\[", f"{label} = ", bmatrix(m), "\\]"]
-            elif nonzero <= SPARSE_LIST:
-                listed += _entries(label, m)
-            else:
-                wider = Page(landscape=True)
-                hint = "; --landscape gives it room" if not page.landscape and width <= wider.width and \
-                    len(m) <= wider.rows - 2 else ""
-                raise TooLargeError(f"{what}: its block from {ib} to {ob} is {len(m)}x{len(m[0])} with {nonzero} "
-                                    f"non-zero entries, too large to print readably{hint}; use --symbolic (block "
-                                    "matrices) or a smaller --n")
+    for ob in mp.dst.names:
+        for ib in mp.src.names:
+            m = _block(w, mp.dst.slice(ob), mp.src.slice(ib))
+            if any(v != 0 for r in m for v in r):
+                label = f"{lhs}[\\pi'_{{{_tex_name(ob)}}}, \\pi_{{{_tex_name(ib)}}}]"
+                _weight_block(m, label, page, f"{what}: its block from {ib} to {ob}", ident, listed, blocks)
     out = []
     if ident:
         out.append("{\\raggedright Blocks that are multiples of the identity: " + ", ".join(ident) + ".\\par}")
@@ -195,25 +175,48 @@ def _by_blocks(mp: ConcreteMap, w: list[list[Any]], b: list[Any], page: Page, wh
         out.append("{\\raggedright Non-zero entries of the larger sparse blocks (row, column within the block): "
                    + ", ".join(listed) + ".\\par}")
     out += blocks
-    for ob in dst.names:
-        part = b[dst.slice(ob)]
-        nonzero = sum(1 for v in part if v != 0)
-        if not nonzero:
-            continue
-        label = f"{bias}[\\pi'_{{{_tex_name(ob)}}}]"
-        const = _constant_vector(part)
-        if len(part) == 1:
-            out += ["\\[", f"{label} = {tex_scalar(part[0])}", "\\]"]
-        elif const is not None:
-            out += ["\\[", f"{label} = {const}", "\\]"]
-        elif matrix_width([part]) + math_width(label) + 30.0 <= page.width:
-            out += ["\\[", f"{label} = ", bmatrix([part]) + "^{\\top}", "\\]"]
-        elif nonzero <= SPARSE_LIST:
-            out.append("{\\raggedright " + ", ".join(_entries(label, [part], column=True)) + ", other entries 0.\\par}")
-        else:
-            raise TooLargeError(f"{what}: the bias of block {ob} has {len(part)} entries, too many to print "
-                                "readably; use --symbolic or a smaller --n")
+    for ob in mp.dst.names:
+        part = b[mp.dst.slice(ob)]
+        if any(v != 0 for v in part):
+            out += _bias_block(part, f"{bias}[\\pi'_{{{_tex_name(ob)}}}]", page, f"{what}: the bias of block {ob}")
     return out
+
+
+def _weight_block(m: list[list[Any]], label: str, page: Page, what: str, ident: list[str], listed: list[str],
+                  blocks: list[str]) -> None:
+    """One non-zero block: into ``ident`` (a multiple of I), ``blocks`` (a matrix) or ``listed`` (its entries)."""
+    c = _scaled_identity(m)
+    if c is not None:
+        scale = "" if c == 1 else "-" if c == -1 else f"{tex_scalar(c)}\\,"
+        ident.append(f"${label} = {scale}I_{{{len(m)}}}$")
+        return
+    width = matrix_width(m) + math_width(label) + 20.0
+    nonzero = sum(1 for r in m for v in r if v != 0)
+    if width <= page.width and len(m) <= page.rows - 2:
+        blocks += ["\\[", f"{label} = ", bmatrix(m), "\\]"]
+    elif nonzero <= SPARSE_LIST:
+        listed += _entries(label, m)
+    else:
+        wider = Page(landscape=True)
+        hint = "; --landscape gives it room" if not page.landscape and width <= wider.width and \
+            len(m) <= wider.rows - 2 else ""
+        raise TooLargeError(f"{what} is {len(m)}x{len(m[0])} with {nonzero} non-zero entries, too large to print "
+                            f"readably{hint}; use --symbolic (block matrices) or a smaller --n")
+
+
+def _bias_block(part: list[Any], label: str, page: Page, what: str) -> list[str]:
+    """The bias of one block: a number, ``c 1_k``, a transposed row, or its non-zero entries."""
+    const = _constant_vector(part)
+    if len(part) == 1:
+        return ["\\[", f"{label} = {tex_scalar(part[0])}", "\\]"]
+    if const is not None:
+        return ["\\[", f"{label} = {const}", "\\]"]
+    if matrix_width([part]) + math_width(label) + 30.0 <= page.width:
+        return ["\\[", f"{label} = ", bmatrix([part]) + "^{\\top}", "\\]"]
+    if sum(1 for v in part if v != 0) <= SPARSE_LIST:
+        return ["{\\raggedright " + ", ".join(_entries(label, [part], column=True)) + ", other entries 0.\\par}"]
+    raise TooLargeError(f"{what} has {len(part)} entries, too many to print readably; use --symbolic or a "
+                        "smaller --n")
 
 
 def map_explicit(mp: ConcreteMap, page: Page | None = None, fragment: bool = False) -> str:

@@ -31,10 +31,9 @@ MATH = {
 }
 #: Superscript and subscript characters.
 SUPER = {"²": "2", "³": "3", "¹": "1", "⁰": "0", "⁴": "4", "⁵": "5", "⁶": "6", "⁷": "7", "⁸": "8", "⁹": "9",
-         "ⁿ": "n", "ᵀ": r"\top", "⁺": "+", "⁻": "-", "ᵢ": None}
+         "ⁿ": "n", "ᵀ": r"\top", "⁺": "+", "⁻": "-"}
 SUB = {"₀": "0", "₁": "1", "₂": "2", "₃": "3", "₄": "4", "₅": "5", "₆": "6", "₇": "7", "₈": "8", "₉": "9",
        "ᵢ": "i", "ⱼ": "j", "ₖ": "k", "ₙ": "n", "ₜ": "t"}
-del SUPER["ᵢ"]
 #: Multi-letter names set upright in math.
 OPERATORS = {"ReLU", "max", "min", "str", "wid", "vec", "deg", "sign", "exp", "log", "argmax", "argmin"}
 #: Characters that had no LaTeX form in something rendered (tests assert it stays empty).
@@ -128,45 +127,38 @@ def math_token(tok: str) -> str:
         if ch in ("_", "^") and i + 1 < n:
             j, group = _script(tok, i + 1, ch)
             out.append(f"{ch}{{{group}}}")
-            i = j
-            continue
-        if ch in SUPER:
-            sup = []
-            while i < n and tok[i] in SUPER:
-                sup.append(SUPER[tok[i]])
-                i += 1
-            out.append("^{" + " ".join(sup) + "}")
-            continue
-        if ch in SUB:
-            sub = []
-            while i < n and tok[i] in SUB:
-                sub.append(SUB[tok[i]])
-                i += 1
-            out.append("_{" + "".join(sub) + "}")
-            continue
-        if ch.isalpha() and ord(ch) < 128:
+        elif ch in SUPER or ch in SUB:
+            table, mark, sep = (SUPER, "^", " ") if ch in SUPER else (SUB, "_", "")
             j = i
-            while j < n and tok[j].isalpha() and ord(tok[j]) < 128:
+            while j < n and tok[j] in table:
                 j += 1
-            word = tok[i:j]
-            k = j
-            while k < n and tok[k].isdigit():
-                k += 1
-            digits = tok[j:k]
-            if len(word) == 1:
-                out.append(word)
-            elif word in OPERATORS:
-                out.append(f"\\operatorname{{{word}}}")
-            else:
-                out.append(f"\\mathit{{{word}}}")
-            if digits and len(word) > 1:  # flg1 -> flg_1, as the block names print in the matrices
-                out.append(f"_{{{digits}}}")
-                j = k
-            i = j
-            continue
-        out.append(_math_char(ch))
-        i += 1
+            out.append(mark + "{" + sep.join(table[c] for c in tok[i:j]) + "}")
+        elif ch.isalpha() and ord(ch) < 128:
+            j, word = _word(tok, i)
+            out.append(word)
+        else:
+            j = i + 1
+            out.append(_math_char(ch))
+        i = j
     return "".join(out)
+
+
+def _word(tok: str, i: int) -> tuple[int, str]:
+    """The letters at ``tok[i]`` (and digits after a name: ``flg1`` → ``flg_1``) as math; the index after them."""
+    n = len(tok)
+    j = i
+    while j < n and tok[j].isalpha() and ord(tok[j]) < 128:
+        j += 1
+    word = tok[i:j]
+    if len(word) == 1:
+        return j, word
+    tex = f"\\operatorname{{{word}}}" if word in OPERATORS else f"\\mathit{{{word}}}"
+    k = j
+    while k < n and tok[k].isdigit():
+        k += 1
+    if k > j:  # flg1 -> flg_1, as the block names print in the matrices
+        return k, f"{tex}_{{{tok[j:k]}}}"
+    return j, tex
 
 
 def _script(tok: str, i: int, kind: str) -> tuple[int, str]:
@@ -322,41 +314,8 @@ def _width(tex: str, i: int, scale: float, stop: str | None) -> tuple[float, int
             total += math_width(body, scale)
             continue
         if ch == "\\":
-            m = re.match(r"\\([A-Za-z]+|.)", tex[i:])
-            assert m is not None
-            name = m.group(1)
-            i += len(m.group(0))
-            if name == "begin":  # a matrix inside a cell: its widest row
-                env, i = _group(tex, i)
-                end = tex.find(f"\\end{{{env}}}", i)
-                end = len(tex) if end < 0 else end
-                small = env == "smallmatrix"
-                rows = [r.split("&") for r in tex[i:end].split("\\\\")]
-                total += max(sum(math_width(c, scale * (0.7 if small else 1.0)) for c in r)
-                             + (len(r) - 1) * (3.3 if small else 10.0) * scale for r in rows)
-                i = end + len(f"\\end{{{env}}}")
-            elif name == "frac":
-                num, i = _group(tex, i)
-                den, i = _group(tex, i)
-                total += max(math_width(num, scale * SCRIPT), math_width(den, scale * SCRIPT)) + 2.4 * scale
-            elif name in _TEXT_FONT:
-                body, i = _group(tex, i)
-                letters = re.sub(r"\\[A-Za-z]+|[{}]", "", body)
-                total += sum(_text_char(c) for c in letters) * _TEXT_FONT[name] * scale
-                if name == "operatorname":
-                    total += 1.67 * scale
-            elif name in ("left", "right"):  # the delimiter grows around scripts
-                _, i = _group(tex, i)
-                total += 5.5 * scale
-            elif name in ("allowbreak", "displaystyle", "hline", "limits", "nolimits"):
-                continue
-            elif name in ("scriptstyle", "scriptscriptstyle"):
-                scale *= SCRIPT
-            elif name == "mathrel" or name == "mathbin":
-                body, i = _group(tex, i)
-                total += math_width(body, scale) + 5.56 * scale
-            else:
-                total += _CMD.get(name, 7.0) * scale
+            w, i, scale = _command(tex, i, scale)
+            total += w
             continue
         total += _char(ch) * scale
         i += 1
@@ -396,3 +355,40 @@ def _text_char(ch: str) -> float:
 def plural(k: int, word: str, many: str | None = None) -> str:
     """``1 layer``, ``2 layers`` (``many`` for an irregular plural)."""
     return f"{k} {word if k == 1 else (many or word + 's')}"
+
+
+def _command(tex: str, i: int, scale: float) -> tuple[float, int, float]:
+    """The width of the command at ``tex[i]`` (with its arguments), the index after it, the scale after it."""
+    m = re.match(r"\\([A-Za-z]+|.)", tex[i:])
+    assert m is not None
+    name = m.group(1)
+    i += len(m.group(0))
+    if name == "begin":  # a matrix inside a cell: its widest row
+        env, i = _group(tex, i)
+        end = tex.find(f"\\end{{{env}}}", i)
+        end = len(tex) if end < 0 else end
+        small = env == "smallmatrix"
+        rows = [r.split("&") for r in tex[i:end].split("\\\\")]
+        w = max(sum(math_width(c, scale * (0.7 if small else 1.0)) for c in r)
+                + (len(r) - 1) * (3.3 if small else 10.0) * scale for r in rows)
+        return w, end + len(f"\\end{{{env}}}"), scale
+    if name == "frac":
+        num, i = _group(tex, i)
+        den, i = _group(tex, i)
+        return max(math_width(num, scale * SCRIPT), math_width(den, scale * SCRIPT)) + 2.4 * scale, i, scale
+    if name in _TEXT_FONT:
+        body, i = _group(tex, i)
+        letters = re.sub(r"\\[A-Za-z]+|[{}]", "", body)
+        extra = 1.67 if name == "operatorname" else 0.0
+        return (sum(_text_char(c) for c in letters) * _TEXT_FONT[name] + extra) * scale, i, scale
+    if name in ("left", "right"):  # the delimiter grows around scripts
+        _, i = _group(tex, i)
+        return 5.5 * scale, i, scale
+    if name in ("allowbreak", "displaystyle", "hline", "limits", "nolimits"):
+        return 0.0, i, scale
+    if name in ("scriptstyle", "scriptscriptstyle"):
+        return 0.0, i, scale * SCRIPT
+    if name in ("mathrel", "mathbin"):
+        body, i = _group(tex, i)
+        return math_width(body, scale) + 5.56 * scale, i, scale
+    return _CMD.get(name, 7.0) * scale, i, scale

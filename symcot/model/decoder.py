@@ -170,7 +170,7 @@ class Decoder:
 
         Keys may also be strings or plain SymPy symbols (``{"n": 3}``, ``{"lambda": 7}``).
         """
-        env, subs = normalize_env(env), normalize_env(subs)  # type: ignore[assignment]
+        env, subs = normalize_env(env), normalize_env(subs)
         layers: list[ConcreteLayer] = []
         for layer in self.layers:
             att = None
