@@ -4,6 +4,65 @@ The engine behind the paper checks: a named-block IR (:mod:`symcot.ir`), the dec
 paper's Section 3 (:mod:`symcot.model`), exact replay with traces (:mod:`symcot.replay`), reference
 algorithms (:mod:`symcot.algorithms`), input spaces (:mod:`symcot.inputs`) and checkers
 (:mod:`symcot.check`).
+
+What a notebook needs is importable from here (``from symcot import Layout, Map, Head, Decoder, Claim``).
+The names are loaded on first use, so ``import symcot`` stays fast and imports nothing else; the
+packages themselves never import this module's names. A name is never that of a subpackage (``replay``
+is the package :mod:`symcot.replay`, whose function ``replay`` is imported from there).
 """
 
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
 __version__ = "0.1.0"
+
+#: Public name → the module that defines it (loaded lazily by :func:`__getattr__`).
+_EXPORTS: dict[str, str] = {
+    # the IR: blocks, sizes, maps, structured matrices
+    **{name: "symcot.ir" for name in (
+        "Layout", "Map", "Identity", "Ones", "Shift", "UnitVector", "IndexMatrix", "Zero", "n", "m", "H", "lam",
+        "bcast", "bilinear", "const", "copy_of", "dot", "gate", "hadamard", "ones", "outer", "unit", "zeros")},
+    "Explicit": "symcot.ir.matrices",
+    # the decoder
+    **{name: "symcot.model" for name in ("Head", "Attention", "FFN", "Layer", "Decoder", "value_space")},
+    # constructions and what checks them
+    "Construction": "symcot.constructions.base",
+    "Prompt": "symcot.constructions.base",
+    "Expectation": "symcot.constructions.base",
+    "Mutant": "symcot.constructions.mutant",
+    "StepwiseSpec": "symcot.check.stepwise",
+    "check_input": "symcot.check.stepwise",
+    "Family": "symcot.inputs.family",
+    "Claim": "symcot.claims",
+    "ConstructionCheck": "symcot.claims",
+    "PropertyCheck": "symcot.claims",
+    # inputs
+    "Digraph": "symcot.inputs.graphs",
+    "OrderedTree": "symcot.inputs.trees",
+    # LaTeX (replay is the subpackage symcot.replay: from symcot.replay import replay, render_text)
+    "decoder_symbolic": "symcot.latex",
+    "decoder_explicit": "symcot.latex",
+    # errors a user raises or catches
+    "SymcotError": "symcot.errors",
+    "InvalidInputError": "symcot.errors",
+    "DimensionError": "symcot.errors",
+    "DegreeError": "symcot.errors",
+}
+
+__all__ = ["__version__", *_EXPORTS]
+
+
+def __getattr__(name: str) -> Any:
+    """Load a public name on first use (PEP 562)."""
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'symcot' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value  # later lookups skip this function
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_EXPORTS))

@@ -156,22 +156,28 @@ class Claim:
         ``reach`` (the size of the families marked ``Family.reach``) are passed to the checks that take
         them; the others (lemmas, symbolic checks) run as usual.
         """
-        out = []
-        for chk in self.checks:
-            # A check may have its own default size (a symbolic check is costlier than an exhaustive one).
-            size = max_size if max_size is not None else getattr(chk, "default_max_size", self.default_max_size)
-            if bool(getattr(chk, "symbolic", False)) != symbolic:
-                continue
-            if variants and chk.variant not in variants:
-                continue
-            # engine and reach go only to the checks they apply to (a lemma has neither)
-            options: dict[str, Any] = {}
-            if engine != "exact" and _accepts(chk.run, "engine"):
-                options["engine"] = engine
-            if reach is not None and _accepts(chk.run, "reach"):
-                options["reach"] = reach
-            out.append(chk.run(self.id, size, progress or Progress(False), jobs, **options))
-        return out
+        return [self.run_check(chk, max_size, progress, jobs, engine, reach)
+                for chk in self.selected(variants, symbolic)]
+
+    def selected(self, variants: list[str] | None = None, symbolic: bool = False) -> list[Any]:
+        """The checks :meth:`run` runs: the symbolic ones or the others, only ``variants`` if given."""
+        return [chk for chk in self.checks if bool(getattr(chk, "symbolic", False)) == symbolic
+                and (not variants or chk.variant in variants)]
+
+    def max_size_of(self, chk: Any, max_size: int | None = None) -> int:
+        """The size ``chk`` runs at: ``max_size``, else the check's own default, else the claim's."""
+        return max_size if max_size is not None else getattr(chk, "default_max_size", self.default_max_size)
+
+    def run_check(self, chk: Any, max_size: int | None = None, progress: Progress | None = None, jobs: int = 1,
+                  engine: str = "exact", reach: int | None = None) -> Verdict:
+        """The verdict row of one of this claim's checks (see :meth:`run`)."""
+        # engine and reach go only to the checks they apply to (a lemma has neither)
+        options: dict[str, Any] = {}
+        if engine != "exact" and _accepts(chk.run, "engine"):
+            options["engine"] = engine
+        if reach is not None and _accepts(chk.run, "reach"):
+            options["reach"] = reach
+        return chk.run(self.id, self.max_size_of(chk, max_size), progress or Progress(False), jobs, **options)
 
 
 def _accepts(fn: Callable[..., Any], name: str) -> bool:

@@ -22,3 +22,84 @@ class UnknownClaimError(SymcotError, KeyError):
 
     def __str__(self) -> str:  # KeyError quotes its argument; keep the message readable.
         return str(self.args[0]) if self.args else "unknown claim"
+
+
+class UserCodeError(SymcotError):
+    """An exception raised in a user's code (a reference, prompt, parser, family or proofs module), located.
+
+    The message names the file and line where it was raised (the innermost frame outside symcot, the
+    standard library and installed packages), the exception, and what symcot was doing (claim, variant,
+    input). ``traceback_text`` keeps the formatted traceback for ``--debug``; both survive pickling, so
+    an exception raised in a worker process arrives in the parent with its location.
+    """
+
+    def __init__(self, message: str, traceback_text: str | None = None):
+        super().__init__(message)
+        self.message = message
+        self.traceback_text = traceback_text
+
+    def __reduce__(self) -> tuple[type, tuple[str, str | None]]:
+        return (type(self), (self.message, self.traceback_text))
+
+    def __str__(self) -> str:
+        return self.message
+
+
+def _library_dirs() -> tuple[str, ...]:
+    """Directories whose frames are not the user's: symcot itself, the standard library, site-packages."""
+    import os
+    import sysconfig
+
+    dirs = {os.path.dirname(os.path.abspath(__file__))}
+    for key in ("stdlib", "platstdlib", "purelib", "platlib"):
+        p = sysconfig.get_paths().get(key)
+        if p:
+            dirs.add(os.path.abspath(p))
+    return tuple(sorted(d.rstrip(os.sep) + os.sep for d in dirs))
+
+
+def user_frame(exc: BaseException) -> tuple[str, int, str] | None:
+    """``(file, line, function)`` of the innermost traceback frame in the user's code, or ``None``.
+
+    The user's code is any file outside the symcot package, the standard library and installed
+    packages (a proofs module, a notebook cell, a script); code that Dask rebuilt from a pickle
+    (``<dynamic-code>``) is not. ``None`` when every frame is library code.
+    """
+    import os
+
+    skip = _library_dirs()
+    found = None
+    tb = exc.__traceback__
+    while tb is not None:
+        code = tb.tb_frame.f_code
+        path = code.co_filename
+        if not path.startswith(("<frozen", "<dynamic-code>")) and not os.path.abspath(path).startswith(skip):
+            found = (path, tb.tb_lineno, code.co_name)
+        tb = tb.tb_next
+    return found
+
+
+def locate(exc: BaseException, context: str = "") -> SymcotError:
+    """``exc`` as a one-line :class:`SymcotError` that says where and in what it was raised.
+
+    A :class:`SymcotError` raised on purpose (bad input, a size that does not fit) keeps its message,
+    with ``context`` (``"claim X [variant], input Y"``) appended once. Any other exception becomes a
+    :class:`UserCodeError` naming the user's file and line (when the traceback reaches the user's code).
+    """
+    import traceback
+
+    if isinstance(exc, UserCodeError):
+        if context and context not in exc.message:
+            return UserCodeError(f"{exc.message}; {context}", exc.traceback_text)
+        return exc
+    if isinstance(exc, SymcotError):
+        return UserCodeError(f"{exc} ({context})") if context else exc
+    text = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
+    where = user_frame(exc)
+    head, func = "", ""
+    if where is not None:
+        head = f"{where[0]}:{where[1]}: "
+        func = f"in {where[2]}" if where[2] != "<module>" else ""
+    parts = [p for p in (func, context) if p]
+    detail = f" ({', '.join(parts)})" if parts else ""
+    return UserCodeError(f"{head}{type(exc).__name__}: {exc}{detail}", text)

@@ -10,6 +10,7 @@ otherwise every ``*.py`` file in it that does not start with ``_`` is a claim mo
 from __future__ import annotations
 
 import ast
+import difflib
 import importlib
 import importlib.util
 import sys
@@ -17,9 +18,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 from symcot.claims import Claim
-from symcot.errors import SymcotError, UnknownClaimError
+from symcot.errors import SymcotError, UnknownClaimError, locate
 
 #: Package name under which a user's directory of claim modules is loaded.
 USER_PACKAGE = "symcot_user_proofs"
@@ -37,7 +39,8 @@ class ProofsSource:
     def describe(self) -> str:
         """One line for the run's header: ``proofs: /path (package proofs, 25 modules)``."""
         how = "MODULES" if self.listed else "every *.py file"
-        return f"proofs: {self.directory} (package {self.package}, {len(self.modules)} modules from {how})"
+        k = len(self.modules)
+        return f"proofs: {self.directory} (package {self.package}, {k} module{'' if k == 1 else 's'} from {how})"
 
 
 def _package_dir() -> Path | None:
@@ -91,6 +94,11 @@ def discover(explicit: str | Path | None = None) -> ProofsSource:
     if listed is not None:
         return ProofsSource(d, USER_PACKAGE, listed, True)
     mods = tuple(p.stem for p in sorted(d.glob("*.py")) if not p.name.startswith("_"))
+    if not mods:
+        others = sorted(p.name for p in d.iterdir() if not p.name.startswith((".", "_")))[:5]
+        holds = f" (it holds {', '.join(others)})" if others else " (it is empty)"
+        raise SymcotError(f"proofs directory {d} has no claim module: no *.py file declaring CLAIM{holds}; "
+                          "pass --proofs DIR with your claim modules")
     return ProofsSource(d, USER_PACKAGE, mods, False)
 
 
@@ -104,32 +112,76 @@ def _user_package(src: ProofsSource) -> None:
 
 
 def import_modules(src: ProofsSource) -> list[ModuleType]:
-    """Import every claim module of ``src`` (as ``package.module``), in order."""
+    """Import every claim module of ``src`` (as ``package.module``), in order.
+
+    An exception while importing one (a syntax error, a failing import, an error in the module's own
+    code) is a :class:`SymcotError` naming the file and line.
+    """
     if src.package == USER_PACKAGE:
         _user_package(src)
+    if not src.modules:
+        raise SymcotError(f"{src.directory / '__init__.py'}: MODULES is empty: no claim module to load")
     out = []
     for m in src.modules:
-        if not (src.directory / f"{m}.py").is_file():
+        path = src.directory / f"{m}.py"
+        if not path.is_file():
             raise SymcotError(f"{src.directory / '__init__.py'}: MODULES names {m!r}, but there is no {m}.py")
-        out.append(importlib.import_module(f"{src.package}.{m}"))
+        try:
+            out.append(importlib.import_module(f"{src.package}.{m}"))
+        except SyntaxError as e:
+            raise SymcotError(f"{e.filename or path}:{e.lineno}: syntax error: {e.msg} "
+                              f"(in the proofs module {m})") from e
+        except Exception as e:  # noqa: BLE001 - any failure of the user's module is reported at its line
+            raise locate(e, f"while importing the proofs module {path}") from e
     return out
 
 
 def claims_of(modules: Sequence[ModuleType]) -> dict[str, Claim]:
-    """The claims the modules declare (``CLAIMS``, then ``CLAIM``), by id, in module order."""
+    """The claims the modules declare (``CLAIMS``, then ``CLAIM``), by id, in module order.
+
+    A module that declares neither is an error naming its file (a helper module of a directory of claim
+    modules is skipped when its name starts with ``_``).
+    """
     claims: dict[str, Claim] = {}
     for mod in modules:
+        where = getattr(mod, "__file__", None) or mod.__name__
+        if not hasattr(mod, "CLAIMS") and not hasattr(mod, "CLAIM"):
+            raise SymcotError(f"{where}: declares neither CLAIM nor CLAIMS (a helper module's file name "
+                              "should start with '_' so that it is not taken for a claim module)")
         found = list(getattr(mod, "CLAIMS", [])) + ([mod.CLAIM] if hasattr(mod, "CLAIM") else [])
         for c in found:
+            if not isinstance(c, Claim):
+                raise SymcotError(f"{where}: CLAIM/CLAIMS must hold symcot.claims.Claim objects, "
+                                  f"got {type(c).__name__}")
             if c.id in claims:
-                raise SymcotError(f"claim {c.id} is declared twice (second time in {mod.__name__})")
+                raise SymcotError(f"claim {c.id} is declared twice (second time in {where})")
             claims[c.id] = c
     return claims
 
 
+def load(directory: str | Path | None = None) -> tuple[ProofsSource, dict[str, Claim]]:
+    """The proofs source (see :func:`discover`) and its claims, by id, in module order."""
+    src = discover(directory)
+    claims = claims_of(import_modules(src))
+    if not claims:
+        raise SymcotError(f"{src.directory}: no claim declared (CLAIMS lists are empty)")
+    return src, claims
+
+
 def load_claims(directory: str | Path | None = None) -> dict[str, Claim]:
     """All claims of the proofs source (see :func:`discover`), by id, in module order."""
-    return claims_of(import_modules(discover(directory)))
+    return load(directory)[1]
+
+
+def _did_you_mean(word: str, known: Sequence[str]) -> str:
+    """``"; did you mean X?"`` for the closest known names, else ``"; known: …"``."""
+    near = difflib.get_close_matches(word, list(known), n=3, cutoff=0.6)
+    if not near:
+        tail = word.split(":")[-1]
+        near = [k for k in known if tail and tail in k][:3]
+    if near:
+        return f"; did you mean {' or '.join(near)}?"
+    return f"; known: {', '.join(known)}"
 
 
 def select(claims: dict[str, Claim], ids: list[str]) -> list[Claim]:
@@ -139,8 +191,43 @@ def select(claims: dict[str, Claim], ids: list[str]) -> list[Claim]:
     out = []
     for i in ids:
         if i not in claims:
-            near = [c for c in claims if i.split(":")[-1] in c]
-            hint = f"; did you mean {', '.join(near)}?" if near else f"; known: {', '.join(claims)}"
-            raise UnknownClaimError(f"unknown claim {i!r}{hint}")
+            raise UnknownClaimError(f"unknown claim {i!r}{_did_you_mean(i, list(claims))}")
         out.append(claims[i])
+    return out
+
+
+def select_checks(claims: Sequence[Claim], variants: Sequence[str] | None = None, symbolic: bool = False,
+                  named: bool = False) -> list[tuple[Claim, Any]]:
+    """The ``(claim, check)`` pairs a run takes, in order; never empty.
+
+    Every name in ``variants`` must be a variant of some selected claim, and (when the claims were
+    ``named`` on the command line) every named claim must keep at least one check; otherwise a
+    :class:`SymcotError` says what exists. A selection with nothing to check is an error too.
+    """
+    kind = "symbolic " if symbolic else ""
+    pool = [(c, chk) for c in claims for chk in c.selected(None, symbolic)]
+    known = list(dict.fromkeys(chk.variant for _, chk in pool))
+    for v in variants or ():
+        if v not in known:
+            near = difflib.get_close_matches(v, known, n=1, cutoff=0.6)
+            hint = f"; did you mean {near[0]}?" if near else ""
+            if len(claims) == 1:
+                its = f" (its {kind}variants: {', '.join(known)})" if known else f" (it has no {kind}check)"
+                raise SymcotError(f"{claims[0].id} has no {kind}variant {v!r}{hint}{its}")
+            raise SymcotError(f"no selected claim has a {kind}variant {v!r}{hint}"
+                              + (f" (variants: {', '.join(known)})" if known else ""))
+    out = [(c, chk) for c, chk in pool if not variants or chk.variant in variants]
+    if named:
+        for c in claims:
+            if not any(cc is c for cc, _ in out):
+                own = [chk.variant for chk in c.selected(None, symbolic)]
+                if not own:
+                    others = [x.id for x in claims if x.selected(None, symbolic)]
+                    raise SymcotError(f"{c.id} has no {kind}check" + (
+                        f" (of the selected claims, {', '.join(others)} {'has' if len(others) == 1 else 'have'} one)"
+                        if others else ""))
+                raise SymcotError(f"{c.id} has no variant {' or '.join(map(repr, variants or []))} "
+                                  f"(its {kind}variants: {', '.join(own)})")
+    if not out:
+        raise SymcotError(f"nothing to check: no {kind}check among the selected claims")
     return out

@@ -37,7 +37,7 @@ from symcot.check.stepwise import StepwiseSpec, check_input, compare_blocks
 from symcot.check.verdict import Verdict
 from symcot.constructions.base import Construction
 from symcot.constructions.encoding import StopRule
-from symcot.errors import SymcotError
+from symcot.errors import SymcotError, locate
 from symcot.replay.batched import BatchedDecoder, StepView
 from symcot.replay.batched.views import exact_lists
 from symcot.replay.scaling import LIMITS, Certificate, NotNumericError, merge
@@ -407,7 +407,9 @@ def batched_family(fam: Family, checker: BatchedChecker, chunk: int | None = Non
             results, err = checker.check(part)
             yield from zip(part, results)
             if err is not None:
-                raise err
+                from symcot.check.exhaustive import input_text
+
+                raise locate(err, f"on input {input_text(fam, part[len(results)])}") from err
             if results and results[-1] is not None:
                 return
 
@@ -462,6 +464,7 @@ def run_batched_check(
     certs = checker.certificates + shard_stats.get("certificates", [])
     cert = merge(certs)
     row.details = {
+        **(row.details or {}),
         "engine": "batched",
         "batch": batch,
         "certificate": cert.as_dict() if cert else None,

@@ -16,7 +16,7 @@ from symcot.check.parallel import check_stream
 from symcot.check.stepwise import StepwiseSpec, check_input
 from symcot.check.verdict import Verdict, jsonable
 from symcot.constructions.base import Construction
-from symcot.errors import SymcotError
+from symcot.errors import SymcotError, locate
 from symcot.inputs.family import Family  # re-exported: claims modules import it from here
 from symcot.model.decoder import SizeReport
 
@@ -156,7 +156,8 @@ def run_property_check(
         for size, fam in _schedule(families, max_size, top):
             expected_count = fam.count(size)
             with progress.bar(expected_count, f"{claim_id}/{variant} {fam.name} n={size}") as bar:
-                got_count, failure = check_stream(per_input, fam.inputs(size), expected_count, jobs, bar)
+                got_count, failure = check_stream(_located(per_input, fam), fam.inputs(size), expected_count,
+                                                  jobs, bar)
             checked += got_count
             per_fam[fam.name]["inputs_checked"] += got_count
             if failure is not None:
@@ -173,10 +174,11 @@ def run_property_check(
                                   f"expected {expected_count}")
             per_fam[fam.name]["sizes_complete"].append(size)
     except Exception as e:  # noqa: BLE001 - any failure of the check itself is an "error" verdict, not a crash
-        kind = "" if isinstance(e, SymcotError) else f"{type(e).__name__}: "
+        err = locate(e, f"while enumerating {fam.name} at size {size}" if not isinstance(e, SymcotError) else "")
+        kind = "" if isinstance(err, SymcotError) else f"{type(e).__name__}: "
         return Verdict(claim_id, variant, "error", method, _complete(families, per_fam, top), checked,
-                       time.perf_counter() - start, None, notes + [f"check failed: {kind}{e}"], None,
-                       list(per_fam.values()))
+                       time.perf_counter() - start, None, notes + [f"check failed: {kind}{err}"], None,
+                       list(per_fam.values()), {"traceback": _traceback_text(err, e)})
     complete_upto = _complete(families, per_fam, top)
     verdict = "verified" if complete_upto is not None else "unknown"
     if complete_upto is None:
@@ -209,6 +211,36 @@ def _partial_notes(families: list[Family], per_fam: dict[str, dict[str, Any]], c
         if f.partial and done and (complete_upto is None or max(done) > complete_upto):
             notes.append(f"{PARTIAL_NOTE} {f.name} (part of the domain) up to size {max(done)}")
     return notes
+
+
+def _located(per_input: Callable[[Any], Any], fam: Family) -> Callable[[Any], Any]:
+    """``per_input`` whose exceptions say where they were raised (the user's file and line) and on which input."""
+
+    def guarded(inp: Any) -> Any:
+        try:
+            return per_input(inp)
+        except Exception as e:  # noqa: BLE001 - re-raised with its location, as a one-line SymcotError
+            raise locate(e, f"on input {input_text(fam, inp)}") from e
+
+    return guarded
+
+
+def input_text(fam: Family, inp: Any) -> str:
+    """An input as a counterexample shows it (the family's ``describe``), for error messages."""
+    try:
+        d = fam.describe(inp)
+        text = d.get("text") if isinstance(d, dict) else None
+        return str(text) if text else str(jsonable(d))
+    except Exception:  # noqa: BLE001 - a failing describe must not hide the original error
+        return repr(inp)[:200]
+
+
+def _traceback_text(err: BaseException, original: BaseException) -> str:
+    """The formatted traceback behind an error row (``--debug`` prints it)."""
+    import traceback
+
+    text = getattr(err, "traceback_text", None)
+    return text or "".join(traceback.format_exception(type(original), original, original.__traceback__))
 
 
 def _complete(families: list[Family], per_fam: dict[str, dict[str, Any]], top: Callable[[Family], int]) -> int | None:

@@ -32,7 +32,7 @@ from typing import Any, Protocol
 
 from symcot.check.exhaustive import Family
 from symcot.check.pool import default_jobs, map_ordered
-from symcot.errors import InvalidInputError, SymcotError
+from symcot.errors import InvalidInputError, SymcotError, locate
 from symcot.inputs import (
     Digraph,
     OrderedTree,
@@ -253,7 +253,8 @@ def check_shard(checker: ShardChecker, range_fn: RangeFn, shard: Shard) -> Shard
                 return ShardResult(shard, checked + k + 1, (shard.start + checked + k, part[k], res), None,
                                    checker.certificate(), checker.exact_fallbacks)
         checked += len(results)
-        if err is not None:
+        if err is not None:  # located here, where the traceback still is (it does not survive pickling)
+            err = locate(err, f"on input {part[len(results)]!r:.200}")
             return ShardResult(shard, checked, None, err, checker.certificate(), checker.exact_fallbacks)
     return ShardResult(shard, checked, None, None, checker.certificate(), checker.exact_fallbacks)
 

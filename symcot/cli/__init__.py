@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import argparse
 import sys
+import traceback
 from typing import Any
 
 from symcot import __version__
 from symcot.cli import claims, export, latex, precision, replay, verify
-from symcot.errors import SymcotError
+from symcot.cli.common import add_debug, interrupt_status, silence_stdout
+from symcot.errors import SymcotError, UserCodeError, locate, user_frame
 
 #: The command modules, in the order ``symcot --help`` lists them.
 COMMANDS = (verify, claims, replay, latex, precision, export)
@@ -33,21 +35,52 @@ def build_parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="command", required=True)
     for cmd in COMMANDS:
         cmd.add_parser(sub)
+    for sp in sub.choices.values():  # every command takes --debug
+        if not any("--debug" in a.option_strings for a in sp._actions):
+            add_debug(sp)
     return p
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Entry point of the ``symcot`` console script."""
+    """Entry point of the ``symcot`` console script.
+
+    Expected failures print one line (``symcot: error: …``) and return 2; an exception raised in the
+    user's own code names its file and line; ``--debug`` adds the traceback. A closed standard output
+    (``symcot claims | head``) ends the command quietly.
+    """
     parser = build_parser()
     args = parser.parse_args(argv)
+    debug = bool(getattr(args, "debug", False))
     try:
-        return int(args.func(args))
-    except SymcotError as e:
-        print(f"symcot: error: {e}", file=sys.stderr)
-        return 2
-    except KeyboardInterrupt:
+        status = int(args.func(args))
+        sys.stdout.flush()  # a closed pipe shows here when the output fitted in the buffer
+        return status
+    except BrokenPipeError:
+        silence_stdout()
+        return 0
+    except KeyboardInterrupt as e:
         print("symcot: interrupted", file=sys.stderr)
-        return 130
-    except Exception as e:  # noqa: BLE001 - never a traceback, never exit 1 (which means "refuted")
-        print(f"symcot: internal error: {type(e).__name__}: {e} (please report it)", file=sys.stderr)
+        return interrupt_status(e)
+    except SymcotError as e:
+        if debug:
+            traceback.print_exception(type(e), e, e.__traceback__)
+        print(f"symcot: error: {e}" + ("" if debug or not _has_user_traceback(e) else
+                                       " (--debug for the traceback)"), file=sys.stderr)
         return 2
+    except Exception as e:  # noqa: BLE001 - never a traceback unless asked, never exit 1 (which means "refuted")
+        if debug:
+            traceback.print_exception(type(e), e, e.__traceback__)
+        if user_frame(e) is not None:
+            print(f"symcot: error: {locate(e)}" + ("" if debug else " (--debug for the traceback)"), file=sys.stderr)
+        else:
+            print(f"symcot: internal error: {type(e).__name__}: {e} (please report it; --debug for the traceback)",
+                  file=sys.stderr)
+        return 2
+
+
+def _has_user_traceback(e: BaseException) -> bool:
+    """Whether ``e`` wraps an exception from the user's code (so ``--debug`` has a traceback worth showing)."""
+    if isinstance(e, UserCodeError):
+        return e.traceback_text is not None
+    cause = e.__cause__
+    return isinstance(cause, Exception) and not isinstance(cause, SymcotError) and user_frame(cause) is not None

@@ -26,10 +26,12 @@ def add_parser(sub: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     """Print the claims and their readings (verdicts with ``--report``), then the paper labels without a claim."""
     from symcot.paper import uncovered
-    from symcot.registry import load_claims
+    from symcot.registry import load
     from symcot.report.readings import load_reports, render_markdown_list, render_markdown_tables, render_text
 
-    claims = load_claims(args.proofs)
+    src, claims = load(args.proofs)
+    if not args.markdown:
+        print(src.describe())
     rows = load_reports(args.report) if args.report else None
     if args.markdown:
         print(render_markdown_tables(claims, rows) if rows is not None else render_markdown_list(claims))

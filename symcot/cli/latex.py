@@ -1,4 +1,4 @@
-"""``symcot latex``: LaTeX of every weight matrix of a construction."""
+"""``symcot latex``: LaTeX of every weight matrix of a construction (a document, or a fragment to paste)."""
 
 from __future__ import annotations
 
@@ -11,12 +11,15 @@ from symcot.errors import SymcotError
 
 def add_parser(sub: Any) -> None:
     """The ``latex`` subcommand's options."""
-    t = sub.add_parser("latex", help="LaTeX of every weight matrix (standalone document)")
+    t = sub.add_parser("latex", help="LaTeX of every weight matrix (standalone document or --fragment)")
     t.add_argument("claim", metavar="CLAIM")
     t.add_argument("--variant", help="construction variant (default: as-written)")
     t.add_argument("--n", type=int, help="explicit matrices at this size (default: symbolic block matrices)")
     t.add_argument("--symbolic", action="store_true", help="symbolic block matrices (the default without --n)")
     t.add_argument("--lam", help="value of λ for explicit matrices (default: keep λ symbolic)")
+    t.add_argument("--fragment", action="store_true",
+                   help="only the matrices and terms, no preamble or headings (to paste into a paper)")
+    t.add_argument("--landscape", action="store_true", help="lay out for A4 landscape (default: portrait)")
     t.add_argument("-o", "--output", metavar="PATH", help="write to a file instead of standard output")
     t.add_argument("--proofs", metavar="DIR")
     t.set_defaults(func=run)
@@ -26,27 +29,62 @@ def add_parser(sub: Any) -> None:
 MAX_EXPLICIT_D = 400
 
 
+def size_problem(layout: Any, env: dict[Any, int]) -> str | None:
+    """Why ``env`` gives a block a size that is not a non-negative integer (``None`` when every size is fine)."""
+    import sympy as sp
+
+    for b in layout.blocks:
+        v = sp.sympify(b.size).subs(env)
+        if not v.is_Integer or int(v) < 0:
+            return f"block {b.name} has size {b.size} = {v}"
+    return None
+
+
+def _bind_n(cons: Any, n_value: int) -> dict[Any, int]:
+    """``{size symbol: n}`` for the layout's one size symbol, with a clear error when that size does not fit."""
+    import sympy as sp
+
+    layout = cons.decoder.layout
+    sizes = sorted({s for b in layout.blocks for s in sp.sympify(b.size).free_symbols}, key=str)
+    if len(sizes) != 1:
+        raise SymcotError(f"cannot bind --n: the layout's sizes use {[str(s) for s in sizes]}")
+    if n_value < 1:
+        raise SymcotError(f"--n must be at least 1, got {n_value}")
+    sym = sizes[0]
+    why = size_problem(layout, {sym: n_value})
+    if why:
+        near = [k for k in (n_value - 1, n_value + 1, n_value - 2, n_value + 2)
+                if k >= 1 and size_problem(layout, {sym: k}) is None]
+        hint = f"; try --n {' or --n '.join(map(str, sorted(near)[:2]))}" if near else ""
+        raise SymcotError(f"{cons.claim} [{cons.variant}] cannot be built at {sym} = {n_value}: {why}, "
+                          f"not a whole number of coordinates{hint}")
+    return {sym: n_value}
+
+
 def run(args: argparse.Namespace) -> int:
     """Print (or write) the LaTeX of a construction's weights, symbolic or at ``--n``."""
     import sympy as sp
 
+    from symcot.cli.common import check_output_path, not_applicable
     from symcot.ir.symbols import lam
-    from symcot.latex import decoder_explicit, decoder_symbolic
+    from symcot.latex import Page, decoder_explicit, decoder_symbolic
 
+    if args.symbolic and args.n is not None:
+        raise not_applicable("--symbolic", "and --n exclude each other: symbolic block matrices, or explicit "
+                                           "matrices at --n")
+    if args.lam is not None and args.n is None:
+        raise not_applicable("--lam", "only applies with --n (explicit matrices)")
+    if args.output:
+        check_output_path(args.output, "-o")
+    page = Page(landscape=args.landscape)
     chk = construction_check(args.claim, args.variant, args.proofs)
     cons = chk.construction()
     dec = cons.decoder
+    title = f"{cons.claim} [{cons.variant}]"
     if args.n is None:
-        if args.lam is not None:
-            raise SymcotError("--lam only applies with --n (explicit matrices)")
-        text = decoder_symbolic(dec, f"{cons.claim} [{cons.variant}]")
+        text = decoder_symbolic(dec, title, page, args.fragment)
     else:
-        sizes = sorted({s for b in dec.layout.blocks for s in sp.sympify(b.size).free_symbols}, key=str)
-        if len(sizes) != 1:
-            raise SymcotError(f"cannot bind --n: the layout's sizes use {[str(s) for s in sizes]}")
-        if args.n < 1:
-            raise SymcotError(f"--n must be at least 1, got {args.n}")
-        env = {sizes[0]: args.n}
+        env = _bind_n(cons, args.n)
         d = int(sp.sympify(dec.layout.dim).subs(env))
         if d > MAX_EXPLICIT_D:
             raise SymcotError(f"--n {args.n} gives d = {d} > {MAX_EXPLICIT_D}: too large to print explicitly; "
@@ -57,9 +95,9 @@ def run(args: argparse.Namespace) -> int:
 
             try:
                 subs = {lam: Fraction(args.lam)}
-            except ValueError:
+            except (ValueError, ZeroDivisionError):
                 raise SymcotError(f"--lam must be an exact number (e.g. 7 or 15/2), got {args.lam!r}") from None
-        text = decoder_explicit(dec.instantiate(env, subs), f"{cons.claim} [{cons.variant}]")
+        text = decoder_explicit(dec.instantiate(env, subs), title, page, args.fragment)
     if args.output:
         from pathlib import Path
 
@@ -68,5 +106,3 @@ def run(args: argparse.Namespace) -> int:
     else:
         print(text, end="")
     return 0
-
-

@@ -19,31 +19,56 @@ def add_parser(sub: Any) -> None:
                                   "(write --tree=-1,0,0 when it starts with a minus)")
     r.add_argument("--input", help="input text for constructions with their own parser")
     r.add_argument("--plot", metavar="PATH", help="write a heatmap of the tokens and the input (.png/.svg/.pdf)")
-    r.add_argument("--n", type=int, help="number of vertices (default: largest named + 1)")
+    r.add_argument("--n", type=int, help="with --graph: number of vertices (default: largest named + 1)")
     r.add_argument("--dyck", help="a Dyck word over U/D; the tree ψ(w) rooted at vertex 0")
-    r.add_argument("--source", type=int, help="source / root vertex (default 0)")
+    r.add_argument("--source", help="source / root vertex: a number, or a name of --graph/--graph-file (default 0)")
     r.add_argument("--variant", help="construction variant (default: as-written)")
+    r.add_argument("--lam", help="the value of λ (default: the construction's rule for the input), e.g. 9 or 15/2")
     r.add_argument("--all-blocks", action="store_true", help="print every block, not only the changed ones")
     r.add_argument("--proofs", metavar="DIR")
     r.set_defaults(func=run)
 
 
 
-def _replay_input(chk: Any, args: argparse.Namespace) -> tuple[Any, str, dict[str, Any]]:
-    """Build the construction's input from --graph/--graph-file/--tree/--dyck/--input."""
-    from symcot.algorithms.bijection import phi, psi
-    from symcot.inputs.dyck import validate_dyck
-    from symcot.inputs.parse import parse_graph, parse_tree, read_graph_file
+def _check_options(args: argparse.Namespace) -> None:
+    """Options that do not apply to the input given are errors, not silently ignored."""
+    from symcot.cli.common import check_output_path, not_applicable
 
     given = [o for o in ("graph", "graph_file", "tree", "dyck", "input") if getattr(args, o) is not None]
     if len(given) != 1:
         raise SymcotError("give exactly one input: --graph, --graph-file, --tree, --dyck or --input")
+    if args.n is not None and args.graph is None:
+        raise not_applicable("--n", f"sets the number of vertices of --graph; it does not apply to "
+                                    f"--{given[0].replace('_', '-')}")
+    if args.undirected and args.graph_file is None:
+        raise not_applicable("--undirected", "applies to --graph-file only (write u-v in --graph for an edge)")
+    if args.source is not None and args.input is not None:
+        raise not_applicable("--source", "does not apply to --input (the construction's parser reads the input)")
+    if args.plot:
+        check_output_path(args.plot, "--plot", (".png", ".svg", ".pdf"))
+
+
+def _replay_input(chk: Any, args: argparse.Namespace) -> tuple[Any, str, dict[str, Any]]:
+    """Build the construction's input from --graph/--graph-file/--tree/--dyck/--input."""
+    from symcot.algorithms.bijection import phi, psi
+    from symcot.cli.common import not_applicable
+    from symcot.errors import locate
+    from symcot.inputs.dyck import validate_dyck
+    from symcot.inputs.parse import parse_graph, parse_tree, read_graph_file
+
     kind = getattr(chk, "input_kind", "graph")
     if args.input is not None:
         if chk.parse_input is None:
             raise SymcotError("this construction reads --graph/--graph-file/--tree/--dyck, not --input")
-        inp = chk.parse_input(args.input)
+        try:
+            inp = chk.parse_input(args.input)
+        except SymcotError as e:
+            raise SymcotError(f"--input {args.input!r}: {e}") from e
+        except Exception as e:  # noqa: BLE001 - an error in the user's parser, reported at its line
+            raise locate(e, f"in the input parser of {chk.variant}, --input {args.input!r}") from e
         return inp, args.input, {}
+    if kind == "custom":
+        raise SymcotError("this construction reads its input with --input TEXT (its own parser)")
     g, root, word = None, None, None
     if args.dyck is not None:
         word = validate_dyck(args.dyck)
@@ -54,9 +79,9 @@ def _replay_input(chk: Any, args: argparse.Namespace) -> tuple[Any, str, dict[st
         g = parse_graph(args.graph, args.n)
     else:
         g = read_graph_file(args.graph_file, directed=not args.undirected)
-    source = args.source if args.source is not None else (root if root is not None else 0)
-    if not 0 <= source < g.n:
-        raise SymcotError(f"--source {source} is not a vertex of a graph on 0..{g.n - 1}")
+    if kind == "dyck" and args.dyck is not None and args.source is not None:
+        raise not_applicable("--source", "does not apply to --dyck here: the construction reads the word itself")
+    source = _source(g, args.source, root)
     if kind == "dyck":
         if word is None:
             word = phi(g, source)
@@ -64,20 +89,85 @@ def _replay_input(chk: Any, args: argparse.Namespace) -> tuple[Any, str, dict[st
     return (g, source), f"{g}, source {source}", {"graph": g, "root": source}
 
 
+def _source(g: Any, given: str | None, root: int | None) -> int:
+    """The source vertex: ``--source`` as a number or a vertex name, else the tree's root, else vertex 0."""
+    if given is None:
+        return root if root is not None else 0
+    if g.labels is not None:
+        names = {str(v): i for i, v in enumerate(g.labels)}
+        if given in names:
+            return names[given]
+        raise SymcotError(f"--source {given}: not a vertex; the vertices are {', '.join(names)}")
+    try:
+        s = int(given)
+    except ValueError:
+        raise SymcotError(f"--source {given}: the vertices are numbered 0..{g.n - 1}") from None
+    if not 0 <= s < g.n:
+        raise SymcotError(f"--source {s} is not a vertex of a graph on 0..{g.n - 1}")
+    return s
+
+
+def _lambda_line(cons: Any, rule: Any, value: Any) -> str | None:
+    """``λ = 5 (…)``: the λ this replay uses and where it comes from (``None`` when there is no λ)."""
+    from symcot.check.trace import fmt_value
+
+    if value is None:
+        return None if rule is None else (f"λ = {fmt_value(rule)} (the construction's rule, "
+                                          f"{cons.lambda_text}; --lam to change it)")
+    return f"λ = {fmt_value(value)} (--lam; the construction's rule, {cons.lambda_text}, gives {fmt_value(rule)})"
+
+
 def run(args: argparse.Namespace) -> int:
     """Replay one input and print its trace; 0 if every step matches the reference, else 1."""
-    from symcot.check.trace import render_text, replay
+    from fractions import Fraction
 
+    from symcot.check.trace import render_text, replay
+    from symcot.errors import locate
+    from symcot.ir.symbols import lam
+
+    _check_options(args)
+    value: int | Fraction | None = None
+    if args.lam is not None:
+        try:
+            exact = Fraction(args.lam)
+        except (ValueError, ZeroDivisionError):
+            raise SymcotError(f"--lam must be an exact number (e.g. 9 or 15/2), got {args.lam!r}") from None
+        value = exact.numerator if exact.denominator == 1 else exact
     chk = construction_check(args.claim, args.variant, args.proofs)
     inp, text, drawing = _replay_input(chk, args)
-    trace = replay(chk.construction(), inp, chk.spec, input_text=text)
-    print(render_text(trace, changed_only=not args.all_blocks))
+    cons = _build(chk)
+    context = f"replaying {cons.claim} [{cons.variant}] on {text}"
+    try:
+        subs = cons.subs(inp)
+    except Exception as e:  # noqa: BLE001
+        raise locate(e, context) from e
+    if value is not None and lam not in subs:
+        raise SymcotError(f"--lam: {cons.claim} [{cons.variant}] has no λ")
+    line = _lambda_line(cons, subs.get(lam), value)
+    if value is not None:
+        cons = cons.with_lambda(value)  # weights, prompt and the state encoding all read this λ
+    try:
+        trace = replay(cons, inp, chk.spec, input_text=text)
+    except Exception as e:  # noqa: BLE001 - bad input or the user's code: one line naming where
+        raise locate(e, context) from e
+    first, _, rest = render_text(trace, changed_only=not args.all_blocks).partition("\n")
+    print("\n".join([first] + ([line] if line else []) + ([rest] if rest else [])))
     if args.plot:
         from symcot.report.plot import plot_trace
 
         plot_trace(trace, args.plot, **drawing)
         print(f"plot written to {args.plot}")
     return 0 if trace.ok else 1
+
+
+def _build(chk: Any) -> Any:
+    """``chk.construction()``, an error in it located in the user's code."""
+    from symcot.errors import locate
+
+    try:
+        return chk.construction()
+    except Exception as e:  # noqa: BLE001
+        raise locate(e, "while building the construction") from e
 
 
 def construction_check(claim_id: str, variant: str | None, proofs: str | None) -> Any:
@@ -89,10 +179,14 @@ def construction_check(claim_id: str, variant: str | None, proofs: str | None) -
     if not checks:
         raise SymcotError(f"{claim.id} is not checked through a construction (nothing to replay or print)")
     if variant:
-        checks = [c for c in checks if c.variant == variant]
-        if not checks:
-            known = ", ".join(c.variant for c in claim.checks)
-            raise SymcotError(f"{claim.id} has no construction variant {variant!r}; variants: {known}")
+        found = [c for c in checks if c.variant == variant]
+        if not found:
+            import difflib
+
+            known = [c.variant for c in checks]
+            near = difflib.get_close_matches(variant, known, n=1, cutoff=0.6)
+            hint = f"; did you mean {near[0]}?" if near else ""
+            raise SymcotError(f"{claim.id} has no construction variant {variant!r}{hint} "
+                              f"(variants: {', '.join(known)})")
+        checks = found
     return checks[0]
-
-

@@ -1,16 +1,43 @@
-"""``symcot verify``: run the claims' checks and print a verdict per claim variant."""
+"""``symcot verify``: run the claims' checks and print a verdict per claim variant.
+
+A run that would check nothing is an error (exit 2). The report paths are checked before the run. A run
+whose inputs are out of reach asks for ``--yes``. Ctrl-C (SIGINT) or SIGTERM stops the run; the table
+and the reports then hold every finished row, the rest as ``unknown`` (reason ``interrupted``), and the
+exit status is 130 or 143.
+"""
 
 from __future__ import annotations
 
 import argparse
 import platform
+import sys
 import time
 from typing import Any
 
 from symcot import __version__
 from symcot.check.exhaustive import Progress
 from symcot.check.verdict import Verdict, exit_status
+from symcot.cli.common import (
+    check_distinct,
+    check_output_path,
+    interrupt_status,
+    interruptible,
+    not_applicable,
+    silence_stdout,
+    uninterruptible,
+)
 from symcot.errors import SymcotError
+
+#: Inputs per second and core that the out-of-reach estimate assumes: the batched engine checked the
+#: 5,259,561 inputs of ``thm:cotdfs --max-size 5`` at about 18,000 per second and core, exact replay
+#: runs about 2,000 per second and core at small sizes (both are slower at larger sizes, so the estimate
+#: is a lower bound).
+#: A check without a decoder (a property of a reference algorithm) is taken at the ``property`` rate.
+RATE = {"batched": 20_000, "exact": 2_000, "property": 50_000}
+#: A run estimated to take longer than this (seconds) needs ``--yes``.
+REACH_LIMIT_S = 3600.0
+#: Exit status when standard output was closed during the run (128 + SIGPIPE).
+CLOSED_PIPE = 141
 
 
 def add_parser(sub: Any) -> None:
@@ -23,59 +50,206 @@ def add_parser(sub: Any) -> None:
     v.add_argument("--variant", action="append", help="only these variants (repeatable)")
     v.add_argument("--no-progress", action="store_true", help="no progress bars")
     v.add_argument("--engine", choices=["exact", "batched"], default=None,
-                   help="exact per-input replay (default) or the batched numpy engine with certified exactness "
-                        "(default with --reach)")
+                   help="batched replay (the default: a compiled kernel or numpy, certified exact, every failure "
+                        "re-checked by exact replay) or exact per-input replay")
     v.add_argument("--reach", type=int, default=None, metavar="K",
                    help="also take the families that scale (Dyck words; ordered trees for the tree-side "
                         "constructions) up to K vertices, e.g. --reach 13")
     v.add_argument("--symbolic", action="store_true",
                    help="run the symbolic checks (λ and weights as symbols, decided by Z3) instead")
     v.add_argument("--jobs", type=int, default=None, help="worker processes for large sizes (default: all cores)")
+    v.add_argument("--yes", action="store_true", help="run even when the input count looks out of reach")
     v.add_argument("--proofs", metavar="DIR", help="claims directory (default ./proofs)")
     v.set_defaults(func=run)
+
+
+def _check_options(args: argparse.Namespace) -> None:
+    """Numbers in range, options that apply, report paths writable: all before any work."""
+    for opt, value in (("--max-size", args.max_size), ("--jobs", args.jobs), ("--reach", args.reach)):
+        if value is not None and value < 1:
+            raise SymcotError(f"{opt} must be at least 1, got {value}")
+    if args.symbolic:
+        if args.reach is not None:
+            raise not_applicable("--reach", "applies to exhaustive checks, not to --symbolic")
+        if args.engine is not None:
+            raise not_applicable("--engine", "chooses the replay engine of exhaustive checks; --symbolic uses Z3")
+    if args.json:
+        check_output_path(args.json, "--json")
+    if args.markdown:
+        check_output_path(args.markdown, "--markdown")
+    check_distinct({"--json": args.json, "--markdown": args.markdown})
+
+
+def planned_inputs(claim: Any, chk: Any, max_size: int | None, reach: int | None,
+                   stop_above: int | None = None) -> int | None:
+    """How many inputs ``chk`` enumerates (its families' counts), or ``None`` when it has no families.
+
+    Mirrors the schedule of :func:`symcot.check.exhaustive.run_property_check`. Sums stop once they pass
+    ``stop_above`` (the count is then a lower bound, which is all an out-of-reach warning needs).
+    """
+    families = getattr(chk, "families", None)
+    if not families:
+        return None
+    size = claim.max_size_of(chk, max_size)
+    total = 0
+    for f in families:
+        if not f.exhaustive:
+            top = f.max_size if f.max_size is not None else size
+        else:
+            top = max(size, reach) if (reach is not None and f.reach) else size
+            top = top if f.max_size is None else min(top, f.max_size)
+        for s in range(f.min_size, top + 1):
+            try:
+                total += int(f.count(s))
+            except Exception:  # noqa: BLE001 - a count that fails is not worth an estimate; the run reports it
+                return None
+            if stop_above is not None and total > stop_above:
+                return total
+    return total
+
+
+#: Counting stops above this many inputs (the sums of counts like ``2^(n(n-1))`` stay cheap).
+COUNT_CAP = 10**100
+
+
+def _out_of_reach(plan: list[tuple[Any, Any]], args: argparse.Namespace, engine: str, jobs: int) -> str | None:
+    """One line when the run's estimated time exceeds :data:`REACH_LIMIT_S`, else ``None``."""
+    seconds = 0.0
+    counts = []
+    capped = False
+    for claim, chk in plan:
+        k = planned_inputs(claim, chk, args.max_size, args.reach, stop_above=COUNT_CAP)
+        if k:
+            capped |= k > COUNT_CAP
+            rate = RATE[engine if hasattr(chk, "construction") else "property"] * jobs
+            seconds += min(k, COUNT_CAP) / rate
+            counts.append((k, f"{claim.id} [{chk.variant}]"))
+    if seconds <= REACH_LIMIT_S:
+        return None
+    total = sum(k for k, _ in counts)
+    counts.sort(reverse=True)
+    top = ", ".join(f"{name} {_count(k)}" for k, name in counts[:3]) + (", …" if len(counts) > 3 else "")
+    asked = " ".join(f"{o} {v}" for o, v in (("--max-size", args.max_size), ("--reach", args.reach)) if v is not None)
+    bound = "at least " if capped else "about "
+    return (f"{asked or 'this run'} means {bound if capped else ''}{_count(total)} inputs ({top}), "
+            f"{bound}{_duration(seconds)} at ~{RATE[engine] * jobs:,} inputs/s ({engine} engine, "
+            f"{jobs} {'job' if jobs == 1 else 'jobs'})")
+
+
+def _count(k: int) -> str:
+    return f"{k:,}" if k < 10**7 else f"{k:.1e}".replace("e+", "e")
+
+
+def _duration(seconds: float) -> str:
+    for unit, length in (("years", 365.25 * 86400), ("days", 86400), ("hours", 3600), ("minutes", 60)):
+        if seconds >= length:
+            value = seconds / length
+            return f"{value:.1e} {unit}".replace("e+", "e") if value >= 1e6 else f"{value:,.0f} {unit}"
+    return f"{seconds:.0f} seconds"
+
+
+def _interrupted_row(claim: Any, chk: Any, started: bool, why: str, engine: str, seconds: float = 0.0) -> Verdict:
+    """An ``unknown`` row for a check the interruption stopped (``started``) or never reached."""
+    from symcot.claims import _accepts
+
+    note = why if started else f"{why}: not started"
+    method = chk.method + (" [batched engine]" if engine == "batched" and _accepts(chk.run, "engine") and
+                           hasattr(chk, "construction") else "")
+    return Verdict(claim.id, chk.variant, "unknown", method, None, 0, seconds, None, [note])
+
+
+#: Why a run stopped early and its exit status, or ``None`` when every row finished.
+Stopped = tuple[str, int] | None
+
+
+def _execute(plan: list[tuple[Any, Any]], args: argparse.Namespace, engine: str, jobs: int,
+             stopped: Stopped) -> tuple[list[Verdict], Stopped]:
+    """Run the plan's checks in order, printing a line per row; stop cleanly on a signal or a closed pipe."""
+    rows: list[Verdict] = []
+    progress = Progress(not args.no_progress)
+    with interruptible():
+        try:
+            for claim, chk in plan if stopped is None else []:
+                t_row = time.perf_counter()
+                try:
+                    row = claim.run_check(chk, args.max_size, progress, jobs, engine, args.reach)
+                except KeyboardInterrupt:
+                    rows.append(_interrupted_row(claim, chk, True, "interrupted", engine, time.perf_counter() - t_row))
+                    raise
+                rows.append(row)
+                size = "-" if row.max_size is None else row.max_size
+                print(f"{row.id} [{row.variant}]: {row.verdict} (max size {size}, {row.inputs_checked} inputs, "
+                      f"{row.seconds:.1f}s)", flush=True)
+        except KeyboardInterrupt as e:
+            stopped = ("interrupted", interrupt_status(e))
+        except BrokenPipeError:
+            silence_stdout()
+            stopped = ("interrupted: standard output closed", CLOSED_PIPE)
+    if stopped is not None:
+        rows += [_interrupted_row(c, chk, False, stopped[0], engine) for c, chk in plan[len(rows):]]
+    return rows, stopped
+
+
+def _report(rows: list[Verdict], meta: dict[str, Any], args: argparse.Namespace) -> None:
+    """Write the reports (first: a second Ctrl-C or a closed pipe must not lose them), then print the table."""
+    from symcot.report import render_table, write_json, write_markdown
+
+    with uninterruptible():
+        if args.json:
+            write_json(args.json, rows, meta)
+        if args.markdown:
+            write_markdown(args.markdown, rows, meta)
+    try:
+        print()
+        print(render_table(rows))
+        if args.json:
+            print(f"\nJSON report written to {args.json}")
+        if args.markdown:
+            print(f"Markdown report written to {args.markdown}")
+        sys.stdout.flush()
+    except BrokenPipeError:
+        silence_stdout()
+    if getattr(args, "debug", False):
+        for r in rows:
+            tb = (r.details or {}).get("traceback") if r.verdict == "error" else None
+            if tb:
+                print(f"\ntraceback of {r.id} [{r.variant}]:\n{tb}", file=sys.stderr)
 
 
 def run(args: argparse.Namespace) -> int:
     """Run the selected claims' checks, print the table, write the reports; the exit status of the verdicts."""
     from symcot.check.pool import default_jobs
-    from symcot.registry import load_claims, select
-    from symcot.report import render_table, write_json, write_markdown
+    from symcot.registry import load, select, select_checks
 
-    if args.max_size is not None and args.max_size < 1:
-        raise SymcotError(f"--max-size must be at least 1, got {args.max_size}")
-    if args.jobs is not None and args.jobs < 1:
-        raise SymcotError(f"--jobs must be at least 1, got {args.jobs}")
-    if args.reach is not None and args.reach < 1:
-        raise SymcotError(f"--reach must be at least 1, got {args.reach}")
-    if args.reach is not None and args.symbolic:
-        raise SymcotError("--reach applies to exhaustive checks, not to --symbolic")
-    engine = args.engine or ("batched" if args.reach is not None else "exact")
-    claims = select(load_claims(args.proofs), args.claims)
-    if args.symbolic:
-        claims = [c for c in claims if any(getattr(chk, "symbolic", False) for chk in c.checks)]
-        if not claims:
-            raise SymcotError("none of the selected claims has a symbolic check")
-    rows: list[Verdict] = []
-    progress = Progress(not args.no_progress)
+    _check_options(args)
+    engine = "exact" if args.symbolic else (args.engine or "batched")
+    jobs = args.jobs or default_jobs()
+    src, claims = load(args.proofs)
+    stopped: Stopped = None
+    try:
+        print(src.describe(), flush=True)
+    except BrokenPipeError:  # nobody reads: run nothing, write the reports (every row unknown)
+        silence_stdout()
+        stopped = ("interrupted: standard output closed", CLOSED_PIPE)
+    plan = select_checks(select(claims, args.claims), args.variant, args.symbolic, named=bool(args.claims))
+    warning = None if args.symbolic else _out_of_reach(plan, args, engine, jobs)
+    if warning and not args.yes:
+        raise SymcotError(f"out of reach: {warning}; pass --yes to run it anyway")
+    if warning:
+        print(f"symcot: warning: {warning}", file=sys.stderr, flush=True)
     t0 = time.perf_counter()
-    for claim in claims:
-        for row in claim.run(args.max_size, progress, args.variant or None, args.jobs or default_jobs(),
-                             symbolic=args.symbolic, engine=engine, reach=args.reach):
-            rows.append(row)
-            size = "-" if row.max_size is None else row.max_size
-            print(f"{row.id} [{row.variant}]: {row.verdict} (max size {size}, {row.inputs_checked} inputs, "
-                  f"{row.seconds:.1f}s)", flush=True)
-    print()
-    print(render_table(rows))
+    rows, stopped = _execute(plan, args, engine, jobs, stopped)
     meta: dict[str, Any] = {"symcot": __version__, "python": platform.python_version(),
                             "max_size_requested": args.max_size, "reach": args.reach, "engine": engine,
                             "seconds_total": round(time.perf_counter() - t0, 3)}
-    if args.json:
-        write_json(args.json, rows, meta)
-        print(f"\nJSON report written to {args.json}")
-    if args.markdown:
-        write_markdown(args.markdown, rows, meta)
-        print(f"Markdown report written to {args.markdown}")
-    return exit_status(rows)
-
-
+    if stopped is not None:
+        meta["interrupted"] = stopped[0]
+    _report(rows, meta, args)
+    if stopped is None:
+        return exit_status(rows)
+    if stopped[1] != CLOSED_PIPE:
+        done = sum(1 for r in rows if not (r.verdict == "unknown" and r.notes[-1:] and
+                                           r.notes[-1].startswith("interrupted")))
+        print(f"symcot: {stopped[0]}: {done} of {len(plan)} rows finished"
+              + (" (in the reports)" if args.json or args.markdown else ""), file=sys.stderr)
+    return stopped[1]

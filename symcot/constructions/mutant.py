@@ -28,18 +28,35 @@ def _index(layout: ConcreteLayout, c: Coord) -> int:
 class Mutant(Construction):
     """``base`` with the coefficient of monomial ``ins`` in output ``out`` of one map set to ``value``.
 
+    Positionally ``Mutant(base, layer, label, out, ins, value)``, or with readable keywords::
+
+        Mutant(cons, layer=1, map="W_1", output=("sum", 0), monomial=[("bit", 0)], value=2)
+
     Args:
         base: the construction to break.
         layer: 1-based layer index.
-        label: ``W_1``, ``W_2``, ``W_O``, ``Q_T``, ``K_B``, ``V_T``, …
-        out: output coordinate ``(block, index)`` of the map.
-        ins: the monomial: ``()`` for the constant, ``((block, i),)`` linear, two coordinates quadratic.
+        label: ``W_1``, ``W_2``, ``W_O``, ``Q_T``, ``K_B``, ``V_T``, … (keyword ``map``).
+        out: output coordinate ``(block, index)`` of the map (keyword ``output``).
+        ins: the monomial: ``()`` for the constant, ``((block, i),)`` linear, two coordinates quadratic
+            (keyword ``monomial``).
         value: the new exact coefficient.
+        variant: the name the mutant's rows carry (default ``mutant``).
 
     """
 
-    def __init__(self, base: Construction, layer: int, label: str, out: Coord, ins: Sequence[Coord],
-                 value: Scalar, variant: str = "mutant"):
+    def __init__(self, base: Construction, layer: int | None = None, label: str | None = None,
+                 out: Coord | None = None, ins: Sequence[Coord] | None = None, value: Scalar | None = None,
+                 variant: str = "mutant", *, map: str | None = None, output: Coord | None = None,  # noqa: A002
+                 monomial: Sequence[Coord] | None = None):
+        label = map if map is not None else label
+        out = output if output is not None else out
+        ins = monomial if monomial is not None else ins
+        missing = [k for k, v in (("layer", layer), ("map", label), ("output", out), ("monomial", ins),
+                                  ("value", value)) if v is None]
+        if missing:
+            raise TypeError(f"Mutant needs {', '.join(missing)} (e.g. Mutant(cons, layer=1, map='W_1', "
+                            "output=('sum', 0), monomial=[('bit', 0)], value=2))")
+        assert layer is not None and label is not None and out is not None and ins is not None
         super().__init__(base.claim, variant, base.decoder, [
             f"deliberately broken: layer {layer} {label}, coefficient of "
             f"{' * '.join(f'{b}[{i}]' for b, i in ins) or '1'} in {out[0]}[{out[1]}] set to {value}"])

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 
@@ -15,7 +15,8 @@ class Family:
         name: shown in reports (``"simple digraphs × every source"``).
         inputs: ``inputs(size)`` yields the inputs of that size, in a fixed order.
         count: ``count(size)``: how many ``inputs(size)`` yields (checked while running).
-        describe: JSON-friendly description of one input (for counterexamples).
+        describe: JSON-friendly description of one input (for counterexamples); by default
+            :func:`describe_input` (``{"text": …}``).
         min_size: smallest size of the family.
         exhaustive: false for a seeded random sample (does not count towards ``max_size``).
         max_size: the family's own size limit (``None``: the run's ``--max-size``).
@@ -34,10 +35,28 @@ class Family:
     name: str
     inputs: Callable[[int], Iterable[Any]]
     count: Callable[[int], int]
-    describe: Callable[[Any], dict[str, Any]]
+    describe: Callable[[Any], dict[str, Any]] = field(default_factory=lambda: describe_input)
     min_size: int = 1
     exhaustive: bool = True
     max_size: int | None = None
     inputs_range: Callable[[int, int, int], Iterable[Any]] | None = None
     reach: bool = False
     partial: bool = False
+
+    def __post_init__(self) -> None:
+        for what in ("inputs", "count", "describe"):
+            if not callable(getattr(self, what)):
+                got = type(getattr(self, what)).__name__
+                raise TypeError(f"Family {self.name!r}: {what} must be a function (got {got}); e.g. "
+                                "inputs=lambda k: ..., count=lambda k: ...")
+        if not isinstance(self.min_size, int) or self.min_size < 0:
+            raise ValueError(f"Family {self.name!r}: min_size must be a non-negative integer, got {self.min_size!r}")
+
+
+def describe_input(inp: Any) -> dict[str, Any]:
+    """The default description of an input: ``{"text": …}`` (a graph and its source read as such)."""
+    if isinstance(inp, tuple) and len(inp) == 2 and hasattr(inp[0], "arcs") and isinstance(inp[1], int):
+        return {"text": f"{inp[0]}, source {inp[1]}"}
+    if isinstance(inp, tuple) and all(isinstance(v, int) for v in inp):
+        return {"text": "".join(map(str, inp)) if all(v in (0, 1) for v in inp) else str(list(inp))}
+    return {"text": str(inp)}

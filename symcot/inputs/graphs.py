@@ -7,8 +7,8 @@ rationals (``int`` or :class:`fractions.Fraction`), aligned with ``arcs``.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from collections.abc import Hashable, Iterable, Mapping
+from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property
 
@@ -39,6 +39,37 @@ def _exact_weight(w: object, arc: tuple[int, int]) -> Weight:
     raise InvalidInputError(f"weight of arc {arc} has unsupported type {type(w).__name__}")
 
 
+def _vertex(x: object, what: str = "vertex") -> int:
+    """An integer from ``int`` or a numpy integer (``np.int64(3)``); anything else is refused clearly."""
+    import operator
+
+    if isinstance(x, bool):
+        raise InvalidInputError(f"{what} is a boolean ({x!r}); give an integer")
+    try:
+        return operator.index(x)  # type: ignore[arg-type]
+    except TypeError:
+        raise InvalidInputError(f"{what} must be an integer, got {x!r} ({type(x).__name__})") from None
+
+
+def _pairs(arcs: Iterable[object]) -> Iterable[object]:
+    """Rows of a numpy array of shape ``(k, 2)`` (exact integers only), or the pairs as given."""
+    if hasattr(arcs, "dtype") and hasattr(arcs, "tolist"):
+        dtype = getattr(arcs, "dtype")  # noqa: B009 - a numpy array, not typed here
+        if dtype.kind not in "iu":
+            raise InvalidInputError(f"arcs as a numpy array must hold integers, got dtype {dtype}")
+        rows: list[object] = getattr(arcs, "tolist")()  # noqa: B009
+        return rows
+    return arcs
+
+
+def _pair(a: object) -> tuple[int, int]:
+    try:
+        u, v = a  # type: ignore[misc]
+    except (TypeError, ValueError):
+        raise InvalidInputError(f"an arc is a pair (u, v), got {a!r}") from None
+    return _vertex(u), _vertex(v)
+
+
 @dataclass(frozen=True)
 class Digraph:
     """A simple directed graph on vertices ``0..n-1`` with optional exact positive weights.
@@ -50,6 +81,9 @@ class Digraph:
     n: int
     arcs: tuple[tuple[int, int], ...]
     weights: tuple[Weight, ...] | None = None
+    #: The user's names of the vertices (vertex ``i`` is ``labels[i]``), when the graph came from a networkx
+    #: graph or an edge list with other names than ``0..n-1``; ``None`` otherwise. Not part of equality.
+    labels: tuple[Hashable, ...] | None = field(default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         if not isinstance(self.n, int) or isinstance(self.n, bool):
@@ -90,40 +124,72 @@ class Digraph:
     # -- constructors -------------------------------------------------------------------------
     @classmethod
     def from_arcs(cls, n: int, arcs: Iterable[tuple[int, int]]) -> Digraph:
-        """Unweighted digraph from ordered pairs."""
-        return cls(n, tuple(tuple(a) for a in arcs))  # type: ignore[arg-type]
+        """Unweighted digraph from ordered pairs (a list of pairs, or a numpy integer array of shape ``(k, 2)``)."""
+        return cls(_vertex(n, "number of vertices"), tuple(_pair(a) for a in _pairs(arcs)))
 
     @classmethod
     def from_weighted_arcs(cls, n: int, arcs: Mapping[tuple[int, int], object]) -> Digraph:
         """Weighted digraph from ``{(u, v): weight}``."""
         items = list(arcs.items())
-        return cls(n, tuple(a for a, _ in items), tuple(w for _, w in items))  # type: ignore[arg-type]
+        return cls(_vertex(n, "number of vertices"), tuple(_pair(a) for a, _ in items),
+                   tuple(w for _, w in items))  # type: ignore[misc]
 
     @classmethod
     def undirected(cls, n: int, edges: Iterable[tuple[int, int]]) -> Digraph:
         """Symmetric digraph (both arcs per edge), as trees are given to the constructions."""
         arcs: list[tuple[int, int]] = []
-        for e in edges:
-            u, v = e
+        for e in _pairs(edges):
+            u, v = _pair(e)
             arcs += [(u, v), (v, u)]
-        return cls(n, tuple(arcs))
+        return cls(_vertex(n, "number of vertices"), tuple(arcs))
 
     @classmethod
     def from_networkx(cls, g: nx.Graph, weight: str | None = None) -> Digraph:
-        """From a networkx graph whose nodes are ``0..n-1`` (undirected graphs become symmetric)."""
-        nodes = sorted(g.nodes)
-        if nodes != list(range(len(nodes))):
-            raise InvalidInputError(f"graph nodes must be 0..n-1, got {nodes[:10]}")
-        pairs = list(g.edges(data=True))
+        """From a networkx ``Graph`` or ``DiGraph`` with any hashable node names (undirected: both arcs).
+
+        Nodes ``0..n-1`` keep their numbers. Other names are numbered in sorted order (in the graph's
+        node order when they cannot be sorted) and kept in :attr:`labels`; :meth:`vertex` finds a name's
+        number, and the graph prints with its names (``Digraph(n=3; 0->1; 0=a, 1=b, 2=c)``).
+        """
+        nodes = list(g.nodes)
+        if not nodes:
+            raise InvalidInputError("the networkx graph has no nodes")
+        try:
+            order = sorted(nodes)
+        except TypeError:  # names of mixed types: the graph's own order
+            order = nodes
+        plain = order == list(range(len(order)))
+        index = {v: i for i, v in enumerate(order)}
         arcs: dict[tuple[int, int], object] = {}
-        for u, v, data in pairs:
+        for u, v, data in g.edges(data=True):
+            if u == v:
+                raise InvalidInputError(f"self-loop at node {u!r}: the constructions need a simple graph")
             w = data.get(weight, 1) if weight else 1
-            arcs[(u, v)] = w
+            arcs[(index[u], index[v])] = w
             if not g.is_directed():
-                arcs[(v, u)] = w
+                arcs[(index[v], index[u])] = w
+        labels = None if plain else tuple(order)
         if weight:
-            return cls.from_weighted_arcs(len(nodes), arcs)
-        return cls.from_arcs(len(nodes), arcs)
+            base = cls.from_weighted_arcs(len(order), arcs)
+        else:
+            base = cls.from_arcs(len(order), arcs)
+        return cls(base.n, base.arcs, base.weights, labels) if labels else base
+
+    def vertex(self, name: Hashable) -> int:
+        """The number of the vertex called ``name`` (a vertex number itself when the graph has no names)."""
+        if self.labels is None:
+            if isinstance(name, int) and not isinstance(name, bool) and 0 <= name < self.n:
+                return name
+            raise InvalidInputError(f"{name!r} is not a vertex of a graph on 0..{self.n - 1}")
+        try:
+            return self.labels.index(name)
+        except ValueError:
+            raise InvalidInputError(f"{name!r} is not a vertex; the vertices are "
+                                    f"{', '.join(map(repr, self.labels[:10]))}") from None
+
+    def mapping(self) -> dict[Hashable, int]:
+        """``{name: number}`` of the vertices (``{i: i}`` without names)."""
+        return {(self.labels[i] if self.labels else i): i for i in range(self.n)}
 
     # -- queries ------------------------------------------------------------------------------
     @property
@@ -177,4 +243,5 @@ class Digraph:
             body = ", ".join(f"{u}->{v}" for u, v in self.arcs)
         else:
             body = ", ".join(f"{u}->{v}:{w}" for (u, v), w in zip(self.arcs, self.weights))
-        return f"Digraph(n={self.n}; {body})"
+        names = "" if self.labels is None else "; " + ", ".join(f"{i}={v}" for i, v in enumerate(self.labels))
+        return f"Digraph(n={self.n}; {body}{names})"

@@ -9,22 +9,31 @@ from symcot.inputs.dyck import validate_dyck
 from symcot.inputs.graphs import Digraph
 from symcot.inputs.trees import OrderedTree, validate_tree
 
-_ARC = re.compile(r"^\s*(\d+)\s*(->|-|>)\s*(\d+)\s*(?::\s*([0-9/]+))?\s*$")
+_NAME = r"(\d+|[A-Za-z_][A-Za-z0-9_]*)"
+_ARC = re.compile(rf"^\s*{_NAME}\s*(->|-|>)\s*{_NAME}\s*(?::\s*([0-9/]+))?\s*$")
 
 
 def parse_graph(text: str, n: int | None = None) -> Digraph:
     """Parse ``"0->1, 1->2"`` (arcs), ``"0-1, 1-2"`` (undirected edges: both arcs), optional ``:w`` weights.
 
-    ``n`` defaults to one more than the largest vertex named.
+    ``n`` defaults to one more than the largest vertex named. Vertices may also be names (``"a->b,
+    b->c"``): they are numbered in sorted order and the graph keeps the names (:attr:`Digraph.labels`).
     """
     items = [s for part in text.replace(";", ",").split(",") for s in [part] if s.strip()]
-    arcs: dict[tuple[int, int], object] = {}
-    weighted = False
+    parsed = []
     for it in items:
         m = _ARC.match(it)
         if not m:
             raise InvalidInputError(f"cannot read {it.strip()!r} as an arc: write u->v, or u-v for an undirected edge")
-        u, kind, v, w = int(m.group(1)), m.group(2), int(m.group(3)), m.group(4)
+        parsed.append((m.group(1), m.group(2), m.group(3), m.group(4)))
+    if any(not u.isdigit() or not v.isdigit() for u, _, v, _ in parsed):
+        if n is not None:
+            raise InvalidInputError("--n sets the number of vertices 0..n-1; it does not apply to named vertices")
+        return _named_graph(parsed)
+    arcs: dict[tuple[int, int], object] = {}
+    weighted = False
+    for su, kind, sv, w in parsed:
+        u, v = int(su), int(sv)
         weighted |= w is not None
         weight = w if w is not None else 1
         for a in [(u, v)] + ([(v, u)] if kind == "-" else []):
@@ -40,6 +49,20 @@ def parse_graph(text: str, n: int | None = None) -> Digraph:
     if weighted:
         return Digraph.from_weighted_arcs(size, arcs)
     return Digraph.from_arcs(size, list(arcs))
+
+
+def _named_graph(parsed: list[tuple[str, str, str, str | None]]) -> Digraph:
+    """A graph whose vertices are names: numbered in sorted order, the names kept on the graph."""
+    import networkx as nx
+
+    g = nx.DiGraph()
+    weighted = any(w is not None for *_, w in parsed)
+    for u, kind, v, w in parsed:
+        for a, b in [(u, v)] + ([(v, u)] if kind == "-" else []):
+            if g.has_edge(a, b):
+                raise InvalidInputError(f"arc {a}->{b} given twice")
+            g.add_edge(a, b, weight=w if w is not None else "1")
+    return Digraph.from_networkx(g, weight="weight" if weighted else None)
 
 
 def parse_tree(text: str) -> tuple[Digraph, int]:
@@ -94,11 +117,15 @@ def read_graph_file(path: str, directed: bool = True) -> Digraph:
         raise InvalidInputError(f"graph file {path} does not exist")
     create = nx.DiGraph if directed else nx.Graph
     try:
-        g = nx.read_edgelist(path, nodetype=int, create_using=create, data=(("weight", str),))
+        g = nx.read_edgelist(path, nodetype=str, create_using=create, data=(("weight", str),))
     except (TypeError, ValueError, IndexError) as e:
         raise InvalidInputError(f"cannot read {path} as an edge list: {e}") from None
     if g.number_of_nodes() == 0:
         raise InvalidInputError(f"graph file {path} has no edges")
+    if not all(v.isdigit() for v in g.nodes):  # named vertices: numbered in sorted order, names kept
+        weighted = any("weight" in d for _, _, d in g.edges(data=True))
+        return Digraph.from_networkx(g, weight="weight" if weighted else None)
+    g = nx.relabel_nodes(g, {v: int(v) for v in g.nodes})
     nodes = sorted(g.nodes)
     full = nx.DiGraph() if directed else nx.Graph()
     full.add_nodes_from(range(max(nodes) + 1))

@@ -18,7 +18,7 @@ from typing import Any
 import sympy as sp
 
 from symcot.errors import DegreeError, DimensionError
-from symcot.ir.matrices import Identity, Mat, Ones, UnitVector
+from symcot.ir.matrices import Identity, Mat, Ones, UnitVector, as_mat
 from symcot.ir.symbols import Env, Scalar, same_size, size_value, to_exact
 
 Mono = tuple[int, ...]  # (), (i,), or (i, j) with i <= j
@@ -112,15 +112,18 @@ class Expr:
             return gate(other, self)
         return Scale(other, self)
 
+    __array_ufunc__ = None  # numpy defers to these operators: np.eye(3) @ x.pos, np.int64(2) * x.pos
+
+    def __rmatmul__(self, other: Any) -> Expr:
+        """``M @ self`` for a matrix ``M``: a :class:`Mat`, a SymPy ``Matrix`` or a numpy integer array (exact)."""
+        m = as_mat(other)
+        if m is None:
+            return NotImplemented
+        return MatApply(m, self)
+
     def apply(self, m: Mat) -> Expr:
         """``M @ self``."""
         return MatApply(m, self)
-
-    def __rmatmul__(self, m: Any) -> Expr:
-        """``M @ self`` for a matrix ``M`` (:meth:`apply`)."""
-        if isinstance(m, Mat):
-            return MatApply(m, self)
-        return NotImplemented
 
     def sum(self) -> Expr:
         """``1ᵀ self`` (sum of the coordinates), a scalar."""

@@ -10,7 +10,7 @@ import sympy as sp
 
 from symcot.errors import DimensionError
 from symcot.ir.expr import BlockRef
-from symcot.ir.symbols import Env, size_value
+from symcot.ir.symbols import Env, normalize_env, size_expr, size_value, to_exact
 
 
 @dataclass(frozen=True)
@@ -21,7 +21,7 @@ class Block:
     size: sp.Expr
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "size", sp.sympify(self.size))
+        object.__setattr__(self, "size", size_expr(self.size))  # "n", sp.Symbol("n"), numpy ints
         if not self.name or not isinstance(self.name, str):
             raise DimensionError(f"block name must be a non-empty string, got {self.name!r}")
 
@@ -107,12 +107,15 @@ class ConcreteLayout:
 
     def __init__(self, layout: Layout, env: Env):
         self.layout = layout
-        self.env = dict(env)
+        self.env = env = normalize_env(env)
         self.sizes: dict[str, int] = {}
         self.offsets: dict[str, int] = {}
         off = 0
         for b in layout.blocks:
-            s = size_value(b.size, env)
+            try:
+                s = size_value(b.size, env)
+            except ValueError as e:
+                raise DimensionError(f"layout {layout.name!r}: block {b.name!r}: {e}") from None
             self.sizes[b.name] = s
             self.offsets[b.name] = off
             off += s
@@ -145,13 +148,15 @@ class ConcreteLayout:
     def assemble(self, blocks: dict[str, Sequence[Any] | Any], default: Any = 0) -> list[Any]:
         """Build a vector from ``{block: values}``; scalars are accepted for size-1 blocks.
 
-        Unnamed blocks are filled with ``default``. Wrong lengths and unknown names are errors.
+        Values may be lists, tuples, numpy integer arrays or SymPy matrices (their entries become Python
+        ``int``/SymPy numbers: numpy's fixed-width integers would overflow silently). Unnamed blocks are
+        filled with ``default``. Wrong lengths, unknown names and floats are errors.
         """
         vec: list[Any] = [default] * self.dim
         for name, val in blocks.items():
             sl = self.slice(name)
             size = sl.stop - sl.start
-            vals = val if isinstance(val, list) else list(val) if isinstance(val, tuple) else [val]
+            vals = val if isinstance(val, list) else list(val) if isinstance(val, tuple) else _values(name, val)
             if len(vals) != size:
                 raise DimensionError(
                     f"block {name!r} of layout {self.layout.name!r} has size {size}, got {len(vals)} values"
@@ -166,6 +171,21 @@ class ConcreteLayout:
             if o <= index < o + s:
                 return nm if s == 1 else f"{nm}[{index - o}]"
         raise IndexError(index)
+
+
+def _values(block: str, val: Any) -> list[Any]:
+    """The entries of a numpy array or SymPy matrix as exact Python values; a scalar as a one-entry list."""
+    import operator
+
+    if isinstance(val, sp.MatrixBase):
+        return [to_exact(v) for v in val]
+    if hasattr(val, "dtype") and not isinstance(val, sp.Basic):  # numpy array or scalar
+        if val.dtype.kind not in "iub":
+            raise DimensionError(f"block {block!r}: numpy values of dtype {val.dtype}; symcot is exact: give "
+                                 "integers (or a list of Fractions)")
+        flat = val.reshape(-1).tolist() if hasattr(val, "reshape") else [val]
+        return [operator.index(v) for v in flat]
+    return [val]
 
 
 class BlockVars:

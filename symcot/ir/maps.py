@@ -19,7 +19,7 @@ import sympy as sp
 from symcot.errors import DegreeError, DimensionError
 from symcot.ir.expr import BlockRef, CompileCtx, Expr, as_expr
 from symcot.ir.layout import ConcreteLayout, Layout
-from symcot.ir.symbols import Env, Scalar, same_size
+from symcot.ir.symbols import Env, Scalar, normalize_env, same_size
 
 
 class Map:
@@ -101,6 +101,7 @@ class Map:
 
     def instantiate(self, env: Env, subs: dict[sp.Symbol, Any] | None = None) -> ConcreteMap:
         """Compile at concrete sizes; ``subs`` gives constants such as ``{lam: 10}`` (omit to keep λ)."""
+        env, subs = normalize_env(env), normalize_env(subs)
         cin, cout = ConcreteLayout(self.src, env), ConcreteLayout(self.dst, env)
         ctx = CompileCtx(cin.offsets, cin.sizes, dict(env), dict(subs or {}))
         const: list[tuple[int, Scalar]] = []

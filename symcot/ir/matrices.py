@@ -13,7 +13,7 @@ from typing import Any
 import sympy as sp
 
 from symcot.errors import DimensionError
-from symcot.ir.symbols import Env, same_size, size_value
+from symcot.ir.symbols import Env, same_size, size_expr, size_value
 
 Entries = dict[tuple[int, int], sp.Expr]
 
@@ -45,14 +45,25 @@ class Mat:
 
     __rmul__ = __mul__
 
+    def __rmatmul__(self, other: Any) -> Any:
+        m = as_mat(other)
+        return MatProduct(m, self) if m is not None else NotImplemented
+
     def __add__(self, other: Mat) -> Mat:
-        return MatSum(self, other)
+        return MatSum(self, as_mat(other) or other)
+
+    def __radd__(self, other: Any) -> Mat:
+        m = as_mat(other)
+        return MatSum(m, self) if m is not None else NotImplemented
 
     def __sub__(self, other: Mat) -> Mat:
-        return MatSum(self, -other)
+        return MatSum(self, -(as_mat(other) or other))
+
+    __array_ufunc__ = None  # numpy defers to these operators (np.eye(3) @ M)
 
     def __matmul__(self, other: Any) -> Any:
         # ``M @ expr`` is :meth:`symcot.ir.expr.Expr.__rmatmul__` (matrices know nothing of expressions)
+        other = as_mat(other) or other
         if isinstance(other, Mat):
             return MatProduct(self, other)
         return NotImplemented
@@ -78,7 +89,7 @@ class Identity(Mat):
     """``I_k``."""
 
     def __init__(self, k: Any):
-        self.rows = self.cols = sp.sympify(k)
+        self.rows = self.cols = size_expr(k)
 
     def entries(self, env: Env) -> Entries:
         k = size_value(self.rows, env)
@@ -92,7 +103,7 @@ class Zero(Mat):
     """``0_{r x c}``."""
 
     def __init__(self, rows: Any, cols: Any):
-        self.rows, self.cols = sp.sympify(rows), sp.sympify(cols)
+        self.rows, self.cols = size_expr(rows), size_expr(cols)
 
     def entries(self, env: Env) -> Entries:
         return {}
@@ -105,7 +116,7 @@ class Ones(Mat):
     """The all-ones matrix ``J_{r x c}`` (a column ``1_r`` when ``c = 1``, a row ``1_c^T`` when ``r = 1``)."""
 
     def __init__(self, rows: Any, cols: Any = 1):
-        self.rows, self.cols = sp.sympify(rows), sp.sympify(cols)
+        self.rows, self.cols = size_expr(rows), size_expr(cols)
 
     def entries(self, env: Env) -> Entries:
         r, c = size_value(self.rows, env), size_value(self.cols, env)
@@ -127,8 +138,8 @@ class Shift(Mat):
     """
 
     def __init__(self, size: Any, k: int = 1, name: str = "S", cols: Any = None):
-        self.rows = sp.sympify(size)
-        self.cols = self.rows if cols is None else sp.sympify(cols)
+        self.rows = size_expr(size)
+        self.cols = self.rows if cols is None else size_expr(cols)
         self.k = k
         self.name = name
 
@@ -137,9 +148,10 @@ class Shift(Mat):
         return {(j + self.k, j): sp.Integer(1) for j in range(c) if 0 <= j + self.k < r}
 
     def latex(self) -> str:
+        name = f"{{{self.name}}}" if "_" in self.name or "^" in self.name else self.name  # S_R: no double subscript
         if self.cols == self.rows:
-            return f"{self.name}_{{{_latex_size(self.rows)}}}"
-        return f"{self.name}_{{{_latex_size(self.rows)}\\times {_latex_size(self.cols)}}}"
+            return f"{name}_{{{_latex_size(self.rows)}}}"
+        return f"{name}_{{{_latex_size(self.rows)}\\times {_latex_size(self.cols)}}}"
 
 
 class Ramp(Mat):
@@ -150,7 +162,7 @@ class Ramp(Mat):
     """
 
     def __init__(self, rows: Any, start: Any, step: Any, tex: str):
-        self.rows, self.cols = sp.sympify(rows), sp.Integer(1)
+        self.rows, self.cols = size_expr(rows), sp.Integer(1)
         self.start, self.step, self.tex = sp.sympify(start), sp.sympify(step), tex
 
     def entries(self, env: Env) -> Entries:
@@ -170,8 +182,8 @@ class UnitVector(Mat):
     """Column ``e_i`` of length ``k`` (``i`` may be an expression in the size symbols)."""
 
     def __init__(self, k: Any, i: Any):
-        self.rows, self.cols = sp.sympify(k), sp.Integer(1)
-        self.i = sp.sympify(i)
+        self.rows, self.cols = size_expr(k), sp.Integer(1)
+        self.i = size_expr(i)
 
     def entries(self, env: Env) -> Entries:
         k, i = size_value(self.rows, env), size_value(self.i, env)
@@ -198,7 +210,7 @@ class IndexMatrix(Mat):
         tex: str,
         nonzeros: Callable[[Env], Iterator[tuple[int, int]]] | None = None,
     ):
-        self.rows, self.cols = sp.sympify(rows), sp.sympify(cols)
+        self.rows, self.cols = size_expr(rows), size_expr(cols)
         self.fn, self.tex, self.nonzeros = fn, tex, nonzeros
 
     def entries(self, env: Env) -> Entries:
@@ -215,6 +227,71 @@ class IndexMatrix(Mat):
 
     def latex(self) -> str:
         return self.tex
+
+
+class Explicit(Mat):
+    """A matrix given by its entries: a SymPy ``Matrix`` or a numpy integer array (``sp.eye(3) @ x.pos``).
+
+    Entries must be exact (integers, rationals, SymPy expressions such as ``λ``); floats are refused.
+    """
+
+    def __init__(self, values: Any, name: str | None = None):
+        rows = _rows_of(values)
+        if not rows or not rows[0] or any(len(r) != len(rows[0]) for r in rows):
+            raise DimensionError(f"an explicit matrix needs equal, non-empty rows; got shape {_shape(values)}")
+        self.rows, self.cols = sp.Integer(len(rows)), sp.Integer(len(rows[0]))
+        self.values = [[_exact_entry(v) for v in r] for r in rows]
+        self.name = name
+
+    def entries(self, env: Env) -> Entries:
+        return {(i, j): v for i, r in enumerate(self.values) for j, v in enumerate(r) if v != 0}
+
+    def latex(self) -> str:
+        if self.name:
+            return self.name
+        body = r" \\ ".join(" & ".join(sp.latex(v) for v in r) for r in self.values)
+        return f"\\left[\\begin{{smallmatrix}}{body}\\end{{smallmatrix}}\\right]"
+
+
+def _shape(values: Any) -> str:
+    shape = getattr(values, "shape", None)
+    return "x".join(map(str, shape)) if shape is not None else type(values).__name__
+
+
+def _rows_of(values: Any) -> list[list[Any]]:
+    """Rows of a SymPy matrix, a 2-D numpy array, or a list of lists."""
+    if isinstance(values, sp.MatrixBase):
+        return [list(values.row(i)) for i in range(values.rows)]
+    if hasattr(values, "tolist") and hasattr(values, "dtype"):  # numpy
+        if values.dtype.kind == "f" or values.dtype.kind == "c":
+            raise TypeError(f"a float matrix ({values.dtype}) in a construction; symcot is exact: use an integer "
+                            "array or a SymPy Matrix of Rationals")
+        if values.ndim != 2:
+            raise DimensionError(f"an explicit matrix must be 2-D, got shape {values.shape}")
+        return [list(r) for r in values.tolist()]
+    return [list(r) for r in values]
+
+
+def _exact_entry(v: Any) -> sp.Expr:
+    import operator
+
+    if isinstance(v, float) or (hasattr(v, "dtype") and getattr(v.dtype, "kind", "") == "f"):
+        raise TypeError(f"float {v!r} in a matrix; symcot is exact: use int, Fraction or a SymPy Rational")
+    if hasattr(v, "dtype") and not isinstance(v, sp.Basic):
+        return sp.Integer(operator.index(v))
+    e = sp.sympify(v)
+    if e.atoms(sp.Float):
+        raise TypeError(f"float in the entry {e}; use int, Fraction or a SymPy Rational")
+    return e
+
+
+def as_mat(value: Any) -> Mat | None:
+    """``value`` as a :class:`Mat` when it is one, a SymPy matrix or a 2-D numpy array; else ``None``."""
+    if isinstance(value, Mat):
+        return value
+    if isinstance(value, sp.MatrixBase) or (hasattr(value, "dtype") and getattr(value, "ndim", 0) == 2):
+        return Explicit(value)
+    return None
 
 
 class Scaled(Mat):

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from fractions import Fraction
-from typing import Union
+from typing import Any, Union
 
 import sympy as sp
 
@@ -47,6 +48,63 @@ def to_exact(value: object) -> Scalar:
     if isinstance(e, sp.Float):
         raise TypeError(f"float {e} in an exact computation; use a SymPy Rational")
     raise TypeError(f"{e} is not an exact rational")
+
+
+#: The symbols a size or constant may be named by in a string or a plain SymPy symbol.
+KNOWN: dict[str, sp.Symbol] = {"n": n, "m": m, "H": H, "lambda": lam, "lam": lam, "λ": lam}
+
+
+def canonical_symbol(name: str) -> sp.Symbol:
+    """The symbol called ``name``: symcot's own (``n``, ``m``, ``H``, ``λ``), else a positive integer size."""
+    return KNOWN.get(name) or sp.Symbol(name, integer=True, positive=True)
+
+
+def size_expr(value: object) -> sp.Expr:
+    """A size (or constant) as a SymPy expression in symcot's symbols.
+
+    Accepts what a notebook has: an ``int`` (numpy integers too), a string (``"n"``, ``"n/2 + 1"``), a
+    SymPy expression. A plain ``sp.Symbol("n")`` (no assumptions) or any other symbol named like one of
+    :data:`KNOWN` becomes that symbol, so ``{"n": 3}`` and ``{sp.Symbol("n"): 3}`` bind the same size.
+    """
+    import operator
+
+    if isinstance(value, str):
+        import re
+
+        text = re.sub(r"\blambda\b", "lam", value.replace("λ", "lam"))  # `lambda` is a Python keyword
+        try:
+            e = sp.sympify(text, locals=dict(KNOWN))
+        except (sp.SympifyError, SyntaxError, TypeError):
+            from symcot.errors import DimensionError
+
+            raise DimensionError(f"cannot read the size {value!r} (write e.g. 'n', '2*n + 1', 'n/2')") from None
+    elif hasattr(value, "dtype") and not isinstance(value, sp.Basic):  # a numpy scalar
+        e = sp.Integer(operator.index(value))  # type: ignore[arg-type]
+    else:
+        e = sp.sympify(value)
+    repl = {s: canonical_symbol(s.name) for s in e.free_symbols if isinstance(s, sp.Symbol)}
+    repl = {a: b for a, b in repl.items() if a is not b}
+    return e.xreplace(repl) if repl else e
+
+
+def normalize_env(env: Mapping[Any, Any] | None) -> dict[sp.Symbol, Any]:
+    """``env`` (or ``subs``) with keys as symcot's symbols and integer values as Python ``int``.
+
+    ``{"n": 3}``, ``{sp.Symbol("n"): np.int64(3)}`` and ``{n: 3}`` all give ``{n: 3}``; ``"lambda"`` and
+    ``"λ"`` name ``λ``. Other values (a ``Fraction`` for λ) are kept.
+    """
+    import operator
+
+    out: dict[sp.Symbol, Any] = {}
+    for k, v in (env or {}).items():
+        key = canonical_symbol(k) if isinstance(k, str) else (
+            canonical_symbol(k.name) if isinstance(k, sp.Symbol) and k not in KNOWN.values() else k)
+        if hasattr(v, "dtype") and not isinstance(v, sp.Basic):  # numpy scalar: exact int or refused
+            v = operator.index(v)
+        elif isinstance(v, sp.Integer):
+            v = int(v)
+        out[key] = v
+    return out
 
 
 def size_value(expr: sp.Expr | int, env: Env) -> int:

@@ -15,7 +15,7 @@ import sympy as sp
 from symcot.errors import DimensionError
 from symcot.ir.layout import ConcreteLayout, Layout
 from symcot.ir.maps import ConcreteMap, Map
-from symcot.ir.symbols import Env
+from symcot.ir.symbols import Env, normalize_env
 
 
 def _same_layout(a: Layout, b: Layout) -> bool:
@@ -166,7 +166,11 @@ class Decoder:
         )
 
     def instantiate(self, env: Env, subs: dict[sp.Symbol, Any] | None = None) -> ConcreteDecoder:
-        """Exact weights at concrete sizes (``env``) and constants (``subs``, e.g. ``{lam: 7}``)."""
+        """Exact weights at concrete sizes (``env``) and constants (``subs``, e.g. ``{lam: 7}``).
+
+        Keys may also be strings or plain SymPy symbols (``{"n": 3}``, ``{"lambda": 7}``).
+        """
+        env, subs = normalize_env(env), normalize_env(subs)
         layers: list[ConcreteLayer] = []
         for layer in self.layers:
             att = None

@@ -1,6 +1,10 @@
 """Structured matrices (symcot.ir.matrices): entries at concrete sizes, dimension errors."""
 
+from fractions import Fraction
+
+import numpy as np
 import pytest
+import sympy as sp
 
 from symcot.errors import DimensionError
 from symcot.ir import (
@@ -10,6 +14,7 @@ from symcot.ir import (
     Map,
     Shift,
     bcast,
+    lam,
     n,
 )
 from tests.fixtures.layouts import L
@@ -48,3 +53,30 @@ def test_rectangular_shift_and_ramp_columns():
     out = Layout("o", [("u", n), ("p", n + 1)])
     cm = Map("W", L, out, {"u": a @ x.m + bcast(x.h, n), "p": Shift(n + 1, 1, cols=n) @ x.p}).instantiate({n: 2})
     assert cm([2, 5, 7, 8]) == [5 - 2, 5 - 4, 0, 7, 8]
+
+
+# -- what a notebook has: numpy, SymPy, strings, networkx --------------------------------------
+
+
+def test_sympy_and_numpy_matrices_as_block_coefficients():
+    L = Layout("t", [("a", 3), ("s", n)])
+    x = L.vars()
+    rot = np.array([[0, 1, 0], [0, 0, 1], [1, 0, 0]])
+    mp = Map("W", L, L, {"a": sp.eye(3) @ x.a + rot @ x.a + np.int64(2) * x.a,
+                         "s": x.s}, keep=[])
+    w = mp.instantiate({n: 1}).dense()[1]
+    assert w[:3] == [[3, 1, 0, 0], [0, 3, 1, 0], [1, 0, 3, 0]]
+    assert all(type(v) is int for row in w for v in row)
+    half = Map("H", L, L, {"a": sp.Matrix([[sp.Rational(1, 2), 0, 0], [0, 1, 0], [0, 0, lam]]) @ x.a},
+               keep=["s"]).instantiate({n: 1}, {lam: 5}).dense()[1]
+    assert half[0][0] == Fraction(1, 2) and half[2][2] == 5
+
+
+def test_float_and_misshapen_matrices_are_refused():
+    x = Layout("t", [("a", 3)]).vars()
+    with pytest.raises(TypeError, match="exact"):
+        np.eye(3) @ x.a
+    with pytest.raises(TypeError, match="float"):
+        sp.Matrix([[0.5, 0, 0]] * 3) @ x.a
+    with pytest.raises(DimensionError, match="3 columns but is applied"):
+        np.ones((2, 3), dtype=int) @ Layout("u", [("b", 2)]).vars().b

@@ -1,0 +1,35 @@
+"""Finding claims: which directory, what a run selects, and errors that say what exists."""
+
+import pytest
+
+from symcot.errors import SymcotError, UnknownClaimError
+from symcot.registry import discover, load, select, select_checks
+
+
+def test_discover_describes_the_directory_it_used(tmp_path):
+    (tmp_path / "one.py").write_text("")
+    src = discover(tmp_path)
+    assert src.describe() == f"proofs: {tmp_path} (package symcot_user_proofs, 1 module from every *.py file)"
+
+
+def test_select_checks_is_never_empty_and_names_what_exists(claims):
+    widpath, dfs = claims["thm:cotwidofpath"], claims["thm:cotdfs"]
+    plan = select_checks([widpath, dfs], ["repaired"])  # not named: the claim without it is skipped
+    assert [(c.id, k.variant) for c, k in plan] == [("thm:cotwidofpath", "repaired")]
+    with pytest.raises(SymcotError, match="thm:cotdfs has no variant 'repaired'"):
+        select_checks([widpath, dfs], ["repaired"], named=True)
+    with pytest.raises(SymcotError, match="thm:cotdfs has no symbolic check"):
+        select_checks([dfs], None, symbolic=True, named=True)
+    with pytest.raises(SymcotError, match="nothing to check: no symbolic check"):
+        select_checks([dfs], None, symbolic=True)
+
+
+def test_unknown_claim_suggests(claims):
+    with pytest.raises(UnknownClaimError, match="did you mean thm:cotdijkstra"):
+        select(claims, ["thm:cotdikstra"])
+
+
+def test_a_list_of_claims_must_hold_claims(tmp_path):
+    (tmp_path / "bad.py").write_text("CLAIMS = [1]\n")
+    with pytest.raises(SymcotError, match="bad.py: CLAIM/CLAIMS must hold symcot.claims.Claim objects, got int"):
+        load(tmp_path)
