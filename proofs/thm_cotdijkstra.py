@@ -34,7 +34,7 @@ from typing import Any
 
 from symcot.algorithms.dijkstra import INF, dijkstra_dynamic, state_text
 from symcot.check.exhaustive import Family
-from symcot.check.lam_scan import LambdaScanCheck
+from symcot.check.lam.scan import LambdaScanCheck
 from symcot.check.spec import StepwiseSpec
 from symcot.check.symbolic_check import SymbolicCheck
 from symcot.check.symbolic_target import SymbolicTarget

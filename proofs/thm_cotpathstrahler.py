@@ -23,7 +23,7 @@ from typing import Any
 from symcot.algorithms.bijection import psi
 from symcot.algorithms.paths import FoldState, strahler
 from symcot.check.bound import BoundCheck
-from symcot.check.param_scan import ParameterScan, just_above_log2
+from symcot.check.lam.parameter import ParameterScan, just_above_log2
 from symcot.check.spec import Conclusion, RunView, StepwiseSpec
 from symcot.check.symbolic_check import SymbolicCheck
 from symcot.check.symbolic_target import SymbolicTarget

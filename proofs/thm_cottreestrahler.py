@@ -27,7 +27,7 @@ from typing import Any
 
 from symcot.algorithms.strahler import StrahlerState, strahler_number
 from symcot.check.exhaustive import Family
-from symcot.check.lam_scan import LambdaSweep
+from symcot.check.lam.parameter import lambda_sweep
 from symcot.check.spec import Conclusion, StepwiseSpec
 from symcot.check.symbolic_check import SymbolicCheck
 from symcot.check.symbolic_target import SymbolicTarget
@@ -136,7 +136,7 @@ CLAIMS = [
         statement="The constant λ ≥ 2n - 1 exceeds every attainable timestamp, so head B resolves the parent "
                   "as last left (proof of thm:cottreestrahler).",
         where="Appendix Realizing str, proof of thm:cottreestrahler, the keys K_B (no label in the paper; id ours)",
-        checks=[LambdaSweep("repaired", _variant("repaired"), SPEC, TREES,
+        checks=[lambda_sweep("repaired", _variant("repaired"), SPEC, TREES,
                             method="exact replay for λ = 0, 1, 2, … per n; λ_min - 1/2 and λ = 2n - 1 checked"),
                 _symbolic("repaired", 6)],
         default_max_size=5,

@@ -59,7 +59,7 @@ from symcot.algorithms.dijkstra import (
 )
 from symcot.check.exhaustive import Family
 from symcot.check.inherit import Inheritance
-from symcot.check.param_scan import ParameterScan
+from symcot.check.lam.parameter import ParameterScan
 from symcot.check.spec import Conclusion, RunView, StepwiseSpec
 from symcot.check.symbolic_check import SymbolicCheck
 from symcot.check.symbolic_target import SymbolicTarget

@@ -42,201 +42,25 @@ three sizes lie on one line; it is a fit to certified values, not a proof for ev
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-import z3
+import sympy as sp
 
 from symcot.check.exhaustive import Progress
-from symcot.check.pool import can_fork, map_ordered, shared_int
-from symcot.check.symbolic_target import WEIGHT_BOUND, Domain
+from symcot.check.lam.climb import lambda_min
+from symcot.check.lam.fit import fit
+from symcot.check.symbolic_explore import Tally, refute_all
+from symcot.check.symbolic_target import Domain
 from symcot.check.symbolic_target import SymbolicTarget as Target
 from symcot.check.verdict import Verdict, jsonable
 from symcot.errors import SymcotError
 from symcot.replay.symbolic import (
-    LAMBDA,
-    Atom,
     BadPiece,
-    Exploration,
-    Explorer,
-    Poly,
     SolverUnknown,
     evaluate,
-    rational_model,
-    z3_formula,
 )
-
-#: Forked workers are used when a size has at least this many topologies and ``jobs > 1``.
-PARALLEL_MIN = 200
-
-
-@dataclass
-class _Tally:
-    """Counts over the topologies of one size and one domain."""
-
-    topologies: int = 0
-    branches: int = 0
-    agree: int = 0
-    forks: int = 0
-    queries: int = 0
-    z3_seconds: float = 0.0
-    seconds: float = 0.0
-
-    def add(self, r: Exploration) -> None:
-        self.topologies += 1
-        self.branches += r.branches
-        self.agree += r.agree
-        self.forks += r.stats.forks
-        self.queries += r.stats.queries
-        self.z3_seconds += r.stats.seconds
-
-    def merge(self, o: _Tally) -> None:
-        for f in ("topologies", "branches", "agree", "forks", "queries", "z3_seconds"):
-            setattr(self, f, getattr(self, f) + getattr(o, f))
-
-    def as_dict(self) -> dict[str, Any]:
-        return {"topologies": self.topologies, "branches": self.branches, "branches_agreeing": self.agree,
-                "forks": self.forks, "z3_queries": self.queries, "z3_seconds": round(self.z3_seconds, 3),
-                "seconds": round(self.seconds, 3)}
-
-
-# -- supremum of λ over a region -----------------------------------------------------------------------
-
-
-@dataclass
-class Sup:
-    """``sup λ`` over a set of regions: ``value`` (``None`` when unbounded), whether it is attained, a witness."""
-
-    value: Fraction | None = None
-    unbounded: bool = False
-    attained: bool = False
-    witness: tuple[int, list[Atom]] | None = None  # (topology index, region)
-    found: bool = False
-
-    def better(self, other: Sup) -> bool:
-        """Whether ``other`` raises the supremum (or makes it attained)."""
-        if not other.found:
-            return False
-        if not self.found:
-            return True
-        if self.unbounded:
-            return False
-        if other.unbounded:
-            return True
-        assert self.value is not None and other.value is not None
-        return other.value > self.value or (other.value == self.value and other.attained and not self.attained)
-
-
-def _value(v: Any) -> Fraction:
-    return Fraction(v.as_fraction()) if hasattr(v, "as_fraction") else Fraction(str(v))
-
-
-def region_sup(region: list[Atom], timeout_ms: int = 20_000) -> Sup:
-    """``sup λ`` over one region (a conjunction of atoms), exactly, and whether it is attained.
-
-    ``found`` is false when the region is empty.
-    """
-    fs = [z3_formula(a) for a in region]
-    lam = z3.Real(LAMBDA)
-    s = z3.Solver()
-    s.set("timeout", timeout_ms)
-    s.add(*fs)
-    r = s.check()
-    if r == z3.unknown:
-        raise SolverUnknown(f"Z3 returned unknown on a region ({s.reason_unknown()})")
-    if r == z3.unsat:
-        return Sup()
-    opt = z3.Optimize()
-    opt.set("timeout", timeout_ms)
-    opt.add(*fs)
-    h = opt.maximize(lam)
-    if opt.check() != z3.sat:
-        raise SolverUnknown("Z3's Optimize did not find the supremum of λ on a region")
-    inf, val, eps = (h.upper_values()[i] for i in range(3))
-    if _value(inf) != 0:
-        return Sup(None, True, True, None, True)
-    v = _value(val)
-    chk = z3.Solver()
-    chk.add(*fs, lam > z3.Q(v.numerator, v.denominator))
-    if chk.check() != z3.unsat:
-        raise SolverUnknown(f"Optimize's supremum {v} of λ is exceeded on its own region")
-    return Sup(v, False, _value(eps) == 0, None, True)
-
-
-def _lambda_in(region: list[Atom], value: Fraction) -> dict[str, Any] | None:
-    """A rational point of ``region`` with ``λ = value``, or ``None``."""
-    variables = sorted({v for a in region for v in (a.p.variables() if hasattr(a.p, "variables") else ())}
-                       | {LAMBDA})
-    s = z3.Solver()
-    s.add(*[z3_formula(a) for a in region], z3.Real(LAMBDA) == z3.Q(value.numerator, value.denominator))
-    if s.check() != z3.sat:
-        return None
-    return rational_model(s.model(), {v: z3.Real(v) for v in variables})
-
-
-# -- per-topology work ----------------------------------------------------------------------------------
-
-
-def _explore(target: Target, inp: Any, dom: Domain) -> Exploration:
-    return Explorer(target.instance(inp, dom)).run()
-
-
-def _refute_slice(target: Target, inputs: list[Any], dom: Domain, start: int = 0, stride: int = 1,
-                  best: Any = None) -> tuple[_Tally, tuple[int, BadPiece] | None]:
-    """Replay ``inputs[start::stride]`` in order, up to the first departure.
-
-    ``best`` (shared between workers) holds the smallest departing index found so far; a worker stops
-    once it is below the next index.
-    """
-    tally = _Tally()
-    for k in range(start, len(inputs), stride):
-        if best is not None and best.value < k:
-            break
-        r = _explore(target, inputs[k], dom)
-        tally.add(r)
-        if r.bad:
-            if best is not None:
-                with best.get_lock():
-                    best.value = min(best.value, k)
-            return tally, (k, r.bad[0])
-    return tally, None
-
-
-def _worker(fn: Callable[..., Any], args: tuple[Any, ...]) -> tuple[Any, ...]:
-    try:
-        return ("ok", fn(*args))
-    except Exception as e:  # noqa: BLE001 - reported to the parent
-        return ("err", f"{type(e).__name__}: {e}", isinstance(e, SolverUnknown))
-
-
-def refute_all(target: Target, inputs: list[Any], dom: Domain, jobs: int = 1
-               ) -> tuple[_Tally, tuple[int, BadPiece] | None]:
-    """Replay every topology; the first departure in input order, if there is one.
-
-    With ``jobs > 1`` (and at least :data:`PARALLEL_MIN` topologies) forked workers take every
-    ``jobs``-th topology; a worker stops once a smaller index has departed, so the answer is the one a
-    single process gives.
-    """
-    t0 = time.perf_counter()
-    if jobs <= 1 or len(inputs) < PARALLEL_MIN or not can_fork():
-        tally, first = _refute_slice(target, inputs, dom)
-    else:
-        best = shared_int(len(inputs))
-        results = [r for _, r in map_ordered(lambda j: _worker(_refute_slice, (target, inputs, dom, j, jobs, best)),
-                                             range(jobs), jobs)]
-        tally, first = _Tally(), None
-        for r in results:
-            if r[0] == "err":
-                raise (SolverUnknown if r[2] else SymcotError)(f"symbolic worker failed: {r[1]}")
-            t, bad = r[1]
-            tally.merge(t)
-            if bad is not None and (first is None or bad[0] < first[0]):
-                first = bad
-    tally.seconds = time.perf_counter() - t0
-    return tally, first
-
 
 # -- the check -------------------------------------------------------------------------------------------
 
@@ -252,25 +76,6 @@ def _point_words(pt: dict[str, Any]) -> str:
     if "W" in pt:
         parts.append(f"W = {_num(pt['W'])}")
     return ", ".join(parts)
-
-
-def _formula(points: list[tuple[int, Fraction]]) -> tuple[Fraction, Fraction] | None:
-    """``(a, b)`` with ``v = a·n + b`` at every point (at least three), else ``None``."""
-    if len(points) < 3:
-        return None
-    (n0, v0), (n1, v1) = points[0], points[1]
-    a = Fraction(v1 - v0, n1 - n0)
-    b = v0 - a * n0
-    return (a, b) if all(v == a * k + b for k, v in points) else None
-
-
-def _formula_text(a: Fraction, b: Fraction, unit: str) -> str:
-    an = "n" if a == 1 else f"{a}·n" if a != 0 else ""
-    bt = "" if b == 0 else (f" + {b}" if b > 0 else f" - {-b}")
-    body = (an + bt) if an else str(b)
-    if unit:
-        return f"({body})·{unit}" if (an and bt) else f"{body}·{unit}"
-    return body
 
 
 @dataclass
@@ -322,7 +127,7 @@ class SymbolicCheck:
              notes: list[str]) -> Verdict:
         target = self.target
         per_size: list[dict[str, Any]] = []
-        total = _Tally()
+        total = Tally()
         complete: list[int] = []
         for n in range(1, size + 1):
             inputs = list(target.topologies(n))
@@ -362,7 +167,7 @@ class SymbolicCheck:
         return [{"family": self.target.topology_family, "exhaustive": True, "sizes_complete": complete,
                  "inputs_checked": sum(self.target.count(k) for k in complete)}]
 
-    def _details(self, per_size: list[dict[str, Any]], total: _Tally) -> dict[str, Any]:
+    def _details(self, per_size: list[dict[str, Any]], total: Tally) -> dict[str, Any]:
         return {
             "domain": self.target.rule_text,
             "symbols": "λ and one weight w[u,v] > 0 per arc" if self.target.weighted else "λ",
@@ -398,170 +203,23 @@ class SymbolicCheck:
         return out
 
     def _formula(self, rows: list[dict[str, Any]]) -> dict[str, Any]:
-        pts = [(r["n"], Fraction(r["lambda_min"])) for r in rows
-               if r.get("lambda_min") is not None and r.get("certified") and r["n"] >= 2]
+        pts = {r["n"]: Fraction(r["lambda_min"]) for r in rows
+               if r.get("lambda_min") is not None and r.get("certified") and r["n"] >= 2}
         unit = "W" if self.target.weighted else ""
-        fit = _formula(pts)
-        out: dict[str, Any] = {"lambda_min_values": {str(k): _num(v) for k, v in pts}}
-        if fit is not None:
-            out["lambda_min_formula"] = _formula_text(*fit, unit)
-            out["lambda_min_formula_note"] = (f"a·n + b fitted to the certified values at n = "
-                                              f"{', '.join(str(k) for k, _ in pts)}; each value is certified "
-                                              "separately (no proof for other n)")
+        formula = fit(pts) if len(pts) >= 3 else None
+        out: dict[str, Any] = {"lambda_min_values": {str(k): _num(v) for k, v in pts.items()}}
+        if formula is not None:
+            body = sp.sstr(formula.expr).replace("*", "·")
+            out["lambda_min_formula"] = (f"({body})·{unit}" if formula.expr.is_Add else f"{body}·{unit}") if unit \
+                else body
+            out["lambda_min_formula_note"] = (f"the lowest-degree polynomial through the certified values, "
+                                              f"{formula.text}; each value is certified separately (no proof "
+                                              "for other n)")
         else:
             out["lambda_min_formula"] = None
-            out["lambda_min_formula_note"] = (f"fewer than three certified sizes ({len(pts)}) or not on one line: "
-                                              "no formula reported")
+            out["lambda_min_formula_note"] = (f"fewer than three certified sizes ({len(pts)}) or no polynomial "
+                                              "certified on them: no formula reported")
         return out
 
 
-def _is_cone(region: list[Atom]) -> bool:
-    """Whether every atom is a homogeneous linear form (the region is closed under positive scaling)."""
-    return all(not isinstance(a.p, (int, Fraction)) and a.p.degree() == 1 and () not in a.p.terms
-               for a in region)
-
-
-def _piece_sup(piece: BadPiece, weighted: bool) -> Sup:
-    """``sup λ`` (``sup λ/W`` when ``weighted``) over a departure's region: the largest over its convex pieces.
-
-    With a symbolic weight bound ``W`` the region must be a cone (checked); ``sup λ/W`` over it is
-    ``sup λ`` over its slice ``W = 1``, which is what is optimized (and kept as the witness region).
-    """
-    best = Sup()
-    for region in piece.regions():
-        if weighted:
-            if not _is_cone(region):
-                raise SymcotError("a departure region with a symbolic weight bound is not a cone: λ/W has no "
-                                  "single supremum; the climb needs homogeneous constraints")
-            region = [*region, Atom(Poly.var(WEIGHT_BOUND) - 1, "==")]
-        cand = region_sup(region)
-        if best.better(cand):
-            cand.witness = (0, region)
-            best = cand
-    return best
-
-
-def climb(target: Target, inputs: list[Any], jobs: int = 1) -> tuple[Sup, list[dict[str, Any]]]:
-    """The largest λ (in units of ``W`` for weighted targets) at which some topology departs (module docstring).
-
-    Every topology ends up explored without departure on a domain that contains the last one, ``λ > λ*``
-    (``λ ≥ λ*`` when not attained): the climb's stages together are the proof at ``λ*``.
-    """
-    wb = WEIGHT_BOUND if target.weighted else None
-    best = Sup()
-    steps: list[dict[str, Any]] = []
-    k0 = 0
-    while True:
-        lo = Fraction(0) if not best.found else best.value
-        assert lo is not None
-        dom = Domain("bound", lo, strict=(not best.found or best.attained), weight_bound=wb)
-        tally, first = refute_all(target, inputs[k0:], dom, jobs)
-        if first is None:
-            steps.append({"domain": dom.text(), "topologies_from": k0, "departure": None, **tally.as_dict()})
-            return best, steps
-        k, piece = first
-        k0 += k
-        sup = _piece_sup(piece, target.weighted)
-        if not sup.found or not best.better(sup):
-            raise SymcotError(f"a departure on {dom.text()} whose region does not raise the bound {best.value}")
-        assert sup.witness is not None
-        sup.witness = (k0, sup.witness[1])
-        steps.append({"domain": dom.text(), "topologies_from": k0, "departure": target.describe(inputs[k0]),
-                      "sup": "unbounded" if sup.unbounded else _num(sup.value), "attained": sup.attained,
-                      **tally.as_dict()})
-        best = sup
-        if best.unbounded:
-            return best, steps
-
-
-def lambda_min(target: Target, n: int, jobs: int = 1) -> dict[str, Any]:
-    """λ_min at size ``n`` with its certificate (see the module docstring)."""
-    t0 = time.perf_counter()
-    inputs = list(target.topologies(n))
-    if not inputs:
-        return {"n": n, "lambda_min": None, "certified": False, "statement": "no input of this size", "seconds": 0.0}
-    best, steps = climb(target, inputs, jobs)
-    unit = "·W" if target.weighted else ""
-    row: dict[str, Any] = {"n": n, "climb": steps, "units": "W: weights in (0, W]" if target.weighted else None,
-                           "paper": target.paper_lambda(n)}
-    if not best.found:
-        row.update({"lambda_min": 0, "certified": True,
-                    "statement": "every λ > 0 works: no topology departs for any λ > 0"})
-        row["seconds"] = round(time.perf_counter() - t0, 3)
-        return row
-    assert best.witness is not None
-    k, region = best.witness
-    row["witness"] = target.describe(inputs[k])
-    if best.unbounded:
-        row.update({"lambda_min": None, "certified": False,
-                    "statement": "no λ works: some topology departs for arbitrarily large λ"})
-        pt = _any_point(region, large=True)
-        if pt is not None:
-            row["counterexample_large_lambda"] = _checked(target, inputs[k], pt)
-            row["certified"] = bool(row["counterexample_large_lambda"]["numeric_replay"])
-        row["seconds"] = round(time.perf_counter() - t0, 3)
-        return row
-    assert best.value is not None
-    v = best.value
-    row.update({"lambda_min": v, "attained": best.attained,
-                "statement": (f"every λ > {v}{unit} works; λ = {v}{unit} fails" if best.attained else
-                              f"every λ ≥ {v}{unit} works; every λ < {v}{unit} near it fails")})
-    final = Domain("bound", v, strict=best.attained, weight_bound=WEIGHT_BOUND if target.weighted else None)
-    row["proof"] = {"domain": final.text(), "verdict": "proved", "topologies": len(inputs),
-                    "how": "each topology was replayed without departure, on every branch, on a domain containing "
-                           "this one (the climb's stages)",
-                    "branches": sum(s["branches"] for s in steps), "z3_queries": sum(s["z3_queries"] for s in steps)}
-    if best.attained:
-        pt = _lambda_in(region, v)
-        if pt is not None:
-            row["counterexample_at"] = _checked(target, inputs[k], pt)
-    below = _below(target, inputs[k], v)
-    if below is not None:
-        row["counterexample_below"] = below
-    row["certified"] = ((not best.attained or bool(row.get("counterexample_at", {}).get("numeric_replay")))
-                        and bool(row.get("counterexample_below", {}).get("numeric_replay")))
-    row["seconds"] = round(time.perf_counter() - t0, 3)
-    return row
-
-
-def _region_vars(region: list[Atom]) -> dict[str, Any]:
-    names = {LAMBDA}
-    for a in region:
-        if hasattr(a.p, "variables"):
-            names |= a.p.variables()
-    return {v: z3.Real(v) for v in sorted(names)}
-
-
-def _below(target: Target, inp: Any, v: Fraction, tries: int = 12) -> dict[str, Any] | None:
-    """A departure of ``inp`` with ``v - δ ≤ λ < v``, for the first ``δ = 1/2, 1/4, …`` that has one."""
-    wb = 1 if target.weighted else None
-    delta = Fraction(1, 2)
-    for _ in range(tries):
-        lo = max(v - delta, Fraction(0))
-        dom = Domain("bound", lo, strict=(lo == 0), weight_bound=wb, hi=v)
-        r = _explore(target, inp, dom)
-        if r.bad and r.bad[0].point is not None:
-            out = _checked(target, inp, r.bad[0].point)
-            out["domain"] = dom.text()
-            return out
-        delta /= 2
-    return None
-
-
-def _any_point(region: list[Atom], large: bool = False) -> dict[str, Any] | None:
-    s = z3.Solver()
-    s.add(*[z3_formula(a) for a in region])
-    if large:
-        s.add(z3.Real(LAMBDA) >= 1000)
-    if s.check() != z3.sat:
-        return None
-    return rational_model(s.model(), _region_vars(region))
-
-
-def _checked(target: Target, inp: Any, point: dict[str, Any]) -> dict[str, Any]:
-    """A point with its exact numeric replay (``numeric_replay`` is the mismatch it finds, ``None`` if none)."""
-    return {"input": target.describe(inp), "point": target.point_text(inp, point),
-            "numeric_replay": target.recheck(inp, point)}
-
-
-__all__ = ["SymbolicCheck", "lambda_min", "climb", "refute_all", "region_sup"]
+__all__ = ["SymbolicCheck", "lambda_min", "refute_all"]

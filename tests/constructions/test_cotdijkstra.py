@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 import sympy as sp
 
-from symcot.check import lam_scan
 from symcot.check.exhaustive import Family, run_construction_check
+from symcot.check.lam import scan as lam_scan
 from symcot.check.stepwise import check_input
 from symcot.check.trace import render_text, replay
 from symcot.constructions.cotdijkstra import (

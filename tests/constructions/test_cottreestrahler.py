@@ -99,11 +99,12 @@ def test_repaired_backtrack_head_takes_the_parent_as_last_left(P):
 def test_smallest_lambda_per_n(claims):
     (row,) = claims["thm:cottreestrahler:lambda"].run(4)
     assert row.verdict == "verified" and row.max_size == 4
-    per_n = row.details["smallest_lambda"]
-    assert [r["smallest_lambda"] for r in per_n] == [0, 1, 3, 5]  # 2n - 3 for n ≥ 2, below the proof's 2n - 1
-    assert all(r["lambda_minus_half_fails"] for r in per_n[1:])
+    per_n = row.details["groups"]
+    assert [r["smallest"] for r in per_n] == [0, 1, 3, 5]  # 2n - 3 for n ≥ 2, below the proof's 2n - 1
+    assert [r["printed"] for r in per_n] == [1, 3, 5, 7]
+    assert all(r["smallest_minus_half_fails"] for r in per_n[1:])
     below = per_n[3]["counterexample_below"]
-    assert below["lambda"] == 4 and below["kind"] == "head" and below["head"] == "B"
+    assert below["λ"] == 4 and below["kind"] == "head" and below["head"] == "B"
 
 
 def test_broken_fold_is_refuted(P):

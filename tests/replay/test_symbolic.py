@@ -15,7 +15,7 @@ import proofs.thm_cotwidoftree as width_proof
 from symcot.algorithms.dijkstra import INF, dijkstra_dynamic
 from symcot.algorithms.dijkstra_symbolic import dijkstra_symbolic, symbolic_weights
 from symcot.check.exhaustive import Progress
-from symcot.check.symbolic_check import SymbolicCheck, _formula, lambda_min, refute_all
+from symcot.check.symbolic_check import SymbolicCheck, lambda_min, refute_all
 from symcot.check.symbolic_target import Domain, SymbolicTarget
 from symcot.constructions.cotdijkstra import DijkstraConstruction
 from symcot.constructions.cotpathstrahler import StrahlerPathConstruction
@@ -260,11 +260,17 @@ def test_symbolic_check_reports_lambda_min_per_size_and_a_fitted_formula():
     assert [r["paper"] for r in rows] == [1, 3, 5, 7]
 
 
-def test_formula_fit_needs_three_points_on_a_line():
-    assert _formula([(2, Fraction(1)), (3, Fraction(2)), (4, Fraction(3))]) == (1, -1)
-    assert _formula([(2, Fraction(1)), (3, Fraction(2))]) is None
-    assert _formula([(2, Fraction(1)), (3, Fraction(2)), (4, Fraction(4))]) is None
+def test_formula_fit_needs_three_certified_points_on_a_polynomial():
+    chk = SymbolicCheck("repaired", WidthTreeTarget("repaired"))
 
+    def rows(values):
+        return [{"n": k, "lambda_min": v, "certified": True} for k, v in values.items()]
+
+    assert chk._formula(rows({2: 1, 3: 2, 4: 3}))["lambda_min_formula"] == "n - 1"
+    assert chk._formula(rows({2: 1, 3: 2}))["lambda_min_formula"] is None  # two points certify nothing linear
+    assert chk._formula(rows({2: 1, 3: 2, 4: 4}))["lambda_min_formula"] is None  # no line, too few for degree 2
+    uncertified = [{"n": k, "lambda_min": k - 1, "certified": k != 3} for k in (2, 3, 4)]
+    assert chk._formula(uncertified)["lambda_min_formula"] is None
 
 def test_default_size_and_unknown_verdict():
     chk = SymbolicCheck("repaired", WidthTreeTarget("repaired"), default_size=3)

@@ -10,7 +10,7 @@ import math
 from fractions import Fraction
 from typing import Any
 
-from symcot.check.precision.fit import Formula, first_exceeding, fit
+from symcot.check.lam.fit import Formula, first_exceeding, fit
 from symcot.check.precision.margins import CATEGORIES, Extreme, RunStats
 from symcot.check.precision.measure import Config
 from symcot.check.precision.predict import beta_needed, bits, format_guarantee, gamma, tie_heads

@@ -19,6 +19,7 @@ from fractions import Fraction
 from typing import Any
 
 from symcot.check.exhaustive import Family, Progress
+from symcot.check.lam.scan import first_failure
 from symcot.check.spec import StepwiseSpec
 from symcot.check.stepwise import check_input
 from symcot.check.verdict import Verdict, jsonable
@@ -61,14 +62,16 @@ class ParameterScan:
                                                                             "threshold" if self.threshold else "")
                            + " checked")
 
-    def _failure(self, value: Any, inputs: list[Any], fam: Family, size: int) -> tuple[int, dict[str, Any] | None]:
+    def _failure(self, value: Any, inputs: list[Any], fam: Family, size: int,
+                 jobs: int = 1) -> tuple[int, dict[str, Any] | None]:
         cons = self.make(value)
-        for k, inp in enumerate(inputs, 1):
-            mm = check_input(cons, self.spec, inp)
-            if mm is not None:
-                return k, {"family": fam.name, "size": size, "input": fam.describe(inp), self.parameter: value,
-                           **mm.as_dict()}
-        return len(inputs), None
+        bad = first_failure(cons, self.spec, inputs, jobs)
+        if bad is None:
+            return len(inputs), None
+        mm = check_input(cons, self.spec, bad)
+        assert mm is not None
+        return inputs.index(bad) + 1, {"family": fam.name, "size": size, "input": fam.describe(bad),
+                                       self.parameter: value, **mm.as_dict()}
 
     def run(self, claim_id: str, max_size: int, progress: Progress | None = None, jobs: int = 1) -> Verdict:
         """Scan every group up to ``max_size``; refuted when the printed value or the stated threshold fails."""
@@ -153,6 +156,16 @@ class ParameterScan:
                        self._families(done, checked), jsonable({"parameter": self.parameter, "groups": groups}))
 
 
+def lambda_sweep(variant: str, make: Callable[[], Construction], spec: StepwiseSpec, family: Family,
+                 method: str = "") -> ParameterScan:
+    """The smallest λ per size against the construction's own λ rule (thm:cottreestrahler's "λ ≥ 2n - 1")."""
+    def rule(size: int) -> Any:
+        first = next(iter(family.inputs(size)))
+        return make().lam_value(first)
+
+    return ParameterScan(variant, lambda v: make().with_lambda(v), spec, [family], "λ", rule, method=method)
+
+
 def just_above_log2(k: int, denominator: int = 8) -> tuple[Fraction, str]:
     """The smallest multiple of ``1/denominator`` strictly above ``log₂(k)``, exactly: ``2^(a/d) > k ⇔ 2^a > k^d``."""
     a = 0
@@ -161,4 +174,4 @@ def just_above_log2(k: int, denominator: int = 8) -> tuple[Fraction, str]:
     return Fraction(a, denominator), f"log2({k})"
 
 
-__all__ = ["ParameterScan", "Threshold", "just_above_log2"]
+__all__ = ["ParameterScan", "Threshold", "just_above_log2", "lambda_sweep"]

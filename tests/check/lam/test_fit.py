@@ -2,7 +2,7 @@ from fractions import Fraction
 
 import sympy as sp
 
-from symcot.check.precision.fit import first_exceeding, fit
+from symcot.check.lam.fit import first_exceeding, fit
 from symcot.ir.symbols import lam, n
 
 

@@ -1,17 +1,12 @@
-r"""The smallest λ that works, by exact replay: the same construction at λ = 0, 1, 2, … on every input.
+r"""The smallest λ that works, by exact replay of the same construction at λ = 1, 2, 3, … on every input.
 
-A construction's λ is "a sufficiently large constant". :func:`smallest_lambda` finds, for a group of
-inputs, the smallest integer λ in a range at which the construction (:meth:`Construction.with_lambda`)
-agrees with the claim's spec on every input, and checks that the next values pass too (λ is expected to
-work upward). Two checks use it:
-
-* :class:`LambdaScanCheck` -- the exact (or batched) check at the construction's λ rule, then the scan per
-  (family, size) in ``details`` (thm:cotdijkstra: compared with ``⌊D*⌋ + 1``, ``D*`` the largest finite
-  tentative distance, and with ``(n - 1)·W + 1``);
-* :class:`LambdaSweep` -- per ``n``, the smallest λ; ``λ_min − 1/2`` must fail (so no smaller rational
-  works there) and the construction's own rule must pass (thm:cottreestrahler:lambda).
-
-Symbolic replay finds λ_min exactly, for all real λ, by another method (:mod:`symcot.check.symbolic_check`).
+A construction's λ is "a sufficiently large constant". :func:`first_failure` is the one exact-replay scan every
+value-search of :mod:`symcot.check.lam` runs (in forked processes for long input lists); :func:`smallest_lambda`
+finds, for a group of inputs, the smallest integer λ in a range at which the construction
+(:meth:`Construction.with_lambda`) agrees with the claim's spec on every input and checks that the next values
+pass too; :class:`LambdaScanCheck` is the exact (or batched) check at the construction's λ rule followed by that
+scan per (family, size) (thm:cotdijkstra: compared with ``⌊D*⌋ + 1``, ``D*`` the largest finite tentative
+distance, and with ``(n - 1)·W + 1``).
 """
 
 from __future__ import annotations
@@ -19,14 +14,13 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from fractions import Fraction
 from typing import Any
 
 from symcot.check.exhaustive import Family, Progress, run_construction_check
 from symcot.check.pool import can_fork, map_ordered
 from symcot.check.spec import StepwiseSpec
 from symcot.check.stepwise import check_input
-from symcot.check.verdict import Verdict, jsonable
+from symcot.check.verdict import Verdict
 from symcot.constructions.base import Construction
 
 #: How many λ values above the smallest one must also pass.
@@ -176,89 +170,4 @@ class LambdaScanCheck:
         return groups
 
 
-@dataclass
-class LambdaSweep:
-    """Per ``n`` up to the size asked, the smallest λ for which the variant passes every input of that size.
-
-    ``λ_min − 1/2`` must fail (no smaller rational works) and the construction's own λ rule must pass:
-    refuted when the rule does not suffice at some ``n``, or when λ is not monotone (λ_min passes, the rule
-    fails).
-    """
-
-    variant: str
-    make: Callable[[], Construction]
-    spec: StepwiseSpec
-    family: Family
-    method: str = "exact replay for λ = 0, 1, 2, … per n; λ_min - 1/2 and the λ rule checked"
-
-    def _first_failure(self, lam_value: Any, size: int) -> tuple[int, dict[str, Any] | None]:
-        cons = self.make().with_lambda(lam_value)
-        checked = 0
-        for inp in self.family.inputs(size):
-            checked += 1
-            mm = check_input(cons, self.spec, inp)
-            if mm is not None:
-                return checked, {"family": self.family.name, "size": size, "input": self.family.describe(inp),
-                                 "lambda": lam_value, **mm.as_dict()}
-        return checked, None
-
-    def run(self, claim_id: str, max_size: int, progress: Progress, jobs: int = 1) -> Verdict:
-        """Sweep λ at every n ≤ ``max_size``; refuted if the λ rule fails somewhere (``error`` if it crashes)."""
-        start = time.perf_counter()
-        try:
-            return self._run(claim_id, max_size, start)
-        except Exception as e:  # noqa: BLE001 - a crashing check is an "error" verdict, as in run_property_check
-            return Verdict(claim_id, self.variant, "error", self.method, None, 0, time.perf_counter() - start,
-                           None, [f"check failed: {type(e).__name__}: {e}"])
-
-    def _rule_at(self, size: int) -> Any:
-        first = next(iter(self.family.inputs(size)))
-        return self.make().lam_value(first)
-
-    def _run(self, claim_id: str, max_size: int, start: float) -> Verdict:
-        checked = 0
-        per_n: list[dict[str, Any]] = []
-        for size in range(1, max_size + 1):
-            bound = self._rule_at(size)
-            lam_min = None
-            below: dict[str, Any] | None = None
-            for cand in range(0, int(bound) + 1):
-                k, cex = self._first_failure(cand, size)
-                checked += k
-                if cex is None:
-                    lam_min = cand
-                    break
-                below = cex
-            if lam_min is None:
-                return self._refuted(claim_id, size, checked, start, below, f"the λ rule {bound} does not suffice "
-                                     f"at n = {size}", per_n)
-            row: dict[str, Any] = {"n": size, "smallest_lambda": lam_min, "paper_bound": bound}
-            if lam_min > 0:
-                k, half = self._first_failure(lam_min - Fraction(1, 2), size)
-                checked += k
-                row["lambda_minus_half_fails"] = half is not None
-                row["counterexample_below"] = below
-            if lam_min != bound:
-                k, cex = self._first_failure(bound, size)
-                checked += k
-                if cex is not None:
-                    return self._refuted(claim_id, size, checked, start, cex, f"not monotone in λ: λ = {lam_min} "
-                                         f"passes but the rule's {bound} fails", per_n)
-            per_n.append(row)
-        notes = ["smallest λ per n: " + ", ".join(f"n={r['n']}: {r['smallest_lambda']}" for r in per_n)]
-        bad_half = [r["n"] for r in per_n if r.get("lambda_minus_half_fails") is False]
-        if bad_half:
-            notes.append(f"λ_min - 1/2 also passes at n = {bad_half}: the smallest λ is not an integer there")
-        return Verdict(claim_id, self.variant, "verified", self.method, max_size, checked,
-                       time.perf_counter() - start, None, notes, None,
-                       [{"family": self.family.name, "exhaustive": True, "sizes_complete": list(range(1, max_size + 1)),
-                         "inputs_checked": checked}], jsonable({"smallest_lambda": per_n}))
-
-    def _refuted(self, claim_id: str, size: int, checked: int, start: float, cex: Any, note: str,
-                 per_n: list[dict[str, Any]]) -> Verdict:
-        return Verdict(claim_id, self.variant, "refuted", self.method, size - 1 if size > 1 else None, checked,
-                       time.perf_counter() - start, jsonable(cex), [note], None, [],
-                       jsonable({"smallest_lambda": per_n}))
-
-
-__all__ = ["CONFIRM", "LambdaScanCheck", "LambdaSweep", "first_failure", "smallest_lambda"]
+__all__ = ["CONFIRM", "LambdaScanCheck", "first_failure", "smallest_lambda"]

@@ -8,7 +8,7 @@ from fractions import Fraction
 
 import pytest
 
-from symcot.check.param_scan import ParameterScan, just_above_log2
+from symcot.check.lam.parameter import ParameterScan, just_above_log2
 from symcot.constructions.cotpathstrahler import StrahlerPathConstruction, build_decoder
 from symcot.constructions.cotwidoftree import WidthTreeConstruction
 from symcot.inputs.dyck_families import NONEMPTY_DYCK_WORDS
