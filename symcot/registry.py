@@ -63,7 +63,8 @@ def _listed_modules(directory: Path) -> tuple[str, ...] | None:
     for node in tree.body:
         target = node.target if isinstance(node, ast.AnnAssign) else (
             node.targets[0] if isinstance(node, ast.Assign) and len(node.targets) == 1 else None)
-        if isinstance(target, ast.Name) and target.id == "MODULES" and node.value is not None:
+        if (isinstance(node, (ast.Assign, ast.AnnAssign)) and isinstance(target, ast.Name)
+                and target.id == "MODULES" and node.value is not None):
             try:
                 value = ast.literal_eval(node.value)
             except ValueError:

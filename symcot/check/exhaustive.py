@@ -54,7 +54,7 @@ def size_mismatches(sizes: SizeReport, paper: dict[str, Any]) -> list[dict[str, 
     """Compare the construction's size accounting with what the paper states (``d``, layers, heads)."""
     import sympy as sp
 
-    out = []
+    out: list[dict[str, Any]] = []
     if "d" in paper and sp.expand(sp.sympify(paper["d"]) - sizes.d) != 0:
         out.append({"quantity": "d", "paper": str(paper["d"]), "construction": str(sizes.d)})
     if "layers" in paper and paper["layers"] != sizes.layers:

@@ -24,7 +24,7 @@ COMMANDS = (verify, claims, replay, latex, precision, export)
 class _Parser(argparse.ArgumentParser):
     """argparse with one-line errors (no usage dump), exit status 2."""
 
-    def error(self, message: str) -> Any:  # type: ignore[override]
+    def error(self, message: str) -> Any:
         self.exit(2, f"symcot: error: {message} (see '{self.prog} --help')\n")
 
 

@@ -11,6 +11,7 @@ from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property
+from typing import cast
 
 import networkx as nx
 
@@ -64,7 +65,7 @@ def _pairs(arcs: Iterable[object]) -> Iterable[object]:
 
 def _pair(a: object) -> tuple[int, int]:
     try:
-        u, v = a  # type: ignore[misc]
+        u, v = cast("tuple[object, object]", a)
     except (TypeError, ValueError):
         raise InvalidInputError(f"an arc is a pair (u, v), got {a!r}") from None
     return _vertex(u), _vertex(v)
@@ -106,7 +107,7 @@ class Digraph:
             object.__setattr__(self, "arcs", tuple(arcs[i] for i in order))
             object.__setattr__(self, "weights", tuple(ws[i] for i in order))
         else:
-            object.__setattr__(self, "arcs", tuple(sorted(arcs)))  # type: ignore[arg-type]
+            object.__setattr__(self, "arcs", tuple(sorted(arcs)))
 
     def _check_arc(self, a: tuple[object, ...], seen: set[tuple[int, int]]) -> None:
         """Raise :class:`InvalidInputError` unless ``a`` is a new arc ``(u, v)`` between two vertices, ``u ≠ v``."""

@@ -229,6 +229,8 @@ class Scale(Expr):
 class Sum(Expr):
     """``e_1 + … + e_k`` (sizes must agree)."""
 
+    terms: list[Expr]
+
     def __init__(self, terms: list[Expr]):
         flat: list[Expr] = []
         for t in terms:

@@ -2,15 +2,24 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar, Union
 
 import sympy as sp
 
 from symcot.errors import DimensionError
 from symcot.ir.expr import BlockRef
-from symcot.ir.symbols import Env, normalize_env, size_expr, size_value, to_exact
+from symcot.ir.symbols import Env, Scalar, normalize_env, size_expr, size_value, to_exact
+
+#: A coordinate in the arithmetic of whichever engine reads the layout: ``int``/``Fraction`` in exact
+#: replay, SymPy expressions, Z3 terms, the polynomials of symbolic replay. Selecting blocks keeps it.
+V = TypeVar("V")
+#: A block's size as a user writes it: an ``int``, a string (``"n"``, ``"n/2 + 1"``) or a SymPy expression.
+SizeLike = Union[int, str, sp.Expr]  # noqa: UP007 - a runtime alias, kept 3.10-safe
+#: What :meth:`ConcreteLayout.assemble` takes for one block: its values (a list, a tuple, a numpy integer
+#: array, a SymPy matrix), or one scalar for a block of size 1.
+BlockValue = Union[Sequence[Scalar], Scalar, sp.MatrixBase, Any]  # noqa: UP007
 
 
 @dataclass(frozen=True)
@@ -37,7 +46,7 @@ class Layout:
 
     """
 
-    def __init__(self, name: str, blocks: Iterable[tuple[str, Any] | Block]):
+    def __init__(self, name: str, blocks: Iterable[tuple[str, SizeLike] | Block]):
         self.name = name
         bl: list[Block] = []
         for b in blocks:
@@ -135,17 +144,17 @@ class ConcreteLayout:
             raise KeyError(name)
         return sl
 
-    def pi(self, name: str, vec: Sequence[Any]) -> list[Any]:
+    def pi(self, name: str, vec: Sequence[V]) -> list[V]:
         """The paper's selector ``π_name``: the block's coordinates of ``vec``."""
         if len(vec) != self.dim:
             raise DimensionError(f"vector of length {len(vec)} given to layout {self.layout.name!r} of d={self.dim}")
         return list(vec[self.slice(name)])
 
-    def split(self, vec: Sequence[Any]) -> dict[str, list[Any]]:
+    def split(self, vec: Sequence[V]) -> dict[str, list[V]]:
         """All blocks of ``vec`` by name."""
         return {nm: self.pi(nm, vec) for nm in self.names}
 
-    def assemble(self, blocks: dict[str, Sequence[Any] | Any], default: Any = 0) -> list[Any]:
+    def assemble(self, blocks: Mapping[str, BlockValue], default: Scalar = 0) -> list[Any]:
         """Build a vector from ``{block: values}``; scalars are accepted for size-1 blocks.
 
         Values may be lists, tuples, numpy integer arrays or SymPy matrices (their entries become Python
@@ -173,7 +182,7 @@ class ConcreteLayout:
         raise IndexError(index)
 
 
-def _values(block: str, val: Any) -> list[Any]:
+def _values(block: str, val: BlockValue) -> list[Any]:
     """The entries of a numpy array or SymPy matrix as exact Python values; a scalar as a one-entry list."""
     import operator
 
@@ -183,7 +192,7 @@ def _values(block: str, val: Any) -> list[Any]:
         if val.dtype.kind not in "iub":
             raise DimensionError(f"block {block!r}: numpy values of dtype {val.dtype}; symcot is exact: give "
                                  "integers (or a list of Fractions)")
-        flat = val.reshape(-1).tolist() if hasattr(val, "reshape") else [val]
+        flat: list[Any] = val.reshape(-1).tolist() if hasattr(val, "reshape") else [val]
         return [operator.index(v) for v in flat]
     return [val]
 

@@ -18,7 +18,7 @@ import sympy as sp
 
 from symcot.errors import DegreeError, DimensionError
 from symcot.ir.expr import BlockRef, CompileCtx, Expr, as_expr
-from symcot.ir.layout import ConcreteLayout, Layout
+from symcot.ir.layout import ConcreteLayout, Layout, V
 from symcot.ir.symbols import Env, Scalar, normalize_env, same_size
 
 
@@ -151,7 +151,7 @@ class ConcreteMap:
         """Output dimension."""
         return self.dst.dim
 
-    def __call__(self, x: Sequence[Any]) -> list[Any]:
+    def __call__(self, x: Sequence[V]) -> list[V]:
         if len(x) != self.d_in:
             raise DimensionError(f"{self.name}: input of length {len(x)}, expected {self.d_in}")
         if self._fn is None:

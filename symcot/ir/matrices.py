@@ -297,6 +297,9 @@ def as_mat(value: Any) -> Mat | None:
 class Scaled(Mat):
     """``c M`` for a scalar ``c`` (a number or an expression in ``λ``)."""
 
+    c: sp.Expr
+    m: Mat
+
     def __init__(self, c: sp.Expr, m: Mat):
         if isinstance(m, Scaled):
             c, m = c * m.c, m.m

@@ -252,8 +252,10 @@ def decoupled(lemma: Lemma, spec: LambdaSpec) -> dict[str, Any]:
         c = v1 - a * b1
         if all(v == a * b + c for b, v in pts):
             out["lambda_star"] = _affine_text(a, c)
-            suff = dl.replace(hyps=dl.hyps + (lam_hyp(f"λ ≥ {_affine_text(a, c)}",
-                                                      lambda K, a=a, c=c: K.lam >= _z(a) * K.bound + _z(c)),))
+            def rule(K: Any, a: Fraction = a, c: Fraction = c) -> Any:
+                return K.lam >= _z(a) * K.bound + _z(c)
+
+            suff = dl.replace(hyps=dl.hyps + (lam_hyp(f"λ ≥ {_affine_text(a, c)}", rule),))
             o = prove_at(suff, {}, cores=False)
             out["sufficient_for_every_B"] = o.status
             if g_sym is not None:

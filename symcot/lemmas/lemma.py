@@ -17,7 +17,7 @@ numbers to re-check a counterexample.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -73,6 +73,13 @@ class Hyp:
             raise LemmaError(f"hypothesis {self.name!r}: unknown kind {self.kind!r}")
         if self.kind in ("each", "int") and not self.block:
             raise LemmaError(f"hypothesis {self.name!r} of kind {self.kind!r} needs a block")
+
+    @property
+    def on(self) -> str:
+        """The block of an ``each`` or ``int`` hypothesis (checked at construction)."""
+        if self.block is None:
+            raise LemmaError(f"hypothesis {self.name!r} of kind {self.kind!r} has no block")
+        return self.block
 
 
 def each(name: str, block: str, pred: Callable[[Any, Any], Any]) -> Hyp:
@@ -248,7 +255,7 @@ class Lemma:
     @property
     def int_blocks(self) -> frozenset[str]:
         """Input blocks of integer sort: ``ints`` and the blocks of ``int`` hypotheses."""
-        return self.ints | {h.block for h in self.hyps if h.kind == "int"}
+        return self.ints | {h.block for h in self.hyps if h.kind == "int" and h.block is not None}
 
     @property
     def hidden(self) -> Layout:
@@ -259,7 +266,7 @@ class Lemma:
 class ConcreteX:
     """Input accessor at concrete sizes: ``x.h(j)`` (0 outside the block), ``x.vec("h")``, ``x.size("h")``."""
 
-    def __init__(self, values: dict[str, Sequence[Any]]):
+    def __init__(self, values: Mapping[str, Sequence[Any]]):
         self._values = {k: list(v) for k, v in values.items()}
 
     def size(self, block: str) -> int:

@@ -145,7 +145,7 @@ def input_vars(lemma: Lemma, cl: ConcreteLayout, gate_vals: dict[str, Any]) -> d
 def encode_hyp(h: Hyp, x: ConcreteX, K: Any, env: Env) -> Any:
     """A hypothesis at concrete sizes: a Z3 formula or a Python boolean."""
     if h.kind in ("each", "int"):
-        return K.And(*[h.pred(v, K) for v in x.vec(h.block)])
+        return K.And(*[h.pred(v, K) for v in x.vec(h.on)])
     if h.kind == "whole":
         return h.pred(x, K)
     if h.kind == "dim":

@@ -279,7 +279,7 @@ def _hypotheses(lemma: Lemma, x: SymX, K: Z3Kit, syms: dict[sp.Symbol, Any],
     hyps: list[tuple[str, str, Any]] = []
     for h in lemma.hyps:
         if h.kind in ("each", "int"):
-            c = x.each(h.block, h.pred, K)
+            c = x.each(h.on, h.pred, K)
         elif h.kind == "dim":
             c = h.pred(dict(syms), K)
         elif h.kind == "lam":

@@ -152,7 +152,7 @@ class Poly:
 
     def _cmp(self, other: Any, op: str) -> bool:
         if not isinstance(other, (Poly, int, Fraction)) or isinstance(other, bool):
-            return NotImplemented  # type: ignore[return-value]
+            return NotImplemented
         d = self - other
         s = d.sign() if isinstance(d, Poly) else (d > 0) - (d < 0)
         if s == 0:

@@ -124,7 +124,7 @@ class PathSolver:
         key, lc = _canon(p)
         lo, hi = self._fact(key)
         if lc < 0:  # p > 0 ⟺ c < 0
-            lo, hi = ({"<": ">", "<=": ">="}.get(hi), {">": "<", ">=": "<="}.get(lo))
+            lo, hi = ({"<": ">", "<=": ">="}.get(hi) if hi else None, {">": "<", ">=": "<="}.get(lo) if lo else None)
         if a.rel == ">":
             if lo == ">":
                 return True
