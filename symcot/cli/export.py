@@ -50,7 +50,7 @@ def example_input(chk: Any, size: int) -> tuple[Any, Any]:
 
 def run(args: argparse.Namespace) -> int:
     """Build the decoder at ``--n`` (and ``--lam``) and write it; 0 on success."""
-    from symcot.cli.precision import writable
+    from symcot.cli.common import check_output_path
     from symcot.cli.replay import construction_check
     from symcot.export import TORCH_HINT, save_npz, state_dict
     from symcot.ir.symbols import lam
@@ -58,7 +58,7 @@ def run(args: argparse.Namespace) -> int:
     if args.n < 1:
         raise SymcotError(f"--n must be at least 1, got {args.n}")
     lam_value = _lam(args.lam) if args.lam is not None else None
-    writable(args.output, "-o")
+    check_output_path(args.output, "-o")
     if args.fmt == "torch":
         try:
             import torch  # noqa: F401

@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import platform
 import time
-from pathlib import Path
 from typing import Any
 
 from symcot import __version__
+from symcot.cli.common import check_output_path
 from symcot.errors import SymcotError
 
 
@@ -56,18 +55,6 @@ def _formats(text: str, what: str) -> tuple[str, ...]:
     return names
 
 
-def writable(path: str, option: str) -> None:
-    """One line if ``path`` cannot be written (checked before a long run)."""
-    p = Path(path)
-    parent = p.parent if str(p.parent) else Path(".")
-    if p.is_dir():
-        raise SymcotError(f"{option} {path}: is a directory")
-    if not parent.is_dir():
-        raise SymcotError(f"{option} {path}: directory {parent} does not exist")
-    if (p.exists() and not os.access(p, os.W_OK)) or not os.access(parent, os.W_OK):
-        raise SymcotError(f"{option} {path}: not writable")
-
-
 def run(args: argparse.Namespace) -> int:
     """Study every claim named, print the tables, write JSON and the plot; 0 when every study ran."""
     from symcot.check.exhaustive import Progress
@@ -88,9 +75,9 @@ def run(args: argparse.Namespace) -> int:
                    softmax_formats=_formats(args.softmax_formats, "--softmax-formats"),
                    measure_up_to=args.measure_up_to, variant=args.variant)
     if args.json:
-        writable(args.json, "--json")
+        check_output_path(args.json, "--json")
     if args.plot:
-        writable(args.plot, "--plot")
+        check_output_path(args.plot, "--plot", (".png", ".svg", ".pdf"))
         try:
             import matplotlib  # noqa: F401
         except ImportError:

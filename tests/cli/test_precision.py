@@ -36,6 +36,8 @@ def test_precision_json_table_and_plot(tmp_path, capsys):
     (["thm:cotdfs", "--betas", "-1"], "--betas must be positive"),
     (["thm:cotdfs", "--formats", "float8"], "unknown format 'float8'"),
     (["thm:cotdfs", "--json", "/nonexistent/dir/r.json"], "does not exist"),
+    (["thm:cotdfs", "--plot", "thresholds.txt"], "--plot writes .png, .svg or .pdf"),
+    (["thm:cotdfs", "--json", "/tmp"], "is a directory"),
     (["thm:nope"], "unknown claim"),
     (["lem:addwidplus1"], "not checked through a construction"),
     (["thm:cotdfs", "thm:cottreestrahler:lambda"], "not checked through a construction"),
