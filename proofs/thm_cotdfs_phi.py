@@ -19,12 +19,14 @@ from __future__ import annotations
 from typing import Any
 
 from symcot.algorithms import phi
+from symcot.algorithms.batched.dfs import dfs_dynamic_batch, dfs_moves_batch
 from symcot.algorithms.dfs import DfsState, dfs_dynamic
 from symcot.check.exhaustive import Family
-from symcot.check.spec import Conclusion, RunView, StepwiseSpec
+from symcot.check.spec import BatchRunView, Conclusion, RunView, StepwiseSpec
 from symcot.claims import Claim, ConstructionCheck
 from symcot.constructions.cotdfs_phi import PAPER_D, DfsPhiConstruction
 from symcot.inputs import Digraph, rooted_labeled_trees
+from symcot.inputs.batch import TreeBatch
 from symcot.inputs.dyck_families import ordered_rooted_tree_family
 
 PAPER_SIZES = {"d": PAPER_D, "layers": 2, "heads": 2}
@@ -47,13 +49,25 @@ def _spelled(run: RunView, inp: tuple[Digraph, int]) -> str:
     return "".join({1: "U", -1: "D"}.get(run.block("q", k)[0], "?") for k in range(1, 2 * (inp[0].n - 1) + 1))
 
 
+def _spelled_batch(run: BatchRunView, batch: TreeBatch) -> Any:
+    """``π_q(y_1) … π_q(y_{2(n-1)})`` of every row (``+1`` for ``U``, ``-1`` for ``D``)."""
+    return run.series("q", 1, 2 * (batch.size - 1))[..., 0]
+
+
+def _phi_batch(batch: TreeBatch) -> Any:
+    """φ of every row as ``±1`` (the DFS moves, :func:`~symcot.algorithms.batched.dfs.dfs_moves_batch`)."""
+    return dfs_moves_batch(batch.adjacency, batch.roots)
+
+
 SPEC = StepwiseSpec(
     reference=lambda inp: dfs_dynamic(*inp),
     state_text=state_text,
     conclusions=(
         Conclusion("the CoT stops at step 2n - 1", steps=lambda inp: 2 * inp[0].n - 1),
-        Conclusion("π_q over steps 1..2(n-1) spells φ(G_T)", read=_spelled, answer=lambda inp: phi(*inp)),
+        Conclusion("π_q over steps 1..2(n-1) spells φ(G_T)", read=_spelled, answer=lambda inp: phi(*inp),
+                   batch_read=_spelled_batch, batch_answer=_phi_batch, trace=("q",)),
     ),
+    reference_batch=lambda batch: dfs_dynamic_batch(batch.adjacency, batch.roots),
 )
 
 TREES = Family("labeled trees × every root", rooted_labeled_trees, lambda k: k ** (k - 1), describe)

@@ -32,6 +32,7 @@ import random
 from collections.abc import Iterable
 from typing import Any
 
+from symcot.algorithms.batched.dijkstra import dijkstra_dynamic_batch
 from symcot.algorithms.dijkstra import INF, dijkstra_dynamic, state_text
 from symcot.check.exhaustive import Family
 from symcot.check.lam.scan import LambdaScanCheck
@@ -53,7 +54,8 @@ from symcot.inputs.weighted import (
 PAPER_SIZES = {"d": PAPER_D, "layers": 2, "heads": 1}
 
 #: Compare ``y_t`` with ``enc(Dkst^(t))`` of the reference dynamic of Section 2.1.
-SPEC = StepwiseSpec(reference=lambda inp: dijkstra_dynamic(*inp), state_text=state_text)
+SPEC = StepwiseSpec(reference=lambda inp: dijkstra_dynamic(*inp), state_text=state_text,
+                    reference_batch=lambda batch: dijkstra_dynamic_batch(batch.adjacency, batch.roots))
 
 
 def _random_inputs(size: int, per_size: int = 12) -> list[Inp]:

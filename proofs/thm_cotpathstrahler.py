@@ -20,11 +20,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from symcot.algorithms.batched.trees import strahler_batch
 from symcot.algorithms.bijection import psi
 from symcot.algorithms.paths import FoldState, strahler
 from symcot.check.bound import BoundCheck
 from symcot.check.lam.parameter import ParameterScan, just_above_log2
-from symcot.check.spec import Conclusion, RunView, StepwiseSpec
+from symcot.check.spec import BatchRunView, Conclusion, RunView, StepwiseSpec
 from symcot.check.symbolic_check import SymbolicCheck
 from symcot.check.symbolic_target import SymbolicTarget
 from symcot.claims import Claim, ConstructionCheck, as_written, repair
@@ -36,7 +37,9 @@ from symcot.constructions.cotpathstrahler import (
     StrahlerPathConstruction,
     build_decoder,
     reference,
+    reference_batch,
 )
+from symcot.inputs.batch import WordBatch
 from symcot.inputs.dyck_families import NONEMPTY_DYCK_WORDS
 from symcot.ir import n
 
@@ -56,12 +59,19 @@ def _strahler(run: RunView, word: str) -> Any:
     return run.block("M")[0] + (1 if run.block("c")[0] >= 2 else 0)
 
 
+def _strahler_batch(run: BatchRunView, batch: WordBatch) -> Any:
+    """``π_M(y_n) + 1[π_c(y_n) ≥ 2]`` of every row."""
+    return run.block("M")[:, 0] + (run.block("c")[:, 0] >= 2)
+
+
 #: ``y_t`` against the fold along the word; then ``str(ψ(w)) = π_M(y_n) + 1[π_c(y_n) ≥ 2]`` after exactly n steps.
 SPEC = StepwiseSpec(
     reference=reference,
     state_text=state_text,
     conclusions=(Conclusion("π_M(y_n) + 1[π_c(y_n) ≥ 2] = str(ψ(w)) after exactly n steps", steps=len,
-                            read=_strahler, answer=lambda w: strahler(psi(w))),),
+                            read=_strahler, answer=lambda w: strahler(psi(w)),
+                            batch_read=_strahler_batch, batch_answer=lambda batch: strahler_batch(batch.parents)),),
+    reference_batch=reference_batch,
 )
 
 

@@ -23,6 +23,7 @@ from typing import Any
 
 import sympy as sp
 
+from symcot.algorithms.batched.trees import adjacency_batch
 from symcot.algorithms.bijection import psi
 from symcot.algorithms.paths import Alg1State, tree_adjacency
 from symcot.check.exhaustive import Progress
@@ -34,6 +35,7 @@ from symcot.constructions.cotpathtotree import (
     PAPER_HIDDEN,
     PathToTreeConstruction,
     reference,
+    reference_batch,
 )
 from symcot.inputs.dyck_families import DYCK_WORDS
 
@@ -59,7 +61,10 @@ SPEC = StepwiseSpec(
     state_text=state_text,
     conclusions=(Conclusion("π_A(y_{2(m-1)}) is the adjacency matrix of ψ(w), after exactly 2(m-1) steps",
                             steps=len, read=_adjacency,
-                            answer=lambda w: [v for row in tree_adjacency(psi(w)) for v in row]),),
+                            answer=lambda w: [v for row in tree_adjacency(psi(w)) for v in row],
+                            batch_read=lambda run, batch: run.block("A"),
+                            batch_answer=lambda batch: adjacency_batch(batch.parents).reshape(batch.count, -1)),),
+    reference_batch=reference_batch,
 )
 
 

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from symcot.algorithms.batched.trees import strahler_batch
 from symcot.algorithms.strahler import StrahlerState, strahler_number
 from symcot.check.exhaustive import Family
 from symcot.check.lam.parameter import lambda_sweep
@@ -32,7 +33,7 @@ from symcot.check.spec import Conclusion, StepwiseSpec
 from symcot.check.symbolic_check import SymbolicCheck
 from symcot.check.symbolic_target import SymbolicTarget
 from symcot.claims import Claim, ConstructionCheck
-from symcot.constructions.cottreestrahler import PAPER_D, READINGS, StrahlerTreeConstruction, reference
+from symcot.constructions.cottreestrahler import PAPER_D, READINGS, StrahlerTreeConstruction, reference, reference_batch
 from symcot.inputs import Digraph, rooted_labeled_trees
 from symcot.inputs.dyck_families import ordered_rooted_tree_family
 from symcot.model import generate
@@ -62,7 +63,10 @@ SPEC = StepwiseSpec(
     reference=reference,
     state_text=state_text,
     conclusions=(Conclusion("π_M(y_{2n-1}) = str(G_T) in exactly 2n - 1 CoT steps", steps=lambda inp: 2 * inp[0].n - 1,
-                            read=lambda run, inp: run.block("M")[0], answer=lambda inp: strahler_number(*inp)),),
+                            read=lambda run, inp: run.block("M")[0], answer=lambda inp: strahler_number(*inp),
+                            batch_read=lambda run, batch: run.block("M")[:, 0],
+                            batch_answer=lambda batch: strahler_batch(batch.parents)),),
+    reference_batch=reference_batch,
 )
 
 TREES = Family("labeled trees × every root", rooted_labeled_trees, lambda k: k ** (k - 1), describe)

@@ -28,6 +28,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+from symcot.algorithms.batched.trees import tree_width_batch
 from symcot.algorithms.bijection import psi
 from symcot.algorithms.paths import WidthState, tree_height, tree_width
 from symcot.check.bound import BoundCheck
@@ -39,6 +40,7 @@ from symcot.constructions.cotwidofpath import (
     VARIANTS,
     WidthPathConstruction,
     reference,
+    reference_batch,
 )
 from symcot.inputs.dyck_families import NONEMPTY_DYCK_WORDS
 
@@ -55,7 +57,10 @@ SPEC = StepwiseSpec(
     reference=reference,
     state_text=state_text,
     conclusions=(Conclusion("π_wd(y_n) = wid(ψ(w)) after exactly n steps", steps=len,
-                            read=lambda run, w: run.block("wd")[0], answer=lambda w: tree_width(psi(w))),),
+                            read=lambda run, w: run.block("wd")[0], answer=lambda w: tree_width(psi(w)),
+                            batch_read=lambda run, batch: run.block("wd")[:, 0],
+                            batch_answer=lambda batch: tree_width_batch(batch.parents)),),
+    reference_batch=reference_batch,
 )
 
 

@@ -45,6 +45,8 @@ import random
 from dataclasses import replace
 from typing import Any
 
+from symcot.algorithms.batched.dijkstra import bfs_width_dynamic_batch
+from symcot.algorithms.batched.trees import tree_width_batch
 from symcot.algorithms.bijection import phi_ordered
 from symcot.algorithms.dijkstra import (
     DkstState,
@@ -95,7 +97,10 @@ SPEC = StepwiseSpec(
     reference=lambda inp: bfs_width_dynamic(*inp, reading="repaired"),
     state_text=state_text_w,
     conclusions=(Conclusion("π_mwd(y_{n-1}) = wd(G_T) in exactly n - 1 steps", steps=lambda inp: inp[0].n - 1,
-                            read=_mwd, answer=lambda inp: tree_width(*inp)),),
+                            read=_mwd, answer=lambda inp: tree_width(*inp),
+                            batch_read=lambda run, batch: run.block("mwd")[:, 0],
+                            batch_answer=lambda batch: tree_width_batch(batch.parents)),),
+    reference_batch=lambda batch: bfs_width_dynamic_batch(batch.adjacency, batch.roots, reading="repaired"),
 )
 #: thm:cotwidoftree:width: the same comparison on the width blocks (every block of ``enc`` but ``dis``).
 WIDTH_SPEC = replace(SPEC, compare=frozenset(WIDTH_BLOCKS))

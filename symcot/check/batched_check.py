@@ -32,12 +32,14 @@ from typing import Any
 import numpy as np
 
 from symcot.check.exhaustive import Family, Progress, check_sizes, run_property_check
+from symcot.check.kernel_check import BatchOutcome, EngineDisagreement, check_input_batch
+from symcot.check.parallel import Passed
 from symcot.check.shard import sharded_family
 from symcot.check.stepwise import StepwiseSpec, check_input, compare_blocks
 from symcot.check.verdict import Verdict
 from symcot.constructions.base import Construction
 from symcot.constructions.encoding import StopRule
-from symcot.errors import SymcotError, locate
+from symcot.errors import InvalidInputError, locate
 from symcot.replay.batched import BatchedDecoder, StepView
 from symcot.replay.batched.views import exact_lists
 from symcot.replay.scaling import LIMITS, Certificate, NotNumericError, merge
@@ -50,10 +52,6 @@ SPOT_CHECK = 4
 BATCH = 2048
 
 METHOD = "exhaustive exact replay, every CoT step"
-
-
-class EngineDisagreement(SymcotError):
-    """The batched engine flagged an input that the exact per-input replay accepts (a bug in an engine)."""
 
 
 @dataclass
@@ -122,6 +120,41 @@ class BatchedChecker:
     def shipped(self) -> BatchedChecker:
         """A copy to send to a shard's worker: no certificates collected yet, no decoders or engines built."""
         return replace(self, certificates=[], exact_fallbacks=0, _engines={}, _decoders={})
+
+    # -- one batch of enumerated inputs --------------------------------------------------------------
+    def check_batch(self, batch: Any) -> BatchOutcome:
+        """Check an :class:`~symcot.inputs.batch.InputBatch` (rank order), up to and with its first failure.
+
+        In the native kernel with the claim's batch reference where both exist
+        (:func:`symcot.check.kernel_check.check_input_batch`), else input by input (:meth:`check`) on the
+        batch's rows as the enumerator yields them; the verdict, counterexample and count are the same.
+        """
+        if batch.count == 0:
+            return BatchOutcome(0, None)
+        if self.spec.batched and self.native is not False:
+            dec = self._concrete(batch.item(0))
+            kernel = self.engine(dec).native_kernel(1)
+            if kernel is not None:
+                paused = gc.isenabled()
+                gc.disable()
+                try:
+                    out = check_input_batch(self.cons, self.spec, batch, dec, kernel)
+                except (NotImplementedError, InvalidInputError, RuntimeError):
+                    out = None  # not for this batch (or an input error): input by input, as the exact checker
+                finally:
+                    if paused:
+                        gc.enable()
+                if out is not None:
+                    if out.certificate is not None:
+                        self.certificates.append(out.certificate)
+                    self.exact_fallbacks += out.exact_rows
+                    return out
+        items = [batch.item(i) for i in range(batch.count)]
+        results, err = self.check(items)
+        for k, res in enumerate(results):
+            if res is not None:
+                return BatchOutcome(k + 1, (k, items[k], res))
+        return BatchOutcome(len(results), None, error=err)
 
     # -- one chunk ----------------------------------------------------------------------------------
     def check(self, inputs: list[Any]) -> tuple[list[dict[str, Any] | None], BaseException | None]:
@@ -395,10 +428,33 @@ def table_disagreements(cons: Construction, spec: StepwiseSpec, inputs: Any) -> 
 
 
 def batched_family(fam: Family, checker: BatchedChecker, chunk: int | None = None) -> Family:
-    """``fam`` with each input paired with its pre-computed result, for :func:`run_property_check`."""
+    """``fam`` with each input paired with its pre-computed result, for :func:`run_property_check`.
+
+    A family with batches (``Family.batch_range``) is checked batch by batch (:meth:`BatchedChecker.check_batch`):
+    the inputs that pass come as :class:`~symcot.check.parallel.Passed` counts, the failing one as
+    ``(input, counterexample)``.
+    """
     size_of_chunk = chunk or checker.batch
 
+    def batches(size: int) -> Iterator[Any]:
+        assert fam.batch_range is not None
+        total = fam.count(size)
+        for start in range(0, total, size_of_chunk):
+            out = checker.check_batch(fam.batch_range(size, start, min(start + size_of_chunk, total)))
+            passes = out.checked - (1 if out.failure is not None else 0)
+            if passes:
+                yield Passed(passes)
+            if out.failure is not None:
+                _, inp, mm = out.failure
+                yield (inp, mm)
+                return
+            if out.error is not None:
+                raise out.error
+
     def inputs(size: int) -> Iterator[tuple[Any, Any]]:
+        if fam.batch_range is not None:
+            yield from batches(size)
+            return
         it = iter(fam.inputs(size))
         while True:
             part = list(islice(it, size_of_chunk))
@@ -413,7 +469,8 @@ def batched_family(fam: Family, checker: BatchedChecker, chunk: int | None = Non
             if results and results[-1] is not None:
                 return
 
-    return replace(fam, inputs=inputs, describe=lambda item: fam.describe(item[0]), inputs_range=None)
+    return replace(fam, inputs=inputs, describe=lambda item: fam.describe(item[0]), inputs_range=None,
+                   batch_range=None)
 
 
 def _result(item: tuple[Any, Any]) -> Any:

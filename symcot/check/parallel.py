@@ -9,6 +9,7 @@ order -- the same as a single-process run.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
 from itertools import islice
 from typing import Any
 
@@ -17,6 +18,17 @@ from symcot.check.pool import map_ordered
 #: Below this many inputs a size is checked in-process (a pool costs more than it saves).
 PARALLEL_THRESHOLD = 20_000
 CHUNK = 2_000
+
+
+@dataclass(frozen=True)
+class Passed:
+    """An item of a stream that stands for ``count`` consecutive inputs already checked, all passing.
+
+    A checker that decides whole batches (:mod:`symcot.check.kernel_check`) yields these instead of one item
+    per input; :func:`check_stream` counts them without calling ``per_input``.
+    """
+
+    count: int
 
 
 def _chunks(it: Iterable[Any], size: int) -> Iterator[list[Any]]:
@@ -32,12 +44,17 @@ def check_stream(
     """Apply ``per_input`` to ``inputs`` in order until it returns something other than ``None``.
 
     Returns ``(inputs checked, (first failing input, what per_input returned) | None)``. Streams of
-    fewer than ``threshold`` inputs (default :data:`PARALLEL_THRESHOLD`) run in-process.
+    fewer than ``threshold`` inputs (default :data:`PARALLEL_THRESHOLD`) run in-process. A :class:`Passed`
+    item counts as that many passing inputs (in-process only: such streams are checked with ``jobs = 1``).
     """
     limit = PARALLEL_THRESHOLD if threshold is None else threshold
     if jobs <= 1 or total < limit:
         count = 0
         for inp in inputs:
+            if isinstance(inp, Passed):
+                count += inp.count
+                bar.update(inp.count)
+                continue
             count += 1
             bad = per_input(inp)
             bar.update(1)

@@ -31,6 +31,7 @@ from math import comb
 from typing import Any, Protocol
 
 from symcot.check.exhaustive import Family
+from symcot.check.parallel import Passed
 from symcot.check.pool import default_jobs, map_ordered
 from symcot.errors import InvalidInputError, SymcotError, locate
 from symcot.inputs import (
@@ -55,6 +56,7 @@ MIN_SHARD = 2048
 MAX_SHARD = 50_000
 
 RangeFn = Callable[[int, int, int], Iterable[Any]]
+BatchFn = Callable[[int, int, int], Any]
 
 
 class ShardChecker(Protocol):
@@ -73,6 +75,10 @@ class ShardChecker(Protocol):
 
     def check(self, inputs: list[Any]) -> tuple[list[dict[str, Any] | None], BaseException | None]:
         """Per input ``None`` (passes) or its counterexample, in order up to the first failure; an error."""
+        ...
+
+    def check_batch(self, batch: Any) -> Any:
+        """An :class:`~symcot.inputs.batch.InputBatch` checked (``checked``, ``failure``, ``error`` attributes)."""
         ...
 
     def certificate(self) -> Certificate | None:
@@ -237,10 +243,17 @@ class ShardResult:
     exact_fallbacks: int = 0
 
 
-def check_shard(checker: ShardChecker, range_fn: RangeFn, shard: Shard) -> ShardResult:
-    """Check the inputs of ``shard`` in rank order, streaming batches; stop at the first failure."""
+def check_shard(checker: ShardChecker, range_fn: RangeFn, shard: Shard,
+                batch_fn: BatchFn | None = None) -> ShardResult:
+    """Check the inputs of ``shard`` in rank order, streaming batches; stop at the first failure.
+
+    With ``batch_fn`` (a family's ``batch_range``) each batch is built as arrays and checked whole
+    (``checker.check_batch``); otherwise ``range_fn`` yields the inputs one by one.
+    """
     checker = copy.copy(checker)
     checker.certificates, checker.exact_fallbacks = [], 0
+    if batch_fn is not None:
+        return _check_shard_batches(checker, batch_fn, shard)
     it = iter(range_fn(shard.size, shard.start, shard.stop))
     checked = 0
     while True:
@@ -256,6 +269,20 @@ def check_shard(checker: ShardChecker, range_fn: RangeFn, shard: Shard) -> Shard
         if err is not None:  # located here, where the traceback still is (it does not survive pickling)
             err = locate(err, f"on input {part[len(results)]!r:.200}")
             return ShardResult(shard, checked, None, err, checker.certificate(), checker.exact_fallbacks)
+    return ShardResult(shard, checked, None, None, checker.certificate(), checker.exact_fallbacks)
+
+
+def _check_shard_batches(checker: ShardChecker, batch_fn: BatchFn, shard: Shard) -> ShardResult:
+    checked = 0
+    for a in range(shard.start, shard.stop, checker.batch):
+        out = checker.check_batch(batch_fn(shard.size, a, min(a + checker.batch, shard.stop)))
+        if out.failure is not None:
+            r, inp, res = out.failure
+            return ShardResult(shard, checked + out.checked, (a + r, inp, res), None, checker.certificate(),
+                               checker.exact_fallbacks)
+        checked += out.checked
+        if out.error is not None:
+            return ShardResult(shard, checked, None, out.error, checker.certificate(), checker.exact_fallbacks)
     return ShardResult(shard, checked, None, None, checker.certificate(), checker.exact_fallbacks)
 
 
@@ -364,10 +391,10 @@ def sharded_family(fam: Family, checker: ShardChecker, local: Family, jobs: int 
                    pieces: int | None = None) -> Family:
     """``fam`` for :func:`run_property_check`: large sizes checked as shards, items in rank order.
 
-    Passing inputs of a shard are yielded as placeholders ``(None, None)`` (they are only counted); the
-    failing input, if any, as ``(input, counterexample)``. Sizes below ``threshold``, and families with no
-    ranked enumeration, are the items of ``local`` (``fam`` checked in-process in batches by ``checker``,
-    :func:`symcot.check.batched_check.batched_family`).
+    Passing inputs of a shard are yielded as one :class:`~symcot.check.parallel.Passed` count; the failing
+    input, if any, as ``(input, counterexample)``. A family with ``batch_range`` is checked in whole batches.
+    Sizes below ``threshold``, and families with no ranked enumeration, are the items of ``local`` (``fam``
+    checked in-process in batches by ``checker``, :func:`symcot.check.batched_check.batched_family`).
     """
     rf = range_function(fam)
     runner = engine if engine is not None else LocalPool(jobs)
@@ -388,15 +415,15 @@ def sharded_family(fam: Family, checker: ShardChecker, local: Family, jobs: int 
         shards = plan_shards(size, total, n_pieces, min_shard=min(checker.batch, MIN_SHARD))
         stats["shards"] += len(shards)
         stats["sharded_sizes"].append(size)
-        results = runner.map_ordered(partial(check_shard, checker.shipped(), rf), shards)
+        results = runner.map_ordered(partial(check_shard, checker.shipped(), rf, batch_fn=fam.batch_range), shards)
         try:
             for res in results:
                 if res.certificate is not None:
                     stats["certificates"].append(res.certificate)
                 stats["exact_fallbacks"] += res.exact_fallbacks
                 passes = res.checked - (1 if res.failure is not None else 0)
-                for _ in range(passes):
-                    yield (None, None)
+                if passes:
+                    yield Passed(passes)
                 if res.failure is not None:
                     _, inp, mm = res.failure
                     yield (inp, mm)
@@ -408,7 +435,8 @@ def sharded_family(fam: Family, checker: ShardChecker, local: Family, jobs: int 
             if close is not None:
                 close()
 
-    return replace(fam, inputs=inputs, describe=lambda item: fam.describe(item[0]), inputs_range=None)
+    return replace(fam, inputs=inputs, describe=lambda item: fam.describe(item[0]), inputs_range=None,
+                   batch_range=None)
 
 
 def merged_certificate(stats: dict[str, Any]) -> Certificate | None:

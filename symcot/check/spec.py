@@ -18,6 +18,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+
 from symcot.constructions.base import Construction
 from symcot.ir.layout import ConcreteLayout
 
@@ -41,6 +43,58 @@ class RunView:
         return list(self.layout.pi(name, self.y0 if k == 0 else self.outputs[k - 1]))
 
 
+class BatchRunView:
+    """Finished runs of a batch as a conclusion's ``batch_read`` reads them: ``block(name, k)`` for every row.
+
+    ``final`` is ``(B, d)``: every row's last token ``y_{T_b}`` (exact integers), ``y0`` its ``y_0``; ``trace``
+    holds the blocks ``traced`` at every step ``1 … T`` (``(B, T, ·)``, exact integers), ``steps`` the rows'
+    ``T_b``.
+    """
+
+    def __init__(self, final: np.ndarray, y0: np.ndarray, trace: np.ndarray, traced: Sequence[str],
+                 steps: np.ndarray, layout: ConcreteLayout):
+        self.final, self.y0, self.trace, self.steps, self.layout = final, y0, trace, steps, layout
+        self._cols: dict[str, slice] = {}
+        at = 0
+        for name in traced:
+            size = layout.sizes[name]
+            self._cols[name] = slice(at, at + size)
+            at += size
+
+    def block(self, name: str, k: int | None = None) -> np.ndarray:
+        """``π_name(y_k)`` of every row, ``(B, size)``; ``k`` defaults to each row's last token."""
+        if k is None or (self.steps == k).all():
+            return self.final[:, self.layout.slice(name)]
+        if k == 0:
+            return self.y0[:, self.layout.slice(name)]
+        return self.series(name, k, k)[:, 0]
+
+    def series(self, name: str, first: int, last: int) -> np.ndarray:
+        """``π_name(y_first) … π_name(y_last)`` of every row, ``(B, last - first + 1, size)`` (a traced block)."""
+        if name not in self._cols:
+            raise KeyError(f"block {name} is not traced (Conclusion.trace)")
+        if last < first:
+            return np.zeros((len(self.steps), 0, self.layout.sizes[name]), dtype=np.int64)
+        if not 1 <= first <= last <= self.trace.shape[1]:
+            raise IndexError(f"the runs have no tokens y_{first} … y_{last} (they have y_1 … y_{self.trace.shape[1]})")
+        return self.trace[:, first - 1: last, self._cols[name]]
+
+
+def rows_equal(got: Any, want: Any) -> np.ndarray:
+    """Row by row, whether ``got`` equals ``want`` (arrays ``(B, …)``, or tuples of them compared componentwise)."""
+    if isinstance(got, tuple) or isinstance(want, tuple):
+        if not (isinstance(got, tuple) and isinstance(want, tuple) and len(got) == len(want)):
+            raise TypeError("a batched read and its answer must both be tuples of the same length, or arrays")
+        out = np.ones(len(np.asarray(got[0])), dtype=bool)
+        for g, w in zip(got, want):
+            out &= rows_equal(g, w)
+        return out
+    g, w = np.asarray(got), np.asarray(want)
+    if g.shape != w.shape:
+        raise ValueError(f"a batched read of shape {g.shape} against an answer of shape {w.shape}")
+    return (g == w).reshape(len(g), -1).all(axis=1)
+
+
 @dataclass(frozen=True)
 class Conclusion:
     """One conclusion of a theorem, checked after the run.
@@ -53,6 +107,15 @@ class Conclusion:
             (``None``: only the step count).
         answer: ``answer(inp)``: what ``read`` must give, computed from the definition (not from the
             reference the step-by-step comparison uses).
+        batch_read: the same read on a batch (:class:`BatchRunView`, the :class:`~symcot.inputs.batch.InputBatch`):
+            one value per row, arrays ``(B, …)`` (or a tuple of them).
+        batch_answer: the same answer on a batch, from the definition restated over arrays
+            (:mod:`symcot.algorithms.batched`); the tests compare both forms on every input up to 9 vertices.
+        trace: the blocks ``batch_read`` reads before the last token (kept at every step by the kernel).
+
+    ``steps`` must also accept a batch's stand-in (:attr:`~symcot.inputs.batch.InputBatch.stand_in`), giving
+    every row's count (or one for all). Without ``batch_read``/``batch_answer`` (where there is a ``read``) the
+    batched checker decides the conclusion per input.
 
     """
 
@@ -60,6 +123,29 @@ class Conclusion:
     steps: Callable[[Any], int] | None = None
     read: Callable[[RunView, Any], Any] | None = None
     answer: Callable[[Any], Any] | None = None
+    batch_read: Callable[[BatchRunView, Any], Any] | None = None
+    batch_answer: Callable[[Any], Any] | None = None
+    trace: tuple[str, ...] = ()
+
+    @property
+    def batched(self) -> bool:
+        """Whether the conclusion has a batch form (or needs none: a step count only)."""
+        return self.read is None or (self.batch_read is not None and self.batch_answer is not None)
+
+    def batch_failures(self, run: BatchRunView, batch: Any) -> np.ndarray:
+        """Row by row, whether the batch's runs miss the conclusion (the batch form of :meth:`failure`).
+
+        Raises:
+            IndexError: the read asks for a token the runs do not have (the caller decides those rows per input).
+
+        """
+        bad = np.zeros(len(run.steps), dtype=bool)
+        if self.steps is not None:
+            bad |= run.steps != np.broadcast_to(np.asarray(self.steps(batch.stand_in)), run.steps.shape)
+        if self.read is not None:
+            assert self.batch_read is not None and self.batch_answer is not None
+            bad |= ~rows_equal(self.batch_read(run, batch), self.batch_answer(batch))
+        return bad
 
     def failure(self, inp: Any, outputs: Sequence[Sequence[Any]], y0: Sequence[Any],
                 layout: ConcreteLayout) -> str | None:
@@ -94,6 +180,9 @@ class StepwiseSpec:
         conclusions: the theorem's step count and answers, checked after every step agreed.
         compare: the blocks of the construction's encoding this claim compares (``None``: all of them); the
             stop rule and the conclusions are checked either way.
+        reference_batch: the reference restated over a batch (:class:`~symcot.inputs.batch.InputBatch` →
+            :class:`~symcot.algorithms.batched.fields.Fields`), for the batched checker; ``None``: per input.
+            The tests compare it with ``reference`` on every input up to 9 vertices.
 
     """
 
@@ -127,6 +216,12 @@ class StepwiseSpec:
         if self.compare is not None and not self.compare <= set(cons.encoding.blocks):
             extra = sorted(self.compare - set(cons.encoding.blocks))
             raise ValueError(f"the claim compares {', '.join(extra)}, which {cons.label}'s encoding does not have")
+    reference_batch: Callable[[Any], Any] | None = None
+
+    @property
+    def batched(self) -> bool:
+        """Whether a batch can be checked without per-input Python: a batch reference and batch conclusions."""
+        return self.reference_batch is not None and all(c.batched for c in self.conclusions)
 
     def final_failure(self, inp: Any, outputs: Sequence[Sequence[Any]], y0: Sequence[Any],
                       layout: ConcreteLayout) -> str | None:

@@ -26,6 +26,7 @@ from typing import Any, ClassVar
 import sympy as sp
 
 from symcot.constructions.encoding import LambdaRule, StateEncoding, StopRule
+from symcot.constructions.prompt_batch import BatchPrompt, batch_prompt
 from symcot.ir.layout import ConcreteLayout
 from symcot.ir.symbols import Env, lam
 from symcot.model.decoder import ConcreteDecoder, Decoder
@@ -174,31 +175,43 @@ class Construction:
         """The prompt of the proof: :meth:`validate`, then the tokens of :meth:`token_keys`.
 
         A token is assembled once per (layout, λ, key) and shared, read-only, by every prompt that has it
-        (the batched engines convert each distinct token once); the cache keeps at most
-        :data:`TOKEN_CACHE_LIMIT` tokens and is not used for a symbolic or non-integer λ.
+        (the batched engines convert each distinct token once; :meth:`cached_token`).
         """
         self.validate(inp)
         cl = self.concrete(inp).layout
         lam_value = self.lam_value(inp)
         keys = self.token_keys(inp)
-        cacheable = lam_value is None or type(lam_value) is int
+        return Prompt([self.cached_token(cl, key, lam_value) for _, key in keys], [label for label, _ in keys])
+
+    def cached_token(self, cl: ConcreteLayout, key: Any, lam_value: Any) -> list[Any]:
+        """:meth:`token` for ``key``, assembled once per (layout, λ, key) and shared, read-only.
+
+        The cache keeps at most :data:`TOKEN_CACHE_LIMIT` tokens and is not used for a symbolic or non-integer
+        λ, or an unhashable key.
+        """
+        if not (lam_value is None or type(lam_value) is int):
+            return self.token(cl, key, lam_value)
         if len(self._tokens) > TOKEN_CACHE_LIMIT:
             self._tokens.clear()
-        toks: list[list[Any]] = []
-        for _, key in keys:
-            tok = None
-            if cacheable:
-                ck = (id(cl), lam_value, key)
-                try:
-                    tok = self._tokens.get(ck)
-                except TypeError:  # an unhashable key: no sharing
-                    ck = None
-            if tok is None:
-                tok = self.token(cl, key, lam_value)
-                if cacheable and ck is not None:
-                    self._tokens[ck] = tok
-            toks.append(tok)
-        return Prompt(toks, [label for label, _ in keys])
+        ck = (id(cl), lam_value, key)
+        try:
+            tok = self._tokens.get(ck)
+        except TypeError:  # an unhashable key: no sharing
+            return self.token(cl, key, lam_value)
+        if tok is None:
+            tok = self._tokens[ck] = self.token(cl, key, lam_value)
+        return tok
+
+    def prompt_batch(self, batch: Any, cl: ConcreteLayout, lam_value: Any) -> BatchPrompt:
+        """The prompts of a batch of inputs (:class:`symcot.inputs.batch.InputBatch`) from its stand-in.
+
+        :meth:`token_keys` reads the stand-in as it reads one input; where a key differs between rows it holds
+        a row-indexed leaf (:mod:`symcot.constructions.prompt_batch`). Each distinct key of a position gets its
+        token from :meth:`cached_token`; nothing is validated (the inputs come from an enumerator). The caller
+        passes the layout and λ of the batch's inputs (one size, one λ).
+        """
+        return batch_prompt(self.token_keys(batch.stand_in), lambda key: self.cached_token(cl, key, lam_value),
+                            batch.count)
 
     def expected(self, inp: Any, state: Any, t: int) -> dict[str, list[Any]]:
         """``enc(s_t)``: the blocks ``y_t`` must carry (from :attr:`encoding`)."""

@@ -201,11 +201,8 @@ LAMBDA_RULE = LambdaRule(1 + (n - 1) * W, "app:cotdij: \"λ is a sufficiently la
 
 def dijkstra_token_keys(g: Digraph, s: int) -> list[tuple[str, Any]]:
     """``[x_0, …, x_{n-1}, y_0]``: ``x_i`` depends on ``i`` and the arcs out of ``v_i`` with their weights."""
-    ws = g.weights if g.weights is not None else (1,) * len(g.arcs)
-    out: list[list[tuple[int, Any]]] = [[] for _ in range(g.n)]
-    for (u, v), w in zip(g.arcs, ws):
-        out[u].append((v, w))
-    return [*((f"x_{i}", ("x", g.n, i, tuple(out[i]))) for i in range(g.n)), ("y_0", ("y", g.n, s))]
+    out = g.out_arcs()
+    return [*((f"x_{i}", ("x", g.n, i, out[i])) for i in range(g.n)), ("y_0", ("y", g.n, s))]
 
 
 def dijkstra_token(cl: ConcreteLayout, key: Any, lam_value: Any, enc: Encoding,

@@ -99,6 +99,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from symcot.algorithms.batched.fields import Fields
+from symcot.algorithms.batched.paths import strahler_fold_batch
 from symcot.algorithms.paths import FoldState, strahler_fold
 from symcot.constructions.base import Construction, Expectation, onehot_list
 from symcot.constructions.encoding import LambdaRule, StateEncoding, const, onehot, scalar
@@ -106,6 +108,7 @@ from symcot.constructions.pathsteps import LETTER, LITERAL, LITERAL_LAST, StepRe
 from symcot.constructions.readings import Reading, as_written, reading, repair
 from symcot.errors import InvalidInputError
 from symcot.gadgets import Gadget, fold, ind_pos, ind_pos_at, ind_zero_at, merge_units, mmc, shiftonehot, signed_pass
+from symcot.inputs.batch import WordBatch
 from symcot.inputs.dyck import UP, heights, validate_dyck
 from symcot.ir import Layout, Map, Shift, lam, n
 from symcot.model import FFN, Attention, Decoder, Head, Layer, value_space
@@ -409,3 +412,8 @@ class StrahlerPathConstruction(Construction):
 def reference(word: str) -> list[FoldState]:
     """The fold of eq:dynamicstrdfs along the word (:func:`~symcot.algorithms.paths.strahler_fold`)."""
     return strahler_fold(word)
+
+
+def reference_batch(batch: WordBatch) -> Fields:
+    """:func:`reference` on every word of a batch (:func:`~symcot.algorithms.batched.paths.strahler_fold_batch`)."""
+    return strahler_fold_batch(batch.words)

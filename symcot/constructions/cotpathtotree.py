@@ -56,10 +56,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from symcot.algorithms.batched.fields import Fields
+from symcot.algorithms.batched.paths import algorithm1_batch
 from symcot.algorithms.paths import Alg1State, algorithm1_states
 from symcot.constructions.base import Construction, Expectation, onehot_list
 from symcot.constructions.encoding import StateEncoding, const, flat, onehot
 from symcot.gadgets import Gadget, branch, merge_units
+from symcot.inputs.batch import WordBatch
 from symcot.inputs.dyck import UP, validate_dyck
 from symcot.ir import IndexMatrix, Layout, Map, Shift, m, outer
 from symcot.model import FFN, Attention, Decoder, Head, Layer, value_space
@@ -208,3 +211,8 @@ class PathToTreeConstruction(Construction):
 def reference(word: str) -> list[Alg1State]:
     """Algorithm 1 as printed, one state per letter (:func:`~symcot.algorithms.paths.algorithm1_states`)."""
     return algorithm1_states(word)
+
+
+def reference_batch(batch: WordBatch) -> Fields:
+    """:func:`reference` on every word of a batch (:func:`~symcot.algorithms.batched.paths.algorithm1_batch`)."""
+    return algorithm1_batch(batch.words)

@@ -82,6 +82,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from symcot.algorithms.batched.dfs import strahler_dynamic_batch
+from symcot.algorithms.batched.fields import Fields
 from symcot.algorithms.strahler import StrahlerState, ind, strahler_dynamic
 from symcot.constructions.base import Construction, Expectation
 from symcot.constructions.cotdfs import ENCODING as DFS_ENCODING
@@ -104,6 +106,7 @@ from symcot.constructions.encoding import LambdaRule, const, scalar
 from symcot.constructions.readings import Reading, as_written, repair
 from symcot.errors import InvalidInputError
 from symcot.gadgets import Gadget, fold, ind_pos, ind_pos_at, ind_zero, ind_zero_at, merge_units, traverse_gate
+from symcot.inputs.batch import TreeBatch
 from symcot.inputs.graphs import Digraph
 from symcot.inputs.trees import validate_tree
 from symcot.ir import Layout, Map, lam, n
@@ -319,3 +322,8 @@ def reference(inp: tuple[Digraph, int]) -> list[StrahlerState]:
     """The reference states: the DFS dynamic with the case-form fold of obs:dynamicstrdfs."""
     validate(*inp)
     return strahler_dynamic(*inp)
+
+
+def reference_batch(batch: TreeBatch) -> Fields:
+    """:func:`reference` on every tree of a batch (:func:`~symcot.algorithms.batched.dfs.strahler_dynamic_batch`)."""
+    return strahler_dynamic_batch(batch.adjacency, batch.roots)

@@ -68,6 +68,8 @@ from typing import Any
 
 import sympy as sp
 
+from symcot.algorithms.batched.fields import Fields
+from symcot.algorithms.batched.paths import width_states_batch
 from symcot.algorithms.paths import WidthState, width_states
 from symcot.constructions.base import Construction, Expectation, onehot_list
 from symcot.constructions.encoding import StateEncoding, const, scalar, vector
@@ -75,6 +77,7 @@ from symcot.constructions.pathsteps import LETTER, LITERAL, LITERAL_LAST, StepRe
 from symcot.constructions.readings import Reading, as_written, reading, repair
 from symcot.errors import InvalidInputError
 from symcot.gadgets import addonetospecificheight, addwidplus1
+from symcot.inputs.batch import WordBatch
 from symcot.inputs.dyck import validate_dyck
 from symcot.ir import Layout, Map, Shift, n
 from symcot.model import FFN, Attention, Decoder, Head, Layer, value_space
@@ -246,3 +249,8 @@ class WidthPathConstruction(Construction):
 def reference(word: str) -> list[WidthState]:
     """:func:`~symcot.algorithms.paths.width_states` with ``H = |w|/2 + 1`` counters."""
     return width_states(word, len(word) // 2 + 1)
+
+
+def reference_batch(batch: WordBatch) -> Fields:
+    """:func:`reference` on every word of a batch (:func:`~symcot.algorithms.batched.paths.width_states_batch`)."""
+    return width_states_batch(batch.words, batch.words.shape[1] // 2 + 1)

@@ -34,6 +34,8 @@ from typing import Any, Literal
 import numpy as np
 import sympy as sp
 
+from symcot.algorithms.batched.fields import Fields
+
 Kind = Literal["onehot", "indicator", "scalar", "vector", "flat", "const"]
 
 _INT64 = 1 << 63
@@ -158,7 +160,7 @@ class StateEncoding:
 
         A block compared at some steps only comes with the boolean mask of those steps. ``None`` when a
         value is not an integer within int64 (a ``Fraction`` weight, a symbolic ``λ``): the caller then uses
-        :meth:`expected` step by step.
+        :meth:`expected` step by step. This is :meth:`evaluate` on a batch of one run.
         """
         if lam is not None and (not isinstance(lam, int) or not -_INT64 <= lam < _INT64):
             return None
@@ -168,47 +170,107 @@ class StateEncoding:
             return None
         if arrays is None:
             return None
-        steps = len(states)
-        out: dict[str, Any] = {}
+        blocks = self.evaluate({k: _batch_of_one(v) for k, v in arrays.items()}, len(states), sizes, lam)
+        if blocks is None or any(bv.unrepresentable.any() for bv in blocks.values()):
+            return None
+        return {b: bv.dense()[0] if bv.present is None else (bv.dense()[0], bv.present[0]) for b, bv in blocks.items()}
+
+    def evaluate(self, arrays: Mapping[tuple[str, str], Any], steps: int, sizes: Mapping[str, int],
+                 lam: Any = None) -> dict[str, BlockValues] | None:
+        """Every block at every step of a batch of runs, from the fields as arrays ``(B, S, …)``.
+
+        ``arrays`` is what :func:`field_arrays` (one run) or :func:`batch_field_arrays` (a batch) gives.
+        ``None`` when the encoding cannot be read as integers at all (a constant or a scale that is not an
+        ``int``); a row that cannot (a ``None`` where a scalar is compared, ``∞`` without an integer ``λ``) is
+        marked in its block's ``unrepresentable``.
+        """
+        if lam is not None and (not isinstance(lam, int) or not -_INT64 <= lam < _INT64):
+            lam = None
+        batch = _batch_size(arrays)
+        out: dict[str, BlockValues] = {}
         for b, term in self.blocks.items():
-            mask = None
+            present = None
             if term.when is not None or term.from_step:
-                mask = np.arange(steps) >= term.from_step
+                present = np.broadcast_to(np.arange(steps) >= term.from_step, (batch, steps)).copy()
                 if term.when is not None:
-                    mask &= arrays[term.when, "bool"]
-            present = np.ones(steps, dtype=bool) if mask is None else mask
-            a = _block_array(term, arrays, steps, sizes[b], lam, present)
-            if a is None:
+                    present &= arrays[term.when, "bool"]
+            bv = _block_values(term, arrays, batch, steps, sizes[b], lam,
+                               np.ones((batch, steps), dtype=bool) if present is None else present)
+            if bv is None:
                 return None
-            out[b] = a if mask is None else (a, mask)
+            bv.present = present
+            out[b] = bv
         return out
 
 
-def _block_array(term: Term, arrays: Mapping[str, Any], steps: int, k: int, lam: Any,
-                 present: np.ndarray) -> np.ndarray | None:
+@dataclass
+class BlockValues:
+    """One block's expected values over a batch of runs: ``form`` and ``data`` (see :meth:`dense`).
+
+    ``form`` is ``"index"`` (``data`` ``(B, S)``: the block is ``e_{data}``, ``0^k`` for ``-1`` or an index
+    beyond ``k``), ``"values"`` (``data`` ``(B, S, k)`` integers, int8 or int64) or ``"const"`` (``data`` an
+    ``int`` in every coordinate). ``present`` (``(B, S)`` bool, or ``None`` for every step) says where the
+    block is compared; ``unrepresentable`` (``(B,)``) marks rows whose values are not integers here.
+    """
+
+    form: str
+    data: Any
+    size: int
+    steps: int
+    unrepresentable: np.ndarray
+    present: np.ndarray | None = None
+
+    def dense(self) -> np.ndarray:
+        """The values as int64 ``(B, S, k)``."""
+        if self.form == "const":
+            return np.full((len(self.unrepresentable), self.steps, self.size), self.data, dtype=np.int64)
+        if self.form == "index":
+            return (self.data[..., None] == np.arange(self.size)).astype(np.int64)
+        return np.asarray(self.data, dtype=np.int64)
+
+
+def _batch_size(arrays: Mapping[tuple[str, str], Any]) -> int:
+    for v in arrays.values():
+        return int((v[0] if isinstance(v, tuple) else v).shape[0])
+    return 1
+
+
+def _batch_of_one(v: Any) -> Any:
+    """A field array of one run with a batch axis in front."""
+    return tuple(x[None] for x in v) if isinstance(v, tuple) else v[None]
+
+
+def _block_values(term: Term, arrays: Mapping[tuple[str, str], Any], batch: int, steps: int, k: int, lam: Any,
+                  present: np.ndarray) -> BlockValues | None:
+    none_bad = np.zeros(batch, dtype=bool)
     if term.kind == "const":
         if not isinstance(term.value, int):
             return None
-        return np.full((steps, k), term.value, dtype=np.int64)
+        return BlockValues("const", term.value, k, steps, none_bad)
     assert term.field is not None
     a = arrays[term.field, _NEEDS[term.kind]]
     if term.kind == "onehot":
-        return (a[:, None] == np.arange(k)[None, :]).astype(np.int64)
+        return BlockValues("index", a, k, steps, none_bad)
     if term.kind == "indicator":
-        return a[:, :k].astype(np.int64)
+        return BlockValues("values", a[..., :k].astype(np.int8), k, steps, none_bad)
     if term.kind == "scalar":
         vals, none = a
-        if not (isinstance(term.scale, int) and isinstance(term.offset, int)) or (none & present).any():
+        if not (isinstance(term.scale, int) and isinstance(term.offset, int)):
             return None
-        return (term.scale * vals + term.offset).reshape(steps, 1).astype(np.int64)
+        return BlockValues("values", (term.scale * vals + term.offset)[..., None].astype(np.int64), k,
+                           steps, (none & present).any(axis=1))
     if term.kind == "vector":
         vals, inf = a
+        bad = none_bad
         if inf.any():
             if lam is None:
-                return None
-            vals = np.where(inf, lam, vals)
-        return vals.astype(np.int64)
-    return a.reshape(steps, -1).astype(np.int64)  # flat
+                bad = inf.reshape(batch, -1).any(axis=1)
+            else:
+                vals = np.where(inf, lam, vals)
+        return BlockValues("values", vals.astype(np.int64), k, steps, bad)
+    flat_vals = a.reshape(batch, steps, -1)  # flat
+    return BlockValues("values", flat_vals if flat_vals.dtype == np.int8 else flat_vals.astype(np.int64), k, steps,
+                       none_bad)
 
 
 def field_arrays(states: Sequence[Any], enc: StateEncoding,  # noqa: C901 - one branch per field kind, read as a table
@@ -219,13 +281,7 @@ def field_arrays(states: Sequence[Any], enc: StateEncoding,  # noqa: C901 - one 
     """
     steps = len(states)
     out: dict[tuple[str, str], Any] = {}
-    kinds: dict[tuple[str, str], int] = {}
-    for b, term in enc.blocks.items():
-        if term.field is not None:
-            kinds[(term.field, _NEEDS[term.kind])] = sizes[b]
-        if term.when is not None:
-            kinds[(term.when, "bool")] = 1
-    for (f, kind), k in kinds.items():
+    for (f, kind), k in _needs(enc, sizes).items():
         vals = [getattr(s, f) for s in states]
         if kind == "bool":
             out[f, kind] = np.array([bool(v) for v in vals], dtype=bool)
@@ -256,6 +312,62 @@ def field_arrays(states: Sequence[Any], enc: StateEncoding,  # noqa: C901 - one 
                 return None
             out[f, kind] = np.array(flat_vals, dtype=np.int64).reshape(steps, k)
     return out
+
+
+def _needs(enc: StateEncoding, sizes: Mapping[str, int]) -> dict[tuple[str, str], int]:
+    """``(field, kind) → block size`` for every field the encoding reads."""
+    kinds: dict[tuple[str, str], int] = {}
+    for b, term in enc.blocks.items():
+        if term.field is not None:
+            kinds[(term.field, _NEEDS[term.kind])] = sizes[b]
+        if term.when is not None:
+            kinds[(term.when, "bool")] = 1
+    return kinds
+
+
+def batch_field_arrays(fields: Fields, enc: StateEncoding,
+                       sizes: Mapping[str, int]) -> tuple[dict[tuple[str, str], Any], np.ndarray]:
+    """What :func:`field_arrays` gives for one run, for a batch of runs from a batched reference's :class:`Fields`.
+
+    Returns the arrays ``(B, S, …)`` by ``(field, kind)`` and the rows that cannot be read as :func:`field_arrays`
+    reads one run (a set with a member beyond its block).
+
+    Raises:
+        KeyError: the batched reference has no field the encoding reads.
+        ValueError: a field of the wrong shape for its block.
+
+    """
+    batch, steps = len(fields.lengths), fields.steps
+    bad = np.zeros(batch, dtype=bool)
+    out: dict[tuple[str, str], Any] = {}
+    for (f, kind), k in _needs(enc, sizes).items():
+        v = fields.values[f][:, :steps]
+        miss = fields.missing.get(f)
+        miss = np.zeros(v.shape, dtype=bool) if miss is None else miss[:, :steps]
+        if kind == "bool":
+            out[f, kind] = v.astype(bool)
+        elif kind == "index":
+            out[f, kind] = np.where(miss, -1, v).astype(np.int64)
+        elif kind == "set":
+            width = v.shape[2]
+            if width > k:
+                bad |= v[..., k:].reshape(batch, -1).any(axis=1)
+                v = v[..., :k]
+            elif width < k:
+                v = np.concatenate([v, np.zeros((batch, steps, k - width), dtype=bool)], axis=2)
+            out[f, kind] = v.astype(bool)
+        elif kind == "scalar":
+            out[f, kind] = (np.where(miss, 0, v).astype(np.int64), miss)
+        elif kind == "vector":
+            if v.shape[2:] != (k,):
+                raise ValueError(f"field {f}: {v.shape[2:]} values per step for a block of {k}")
+            out[f, kind] = (np.where(miss, 0, v).astype(np.int64), miss)
+        else:  # matrix
+            flat_vals = v.reshape(batch, steps, -1)
+            if flat_vals.shape[2] != k:
+                raise ValueError(f"field {f}: {flat_vals.shape[2]} values per step for a block of {k}")
+            out[f, kind] = flat_vals if flat_vals.dtype == np.int8 else flat_vals.astype(np.int64)
+    return out, bad
 
 
 # -- the stop rule ---------------------------------------------------------------------------------------

@@ -182,8 +182,11 @@ def dyck_words(m: int) -> Iterator[str]:
 def heights(word: str) -> list[int]:
     """Return the ordinate sequence ``s_0, ..., s_{|w|}`` of the lattice path of ``word`` (``s_0 = 0``).
 
-    Any word over ``U``/``D`` is accepted (a prefix of a Dyck word, say), not only Dyck words.
+    Any word over ``U``/``D`` is accepted (a prefix of a Dyck word, say), not only Dyck words. A batch's
+    stand-in for one word (:class:`symcot.inputs.batch.WordColumns`) gives every row's heights as arrays.
     """
+    if not isinstance(word, str) and hasattr(word, "heights"):
+        return list(word.heights())
     _check_letters(word)
     out = [0]
     for c in word:

@@ -15,6 +15,7 @@ from functools import lru_cache
 from typing import Any
 
 from symcot.errors import InvalidInputError
+from symcot.inputs.batch import InputBatch, tree_batch, word_batch
 from symcot.inputs.dyck import catalan, dyck_rank, dyck_words_range, validate_dyck
 from symcot.inputs.family import Family
 from symcot.inputs.trees import OrderedTree
@@ -70,15 +71,24 @@ def dyck_family(name: str = "Dyck words of length 2(n-1), n = vertices of ψ(w)"
         hi = total if stop is None else min(stop, total)
         return max(0, hi - start)
 
-    def inputs_range(size: int, lo: int, hi: int) -> Iterator[str]:
-        if size < domain_from:
-            return iter(())
+    def bounds(size: int, lo: int, hi: int) -> tuple[int, int]:
         total = word_count(size)
         a = min(start + lo, total)
         b = min(start + hi, total if stop is None else min(stop, total))
-        return words_by_rank(size, a, max(a, b))
+        return a, max(a, b)
 
-    return Family(name, inputs, count, describe_word, max_size=max_size, inputs_range=inputs_range, reach=True)
+    def inputs_range(size: int, lo: int, hi: int) -> Iterator[str]:
+        if size < domain_from:
+            return iter(())
+        return words_by_rank(size, *bounds(size, lo, hi))
+
+    def batch_range(size: int, lo: int, hi: int) -> InputBatch:
+        if size < domain_from:
+            return word_batch(size, 0, 0)
+        return word_batch(size, *bounds(size, lo, hi))
+
+    return Family(name, inputs, count, describe_word, max_size=max_size, inputs_range=inputs_range, reach=True,
+                  batch_range=batch_range)
 
 
 #: Every Dyck word, including the empty word (size 1).
@@ -182,4 +192,5 @@ def ordered_rooted_tree_family(describe: Any, what: str = "") -> Family:
         return out
 
     return Family(f"ordered trees ψ(w), preorder labels, root 0{what}", ordered_rooted_trees, word_count,
-                  describe_with_word, inputs_range=ordered_rooted_trees, reach=True, partial=True)
+                  describe_with_word, inputs_range=ordered_rooted_trees, reach=True, partial=True,
+                  batch_range=tree_batch)

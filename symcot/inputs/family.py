@@ -29,6 +29,9 @@ class Family:
             their preorder labels inside "every labeled tree with every root"): every size it reaches is
             enumerated completely and reported in ``families``, but it does not count toward the verdict's
             ``max_size``, which says where the whole domain was covered.
+        batch_range: ``batch_range(size, start, stop)`` gives the inputs of rank ``start ≤ r < stop`` as one
+            :class:`~symcot.inputs.batch.InputBatch` (arrays; row ``i`` is the input of rank ``start + i``);
+            ``None``: input objects only.
 
     """
 
@@ -42,6 +45,7 @@ class Family:
     inputs_range: Callable[[int, int, int], Iterable[Any]] | None = None
     reach: bool = False
     partial: bool = False
+    batch_range: Callable[[int, int, int], Any] | None = None
 
     def __post_init__(self) -> None:
         for what in ("inputs", "count", "describe"):

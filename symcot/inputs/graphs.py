@@ -206,6 +206,14 @@ class Digraph:
             a[u][v] = w
         return a
 
+    def out_arcs(self) -> tuple[tuple[tuple[int, Weight], ...], ...]:
+        """Per vertex ``u``, its out-arcs ``(v, weight)`` (weight 1 if unweighted) in increasing ``v``."""
+        out: list[list[tuple[int, Weight]]] = [[] for _ in range(self.n)]
+        ws = self.weights if self.weights is not None else (1,) * len(self.arcs)
+        for (u, v), w in zip(self.arcs, ws):
+            out[u].append((v, w))
+        return tuple(tuple(o) for o in out)
+
     def out_neighbors(self, u: int) -> list[int]:
         """Out-neighbours of ``u`` in increasing index order."""
         return list(self._out[u]) if 0 <= u < self.n else []

@@ -49,17 +49,22 @@ those ``k`` positions are not pushed again: their cached keys and values depend 
 :meth:`BatchedDecoder.tokens <symcot.replay.batched.BatchedDecoder.tokens>` (copied into row-major blocks
 inside C); :meth:`NativeDecoder.run_indexed` takes the distinct tokens and a ``(B, P)`` index instead
 (:func:`~symcot.replay.native.decoder.index_prompts`), which avoids building that array at all.
+:func:`~symcot.replay.native.check.check_indexed` runs the same rows and compares every ``y_t`` with expected
+values inside the kernel, returning per row only the first step that differs (:mod:`.check`).
 
 **Modules.** :mod:`.liveness` (what must be computed), :mod:`.emit` (straight-line int64 C, checked or
 plain), :mod:`.bounds` (the fast path's threshold), :mod:`.source` (the generated part of a kernel, around
 the fixed part ``kernel.c``, a C file shipped with the package), :mod:`.build` (the compiler and the cache
-of compiled kernels) and :mod:`.decoder` (:class:`NativeDecoder`, the ctypes binding).
+of compiled kernels), :mod:`.decoder` (:class:`NativeDecoder`, the ctypes binding) and :mod:`.check` (runs
+checked against expected values inside the kernel).
 """
 
 from symcot.replay.native.bounds import fast_threshold
 from symcot.replay.native.build import BASE_FLAGS, DEFAULT_OPT, NativeError, cache_dir, compiler, native_available
+from symcot.replay.native.check import CheckResult, StopSpec, Term, check_indexed
 from symcot.replay.native.decoder import NativeDecoder, index_prompts
 from symcot.replay.native.source import BLOCK_BYTES, generate_source
 
-__all__ = ["BASE_FLAGS", "BLOCK_BYTES", "DEFAULT_OPT", "NativeDecoder", "NativeError", "cache_dir", "compiler",
-           "fast_threshold", "generate_source", "index_prompts", "native_available"]
+__all__ = ["BASE_FLAGS", "BLOCK_BYTES", "DEFAULT_OPT", "CheckResult", "NativeDecoder", "NativeError", "StopSpec",
+           "Term", "cache_dir", "check_indexed", "compiler", "fast_threshold", "generate_source", "index_prompts",
+           "native_available"]

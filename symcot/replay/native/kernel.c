@@ -177,3 +177,148 @@ int symcot_run_indexed(const int64_t *table, const int64_t *index, int64_t P, in
     free(tokp);
     return 0;
 }
+
+/* -- checking rows against expected values (symcot.replay.native.check) ------------------------------------
+
+   A term is one block of the expected values of every row at every step: the coordinates col..col+size-1 of
+   y_t must equal, scaled by the token's scale, e_idx (form 0: data (B, S) int64, an index; 0^size for an index
+   outside 0..size-1), the int64 values data (B, S, size) (form 1), the int8 values data (B, S, size) (form 2),
+   or value in every coordinate (form 3); present (B, S), when given, says at which steps the block is
+   compared. */
+typedef struct {
+    int64_t col, size, form;
+    const void *data;
+    const int8_t *present;
+    int64_t value;
+} symcot_term;
+
+/* 0: every term of row b at step t holds on y (at scale s); 1: one does not; 2: an expected value times s
+   does not fit int64. */
+static int compare_terms(const symcot_term *terms, int64_t nterms, int64_t b, int64_t t, int64_t S,
+                         const int64_t *y, int64_t s) {
+    const int64_t at = b * S + t;
+    for (int64_t k = 0; k < nterms; k++) {
+        const symcot_term *tm = terms + k;
+        if (tm->present != NULL && !tm->present[at]) continue;
+        const int64_t *yy = y + tm->col;
+        const int64_t n = tm->size;
+        int64_t w;
+        switch (tm->form) {
+        case 0: {
+            const int64_t idx = ((const int64_t *)tm->data)[at];
+            for (int64_t j = 0; j < n; j++)
+                if (yy[j] != (j == idx ? s : 0)) return 1;
+            break;
+        }
+        case 1: {
+            const int64_t *v = (const int64_t *)tm->data + at * n;
+            for (int64_t j = 0; j < n; j++) {
+                if (__builtin_mul_overflow(v[j], s, &w)) return 2;
+                if (yy[j] != w) return 1;
+            }
+            break;
+        }
+        case 2: {
+            const int8_t *v = (const int8_t *)tm->data + at * n;
+            for (int64_t j = 0; j < n; j++) {
+                if (__builtin_mul_overflow((int64_t)v[j], s, &w)) return 2;
+                if (yy[j] != w) return 1;
+            }
+            break;
+        }
+        default:
+            if (__builtin_mul_overflow(tm->value, s, &w)) return 2;
+            for (int64_t j = 0; j < n; j++)
+                if (yy[j] != w) return 1;
+        }
+    }
+    return 0;
+}
+
+/* The stop rule "every coordinate of y[col..col+size-1] is value" on y at scale s. */
+static int stop_fires(const int64_t *y, int64_t col, int64_t size, int64_t value, int64_t s) {
+    int64_t w;
+    if (__builtin_mul_overflow(value, s, &w)) return 0;  /* no int64 coordinate equals it */
+    for (int64_t j = 0; j < size; j++)
+        if (y[col + j] != w) return 0;
+    return 1;
+}
+
+typedef struct {
+    const symcot_term *terms;
+    int64_t nterms, S, s_tok, s_out, stop_col, stop_size, stop_value, ntrace;
+    const int64_t *trace_cols;
+} check_spec;
+
+/* One row of symcot_check_indexed: y_0 (the prompt's last token, at s_tok) against step 0, then its chain of
+   thought of sb steps, each y_t (at s_out) against step t and the stop rule (when stop_size > 0: it must not
+   fire before sb and must fire at sb). *bad: the first step that differs, -1 when none. Returns the status
+   (0; 1 an int64 operation would overflow; 2 an inexact feedback; 3 an expected value beyond int64). */
+static int check_row(const check_spec *cs, const int64_t *const *tokp, int64_t P, int64_t start, int64_t sb,
+                     int64_t b, int64_t *trace, int64_t *final, int64_t *bad, int64_t *cache, int64_t *valid) {
+    int64_t y[D > 0 ? D : 1], tok[D > 0 ? D : 1], scratch[D > 0 ? D : 1];
+    *valid = start;
+    *bad = -1;
+    int c = compare_terms(cs->terms, cs->nterms, b, 0, cs->S, tokp[P - 1], cs->s_tok);
+    if (c == 2) return 3;
+    if (c == 1) { *bad = 0; return 0; }
+    if (sb <= 0) return 0;
+    for (int64_t p = start; p < P; p++) {
+        if (push(tokp[p], p == P - 1 ? y : scratch, p, cache)) return 1;
+        *valid = p + 1;
+    }
+    for (int64_t t = 1; t <= sb; t++) {
+        if (t > 1) {
+            for (int64_t k = 0; k < D; k++) {
+                int64_t v = y[k];
+                int st = feedback(&v);
+                if (st) return st;
+                tok[k] = v;
+            }
+            if (push(tok, y, P + t - 2, cache)) return 1;
+        }
+        c = compare_terms(cs->terms, cs->nterms, b, t, cs->S, y, cs->s_out);
+        if (c == 2) return 3;
+        if (c == 1) { *bad = t; return 0; }
+        if (cs->stop_size > 0) {
+            const int fires = stop_fires(y, cs->stop_col, cs->stop_size, cs->stop_value, cs->s_out);
+            if (fires != (t == sb)) { *bad = t; return 0; }
+        }
+        for (int64_t r = 0; r < cs->ntrace; r++) trace[(t - 1) * cs->ntrace + r] = y[cs->trace_cols[r]];
+    }
+    memcpy(final, y, sizeof(int64_t) * D);
+    return 0;
+}
+
+/* Every row's run checked against the terms and the stop rule; prompts given as in symcot_run_indexed (a row
+   whose first indices equal the last row's reuses those cached positions). Per row: bad (the first step that
+   differs, -1 when none), status (check_row), final (y at its last step, when every step held) and trace (the
+   columns trace_cols at every step, T rows of ntrace). */
+int symcot_check_indexed(const int64_t *table, const int64_t *index, int64_t P, int64_t B, const int64_t *steps,
+                         int64_t T, const symcot_term *terms, int64_t nterms, int64_t S, int64_t s_tok,
+                         int64_t s_out, int64_t stop_col, int64_t stop_size, int64_t stop_value,
+                         const int64_t *trace_cols, int64_t ntrace, int64_t *trace, int64_t *final, int64_t *bad,
+                         int8_t *status) {
+    const int64_t N = P + (T > 0 ? T - 1 : 0);
+    int64_t *cache = (int64_t *)malloc((size_t)(N * CACHE_W > 0 ? N * CACHE_W : 1) * sizeof(int64_t));
+    const int64_t **tokp = (const int64_t **)malloc((size_t)P * sizeof(int64_t *));
+    if (!cache || !tokp) { free(cache); free(tokp); return -1; }
+    const check_spec cs = {terms, nterms, S, s_tok, s_out, stop_col, stop_size, stop_value, ntrace, trace_cols};
+    const int64_t *last = NULL;
+    int64_t valid = 0;
+    for (int64_t b = 0; b < B; b++) {
+        const int64_t *ib = index + b * P;
+        int64_t start = 0;
+        if (last != NULL) {
+            const int64_t lim = valid < P - 1 ? valid : P - 1;
+            while (start < lim && ib[start] == last[start]) start++;
+        }
+        for (int64_t p = 0; p < P; p++) tokp[p] = table + ib[p] * D;
+        last = ib;
+        status[b] = (int8_t)check_row(&cs, tokp, P, start, steps[b], b, trace + b * T * ntrace, final + b * D,
+                                      bad + b, cache, &valid);
+    }
+    free(cache);
+    free(tokp);
+    return 0;
+}

@@ -1,0 +1,72 @@
+"""The states of a batch of reference runs as arrays: what the batched references return.
+
+A per-input reference returns states ``s_0 … s_T`` whose fields an encoding reads (``DfsState.cur``,
+``DkstState.dist``, …). :class:`Fields` holds the same fields for a batch: row ``b``'s ``s_t.f`` is
+``values[f][b, t]`` for ``t < lengths[b]``; beyond a row's length the entries mean nothing. Each field is in
+the form its values take:
+
+* an integer that may be ``None`` (a vertex, ``φ``; ``next_q`` once the word is read): ``int64 (B, S)`` with
+  ``missing[f]`` marking ``None``;
+* a truth value (``has_cur``): ``bool (B, S)``;
+* a set of vertices (``vst``): its indicator, ``bool (B, S, k)``;
+* a vector that may hold ``∞`` (``dist``): ``int64 (B, S, k)`` with ``missing[f]`` marking ``∞``;
+* a matrix (``a``): integers ``(B, S, r, c)``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+
+@dataclass
+class Fields:
+    """Reference states of a batch over the steps (module docstring).
+
+    Attributes:
+        lengths: ``(B,)`` the number of states ``T + 1`` of each row.
+        values: field name → array with leading axes ``(B, S)``, ``S = max(lengths)``.
+        missing: field name → ``bool`` array of the same shape: ``None`` (integers) or ``∞`` (vectors).
+
+    """
+
+    lengths: np.ndarray
+    values: dict[str, np.ndarray] = field(default_factory=dict)
+    missing: dict[str, np.ndarray] = field(default_factory=dict)
+
+    @property
+    def steps(self) -> int:
+        """``S``: the longest row's number of states."""
+        return int(self.lengths.max(initial=0))
+
+    def rows(self, keep: np.ndarray) -> Fields:
+        """The fields of the rows ``keep`` only (a boolean mask or indices)."""
+        return Fields(self.lengths[keep], {k: v[keep] for k, v in self.values.items()},
+                      {k: v[keep] for k, v in self.missing.items()})
+
+
+class Recorder:
+    """Fills :class:`Fields` step by step: ``put(t, name, value, missing)`` writes column ``t`` of every row."""
+
+    def __init__(self, batch: int, steps: int):
+        self.batch, self.steps = batch, steps
+        self.values: dict[str, np.ndarray] = {}
+        self.missing: dict[str, np.ndarray] = {}
+
+    def put(self, t: int, name: str, value: np.ndarray, missing: np.ndarray | None = None) -> None:
+        """Record ``value`` (``(B, …)``) as field ``name`` at step ``t`` (``missing``: where it is ``None``/``∞``)."""
+        value = np.asarray(value)
+        arr = self.values.get(name)
+        if arr is None:
+            arr = self.values[name] = np.zeros((self.batch, self.steps, *value.shape[1:]), dtype=value.dtype)
+        arr[:, t] = value
+        if missing is not None:
+            m = self.missing.get(name)
+            if m is None:
+                m = self.missing[name] = np.zeros(arr.shape, dtype=bool)
+            m[:, t] = missing
+
+    def fields(self, lengths: np.ndarray) -> Fields:
+        """The recorded fields with the rows' lengths."""
+        return Fields(np.asarray(lengths, dtype=np.int64), self.values, self.missing)
