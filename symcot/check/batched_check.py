@@ -117,9 +117,23 @@ class BatchedChecker:
             self._engines[id(dec)] = got
         return got[1]
 
-    def shipped(self) -> BatchedChecker:
-        """A copy to send to a shard's worker: no certificates collected yet, no decoders or engines built."""
+    def shipped(self, forked: bool = False) -> BatchedChecker:
+        """A copy to send to a shard's worker: no certificates collected yet, no decoders or engines built.
+
+        ``forked``: the workers are forked from this process (:class:`~symcot.check.shard.LocalPool`), so they
+        inherit the decoders and compiled kernels built so far (:meth:`prepare`) instead of building their own.
+        """
+        if forked:
+            return replace(self, certificates=[], exact_fallbacks=0)
         return replace(self, certificates=[], exact_fallbacks=0, _engines={}, _decoders={})
+
+    def prepare(self, fam: Family, size: int) -> None:
+        """Build the decoder and compile the kernel of ``fam``'s inputs of ``size`` here, before workers fork."""
+        if fam.batch_range is None or not self.spec.batched or self.native is False or fam.count(size) == 0:
+            return
+        batch = fam.batch_range(size, 0, 1)
+        if batch.count:
+            self.engine(self._concrete(batch.item(0))).native_kernel(1)
 
     # -- one batch of enumerated inputs --------------------------------------------------------------
     def check_batch(self, batch: Any) -> BatchOutcome:

@@ -94,7 +94,11 @@ def spot_check(cons: Construction, spec: StepwiseSpec, batch: Any, arrays: dict[
             raise EngineDisagreement(f"the reference states of {inp!r} are not integers; the batch's are")
         for fk, want in one.items():
             got = arrays[fk]
-            got_r = tuple(x[r, : len(states)] for x in got) if isinstance(got, tuple) else got[r, : len(states)]
+            if isinstance(got, tuple):  # (values, mask); a batch's mask is None where nothing is missing
+                got_r: Any = tuple(np.zeros(w.shape, dtype=bool) if x is None else x[r, : len(states)]
+                                   for x, w in zip(got, want))
+            else:
+                got_r = got[r, : len(states)]
             if not _same_arrays(got_r, want):
                 raise EngineDisagreement(f"the batch reference disagrees with the reference on field {fk[0]} "
                                          f"of {inp!r}")
@@ -219,7 +223,8 @@ def _conclusion_failures(spec: StepwiseSpec, batch: Any, res: Any, steps: np.nda
     none = np.zeros(len(steps), dtype=bool)
     if final is None or y0 is None or trace is None:
         return none, ok.copy()  # values that are not integers: exact replay decides these rows
-    final = np.where((steps == 0)[:, None], y0, final)
+    if (steps == 0).any():
+        final = np.where((steps == 0)[:, None], y0, final)
     run = BatchRunView(final, y0, trace, traced, steps, layout)
     bad = none.copy()
     try:

@@ -69,8 +69,12 @@ class ShardChecker(Protocol):
     certificates: list[Certificate]
     exact_fallbacks: int
 
-    def shipped(self) -> ShardChecker:
-        """A copy to send to the workers (no state collected or built in this process)."""
+    def shipped(self, forked: bool = False) -> ShardChecker:
+        """A copy to send to the workers (no state collected here; ``forked``: what was built here is inherited)."""
+        ...
+
+    def prepare(self, fam: Family, size: int) -> None:
+        """Build what checking ``fam`` at ``size`` needs here (forked workers inherit it)."""
         ...
 
     def check(self, inputs: list[Any]) -> tuple[list[dict[str, Any] | None], BaseException | None]:
@@ -415,7 +419,11 @@ def sharded_family(fam: Family, checker: ShardChecker, local: Family, jobs: int 
         shards = plan_shards(size, total, n_pieces, min_shard=min(checker.batch, MIN_SHARD))
         stats["shards"] += len(shards)
         stats["sharded_sizes"].append(size)
-        results = runner.map_ordered(partial(check_shard, checker.shipped(), rf, batch_fn=fam.batch_range), shards)
+        forked = isinstance(runner, LocalPool)
+        if forked:
+            checker.prepare(fam, size)
+        results = runner.map_ordered(partial(check_shard, checker.shipped(forked), rf, batch_fn=fam.batch_range),
+                                     shards)
         try:
             for res in results:
                 if res.certificate is not None:

@@ -95,6 +95,7 @@ class Construction:
     lam_fixed: Any = None
     _cache: dict[Any, ConcreteDecoder] = field(default_factory=dict, repr=False)
     _tokens: dict[Any, list[Any]] = field(default_factory=dict, repr=False)
+    _batch_tokens: dict[Any, dict[Any, dict[bytes, list[Any]]]] = field(default_factory=dict, repr=False)
 
     #: ``enc``: what ``y_t`` must carry for the reference state ``s_t``.
     encoding: ClassVar[StateEncoding] = StateEncoding({})
@@ -147,7 +148,7 @@ class Construction:
         """A copy with ``λ = value`` on every input (``symcot.ir.lam`` itself keeps λ symbolic)."""
         c = copy.copy(self)
         c.lam_fixed = _exact_lambda(value)
-        c._cache, c._tokens = {}, {}
+        c._cache, c._tokens, c._batch_tokens = {}, {}, {}
         return c
 
     @property
@@ -210,8 +211,13 @@ class Construction:
         token from :meth:`cached_token`; nothing is validated (the inputs come from an enumerator). The caller
         passes the layout and λ of the batch's inputs (one size, one λ).
         """
+        cache = None
+        if lam_value is None or type(lam_value) is int:  # tokens by key codes, per (layout, λ)
+            cache = self._batch_tokens.setdefault((id(cl), lam_value), {})
+            if sum(len(v) for v in cache.values()) > TOKEN_CACHE_LIMIT:
+                cache.clear()
         return batch_prompt(self.token_keys(batch.stand_in), lambda key: self.cached_token(cl, key, lam_value),
-                            batch.count)
+                            batch.count, cache)
 
     def expected(self, inp: Any, state: Any, t: int) -> dict[str, list[Any]]:
         """``enc(s_t)``: the blocks ``y_t`` must carry (from :attr:`encoding`)."""

@@ -260,14 +260,14 @@ def _block_values(term: Term, arrays: Mapping[tuple[str, str], Any], batch: int,
         return BlockValues("values", (term.scale * vals + term.offset)[..., None].astype(np.int64), k,
                            steps, (none & present).any(axis=1))
     if term.kind == "vector":
-        vals, inf = a
+        vals, inf = a  # inf: None when no entry is ∞ (a batched reference's field without ∞)
         bad = none_bad
-        if inf.any():
+        if inf is not None and inf.any():
             if lam is None:
                 bad = inf.reshape(batch, -1).any(axis=1)
             else:
                 vals = np.where(inf, lam, vals)
-        return BlockValues("values", vals.astype(np.int64), k, steps, bad)
+        return BlockValues("values", np.asarray(vals, dtype=np.int64), k, steps, bad)
     flat_vals = a.reshape(batch, steps, -1)  # flat
     return BlockValues("values", flat_vals if flat_vals.dtype == np.int8 else flat_vals.astype(np.int64), k, steps,
                        none_bad)
@@ -343,11 +343,11 @@ def batch_field_arrays(fields: Fields, enc: StateEncoding,
     for (f, kind), k in _needs(enc, sizes).items():
         v = fields.values[f][:, :steps]
         miss = fields.missing.get(f)
-        miss = np.zeros(v.shape, dtype=bool) if miss is None else miss[:, :steps]
+        miss = None if miss is None else miss[:, :steps]
         if kind == "bool":
             out[f, kind] = v.astype(bool)
         elif kind == "index":
-            out[f, kind] = np.where(miss, -1, v).astype(np.int64)
+            out[f, kind] = np.asarray(v if miss is None else np.where(miss, -1, v), dtype=np.int64)
         elif kind == "set":
             width = v.shape[2]
             if width > k:
@@ -356,12 +356,13 @@ def batch_field_arrays(fields: Fields, enc: StateEncoding,
             elif width < k:
                 v = np.concatenate([v, np.zeros((batch, steps, k - width), dtype=bool)], axis=2)
             out[f, kind] = v.astype(bool)
-        elif kind == "scalar":
-            out[f, kind] = (np.where(miss, 0, v).astype(np.int64), miss)
-        elif kind == "vector":
-            if v.shape[2:] != (k,):
+        elif kind in ("scalar", "vector"):
+            if kind == "vector" and v.shape[2:] != (k,):
                 raise ValueError(f"field {f}: {v.shape[2:]} values per step for a block of {k}")
-            out[f, kind] = (np.where(miss, 0, v).astype(np.int64), miss)
+            if miss is None:
+                miss = np.zeros(v.shape, dtype=bool) if kind == "scalar" else None
+            vals = v if miss is None else np.where(miss, 0, v)
+            out[f, kind] = (np.asarray(vals, dtype=np.int64), miss)
         else:  # matrix
             flat_vals = v.reshape(batch, steps, -1)
             if flat_vals.shape[2] != k:

@@ -56,30 +56,62 @@ def _fill(tpl: Any, values: list[Any]) -> Any:
 
 
 def _codes(leaf: Any, batch: int) -> np.ndarray:
-    """``(B, k)`` int64 codes of a leaf: equal rows exactly when the row values are equal."""
+    """``(B, k)`` int64 codes of a leaf: equal rows exactly when the row values are equal (the same in every batch)."""
     if isinstance(leaf, np.ndarray):
         if leaf.shape != (batch,):
             raise ValueError(f"a key leaf of shape {leaf.shape} in a batch of {batch}")
         if leaf.dtype.kind in "iub":
             return leaf.astype(np.int64)[:, None]
-        return np.unique(leaf, return_inverse=True)[1].reshape(batch, 1).astype(np.int64)
-    codes = np.asarray(leaf.codes, dtype=np.int64).reshape(batch, -1)
-    return codes
+        if leaf.dtype.kind == "U":  # fixed-width UCS-4: the code points
+            return np.ascontiguousarray(leaf).view(np.uint32).reshape(batch, -1).astype(np.int64)
+        raise ValueError(f"a key leaf of dtype {leaf.dtype}: integers, booleans or strings only")
+    return np.asarray(leaf.codes, dtype=np.int64).reshape(batch, -1)
+
+
+def _all_codes(leaves: list[Any], batch: int) -> np.ndarray:
+    """The leaves' codes side by side, ``(B, K)`` int64 (integer arrays stacked in one call)."""
+    if all(isinstance(x, np.ndarray) and x.dtype.kind in "iub" and x.shape == (batch,) for x in leaves):
+        return np.stack(leaves, axis=1).astype(np.int64)
+    return np.concatenate([_codes(leaf, batch) for leaf in leaves], axis=1)
+
+
+#: Odd 64-bit multipliers for hashing code rows (collisions are detected, then rows are compared whole).
+_MIX = np.array([0x9E3779B97F4A7C15, 0xC2B2AE3D27D4EB4F, 0x165667B19E3779F9, 0xD6E8FEB86659FD93],
+                dtype=np.uint64)
+
+
+def _distinct_rows(codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``(first row of each distinct code row, class of every row)``: by a 64-bit hash, checked exactly."""
+    k = codes.shape[1]
+    mult = (_MIX[np.arange(k) % len(_MIX)] + np.arange(k, dtype=np.uint64) * np.uint64(2)) | np.uint64(1)
+    with np.errstate(over="ignore"):
+        h = (codes.astype(np.uint64) * mult).sum(axis=1, dtype=np.uint64)
+    _, first, inverse = np.unique(h, return_index=True, return_inverse=True)
+    inverse = inverse.ravel()
+    if (codes[first][inverse] == codes).all():
+        return first, inverse
+    packed = codes.view(np.dtype((np.void, codes.dtype.itemsize * k))).ravel()  # a collision: compare whole rows
+    _, first, inverse = np.unique(packed, return_index=True, return_inverse=True)
+    return first, inverse.ravel()
 
 
 def _value(leaf: Any, r: int) -> Any:
     return leaf[r].item() if isinstance(leaf, np.ndarray) else leaf.value(r)
 
 
-def batch_prompt(keys: list[tuple[Any, Any]], token: Callable[[Any], list[Any]], batch: int) -> BatchPrompt:
+def batch_prompt(keys: list[tuple[Any, Any]], token: Callable[[Any], list[Any]], batch: int,
+                 cache: dict[Any, dict[bytes, list[Any]]] | None = None) -> BatchPrompt:
     """Distinct tokens and the index of a batch's prompts from keys with leaves (module docstring).
 
     Args:
         keys: ``token_keys`` of the stand-in: ``(label, key)`` per position, leaves where rows differ.
         token: the token of one key (a row's key, rebuilt with that row's leaf values).
         batch: the number of rows.
+        cache: tokens by the key's constant part, then its leaves' codes (kept by the caller across batches of
+            the same layout and λ: a key seen before is not rebuilt).
 
     """
+    cache = {} if cache is None else cache
     found: list[tuple[str, Any, list[Any]]] = []
     for label, key in keys:
         leaves: list[Any] = []
@@ -92,10 +124,14 @@ def batch_prompt(keys: list[tuple[Any, Any]], token: Callable[[Any], list[Any]],
             index[:, p] = len(tokens)
             tokens.append(token(tpl))
             continue
-        codes = np.ascontiguousarray(np.concatenate([_codes(leaf, batch) for leaf in leaves], axis=1))
-        packed = codes.view(np.dtype((np.void, codes.dtype.itemsize * codes.shape[1]))).ravel()
-        _, first, inverse = np.unique(packed, return_index=True, return_inverse=True)
-        index[:, p] = len(tokens) + inverse.ravel()
+        codes = np.ascontiguousarray(_all_codes(leaves, batch))
+        first, inverse = _distinct_rows(codes)
+        index[:, p] = len(tokens) + inverse
+        known = cache.setdefault(tpl, {})  # this position's tokens by their leaves' codes
         for r in first.tolist():
-            tokens.append(token(_fill(tpl, [_value(leaf, r) for leaf in leaves])))
+            ck = codes[r].tobytes()
+            tok = known.get(ck)
+            if tok is None:
+                tok = known[ck] = token(_fill(tpl, [_value(leaf, r) for leaf in leaves]))
+            tokens.append(tok)
     return BatchPrompt(tokens, index, [label for label, _, _ in found])

@@ -30,3 +30,17 @@ def test_check_stream_reports_the_first_failure_in_stream_order(monkeypatch):
     assert one == two == (24, (23, "bad 23"))
     assert bar.n == 24
     assert check_stream(lambda x: None, range(100), 100, 2, _Bar(), threshold=10) == (100, None)
+
+
+def test_passed_items_count_as_that_many_passing_inputs():
+    from symcot.check.parallel import Passed
+
+    bar = _Bar()
+    seen = []
+
+    def per_input(x):
+        seen.append(x)
+        return "bad" if x == "b" else None
+
+    assert check_stream(per_input, [Passed(5), "a", Passed(3), "b", "c"], 11, 1, bar) == (10, ("b", "bad"))
+    assert seen == ["a", "b"] and bar.n == 10

@@ -6,10 +6,12 @@ from __future__ import annotations
 import dataclasses
 import importlib
 
+import numpy as np
 import pytest
 
 from symcot.check.batched_check import run_batched_check
 from symcot.check.exhaustive import Progress, run_construction_check
+from symcot.check.spec import BatchRunView, Conclusion, StepwiseSpec, rows_equal
 from symcot.check.stepwise import check_input
 from symcot.check.symbolic_check import SymbolicCheck
 from symcot.check.symbolic_target import SymbolicTarget
@@ -17,6 +19,7 @@ from symcot.check.trace import replay
 from symcot.constructions.cotwidoftree import WIDTH_BLOCKS, WidthTreeConstruction
 from symcot.constructions.mutant import Mutant
 from symcot.inputs import Digraph
+from symcot.ir import Layout
 
 
 @pytest.fixture(scope="module")
@@ -80,3 +83,55 @@ def test_replay_reports_no_mismatch_on_an_ignored_block(W):
     assert replay(cons, tree, W.WIDTH_SPEC).ok
     full = replay(cons, tree, W.SPEC)
     assert not full.ok and any("dis" in m for st in full.steps for m in st.mismatches)
+
+
+# -- the batch forms of a spec -------------------------------------------------------------------------
+
+L = Layout("toy", [("a", 2), ("b", 1)]).instantiate({})
+
+
+def _run():
+    final = np.array([[1, 2, 3], [4, 5, 6]])
+    y0 = np.array([[0, 0, 9], [0, 0, 8]])
+    trace = np.array([[[10], [11], [3]], [[20], [21], [6]]])  # block b at steps 1..3
+    return BatchRunView(final, y0, trace, ["b"], np.array([3, 3]), L)
+
+
+def test_a_batch_run_reads_blocks_at_the_last_step_at_0_and_traced_steps():
+    run = _run()
+    assert run.block("a").tolist() == [[1, 2], [4, 5]] and run.block("b", 3).tolist() == [[3], [6]]
+    assert run.block("b", 0).tolist() == [[9], [8]] and run.block("b", 2).tolist() == [[11], [21]]
+    assert run.series("b", 1, 2)[..., 0].tolist() == [[10, 11], [20, 21]]
+    assert run.series("b", 2, 1).shape == (2, 0, 1)
+    with pytest.raises(KeyError, match="not traced"):
+        run.block("a", 1)
+    with pytest.raises(IndexError):
+        run.series("b", 1, 4)
+
+
+def test_rows_equal_compares_row_by_row():
+    assert rows_equal(np.array([[1, 2], [3, 4]]), np.array([[1, 2], [3, 5]])).tolist() == [True, False]
+    got = (np.array([1, 2]), np.array([[1], [2]]))
+    assert rows_equal(got, (np.array([1, 0]), np.array([[1], [2]]))).tolist() == [True, False]
+    with pytest.raises(ValueError):
+        rows_equal(np.array([1, 2]), np.array([[1, 2]]))
+    with pytest.raises(TypeError):
+        rows_equal(got, np.array([1, 2]))
+
+
+class _Batch:
+    stand_in = "xyz"  # len() of the stand-in is 3, as a word's length
+
+
+def test_batch_failures_of_a_conclusion():
+    c = Conclusion("b is 3 and 6, in 3 steps", steps=len, read=lambda run, inp: run.block("b")[0],
+                   answer=lambda inp: 0, batch_read=lambda run, b: run.block("b")[:, 0],
+                   batch_answer=lambda b: np.array([3, 7]))
+    assert c.batched and c.batch_failures(_run(), _Batch()).tolist() == [False, True]
+    only_steps = Conclusion("4 steps", steps=lambda inp: 4)
+    assert only_steps.batched and only_steps.batch_failures(_run(), _Batch()).tolist() == [True, True]
+    per_input_only = Conclusion("read per input", read=lambda run, inp: 0, answer=lambda inp: 0)
+    assert not per_input_only.batched
+    assert not StepwiseSpec(reference=list, conclusions=(c,)).batched  # no batch reference
+    assert StepwiseSpec(reference=list, conclusions=(c,), reference_batch=lambda b: None).batched
+    assert not StepwiseSpec(reference=list, conclusions=(per_input_only,), reference_batch=lambda b: None).batched

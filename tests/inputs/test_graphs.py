@@ -72,3 +72,9 @@ def test_numpy_integer_arrays_as_arcs():
         Digraph.from_arcs(3, np.array([[0.0, 1.0]]))
     with pytest.raises(InvalidInputError, match="a boolean"):
         Digraph.from_arcs(3, [(True, 1)])
+
+
+def test_out_arcs_per_vertex_with_weights():
+    g = Digraph.from_weighted_arcs(3, {(1, 0): 2, (0, 2): Fraction(1, 3), (0, 1): 5})
+    assert g.out_arcs() == (((1, 5), (2, Fraction(1, 3))), ((0, 2),), ())
+    assert Digraph.from_arcs(2, [(0, 1)]).out_arcs() == (((1, 1),), ())

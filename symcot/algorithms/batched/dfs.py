@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from symcot.algorithms.batched.fields import Fields, Recorder
+from symcot.algorithms.batched.fields import Fields, Recorder, since, step_numbers
 
 #: ``move`` codes: the letter each state's move writes (``step_sign`` of :class:`~symcot.algorithms.dfs.DfsState`).
 INIT, TRAVERSE, BACKTRACK = 0, 1, -1
@@ -21,8 +21,8 @@ def dfs_dynamic_batch(adjacency: np.ndarray, sources: np.ndarray) -> Fields:
     """The DFS dynamic from ``sources[b]`` on the digraph ``adjacency[b]`` (``A[u][v] ≠ 0``: an arc) for every row.
 
     Fields (as :class:`~symcot.algorithms.dfs.DfsState`'s): ``t``, ``cur`` (missing: ``φ``), ``has_cur``,
-    ``par_cur`` (missing: ``φ`` or no current vertex), ``vst``, ``step_sign``; and ``par`` (``(B, S, n)``,
-    ``-1`` for ``φ``). A row has ``2(r - 1) + 2`` states, ``r`` the vertices reachable from its source.
+    ``par_cur`` (missing: ``φ`` or no current vertex), ``vst``, ``step_sign``. A row has ``2(r - 1) + 2``
+    states, ``r`` the vertices reachable from its source.
     """
     b, n = adjacency.shape[:2]
     arcs = np.asarray(adjacency) != 0
@@ -32,10 +32,11 @@ def dfs_dynamic_batch(adjacency: np.ndarray, sources: np.ndarray) -> Fields:
     par = np.full((b, n), -1, dtype=np.int64)
     vst = np.zeros((b, n), dtype=bool)
     vst[rows, cur] = True
+    joined = np.where(vst, 0, steps)  # the step each vertex became visited (steps: never)
     rec = Recorder(b, steps)
     lengths = np.ones(b, dtype=np.int64)
     move = np.full(b, INIT, dtype=np.int64)
-    _record(rec, 0, cur, par, vst, move)
+    _record(rec, 0, cur, par, move)
     alive = np.ones(b, dtype=bool)
     for t in range(1, steps):
         if not alive.any():
@@ -48,25 +49,26 @@ def dfs_dynamic_batch(adjacency: np.ndarray, sources: np.ndarray) -> Fields:
         tr = rows[traverse]
         par[tr, v[traverse]] = cur[traverse]
         vst[tr, v[traverse]] = True
+        joined[tr, v[traverse]] = t
         cur = np.where(traverse, v, np.where(back, par[rows, here], cur))
         move = np.where(traverse, TRAVERSE, BACKTRACK)
         lengths += alive
-        _record(rec, t, cur, par, vst, move)
+        _record(rec, t, cur, par, move)
         alive &= cur >= 0
-    return rec.fields(lengths)
+    fields = rec.fields(lengths)
+    fields.values["t"] = step_numbers(b, steps)
+    fields.values["vst"] = since(joined, steps)
+    return fields
 
 
-def _record(rec: Recorder, t: int, cur: np.ndarray, par: np.ndarray, vst: np.ndarray, move: np.ndarray) -> None:
+def _record(rec: Recorder, t: int, cur: np.ndarray, par: np.ndarray, move: np.ndarray) -> None:
     b = len(cur)
     none = cur < 0
     here = np.where(none, 0, cur)
     par_cur = par[np.arange(b), here]
-    rec.put(t, "t", np.full(b, t, dtype=np.int64))
     rec.put(t, "cur", here, none)
     rec.put(t, "has_cur", ~none)
     rec.put(t, "par_cur", np.maximum(par_cur, 0), none | (par_cur < 0))
-    rec.put(t, "par", par)
-    rec.put(t, "vst", vst)
     rec.put(t, "step_sign", move)
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from symcot.algorithms.batched.fields import Fields, Recorder
+from symcot.algorithms.batched.fields import Fields, Recorder, since, step_numbers
 from symcot.errors import InvalidInputError
 
 Reading = str  # "as-written", "repaired", "twd-repaired", "mwd-repaired" (symcot.algorithms.dijkstra.Reading)
@@ -34,8 +34,9 @@ def dijkstra_dynamic_batch(weights: np.ndarray, sources: np.ndarray) -> Fields:
     dist = np.zeros((b, n), dtype=np.int64)
     vst = np.zeros((b, n), dtype=bool)
     vst[rows, cur] = True
+    joined = np.where(vst, 0, n)  # the step each vertex became visited
     rec = Recorder(b, n)
-    _record(rec, 0, cur, dist, inf, vst)
+    _record(rec, 0, cur, dist, inf)
     for t in range(1, n):
         wi = w[rows, cur]
         cand = dist[rows, cur][:, None] + wi
@@ -48,16 +49,18 @@ def dijkstra_dynamic_batch(weights: np.ndarray, sources: np.ndarray) -> Fields:
         key = np.where(open_, dist, np.iinfo(np.int64).max)
         cur = key.argmin(axis=1)  # the first index of the least finite distance among the unvisited
         vst[rows, cur] = True
-        _record(rec, t, cur, dist, inf, vst)
-    return rec.fields(np.full(b, n, dtype=np.int64))
+        joined[rows, cur] = t
+        _record(rec, t, cur, dist, inf)
+    fields = rec.fields(np.full(b, n, dtype=np.int64))
+    fields.values["t"] = step_numbers(b, n)
+    fields.values["vst"] = since(joined, n)
+    return fields
 
 
-def _record(rec: Recorder, t: int, cur: np.ndarray, dist: np.ndarray, inf: np.ndarray, vst: np.ndarray) -> None:
+def _record(rec: Recorder, t: int, cur: np.ndarray, dist: np.ndarray, inf: np.ndarray) -> None:
     b = len(cur)
     rows = np.arange(b)
-    rec.put(t, "t", np.full(b, t, dtype=np.int64))
     rec.put(t, "cur", cur)
-    rec.put(t, "vst", vst)
     rec.put(t, "dist", dist, inf)
     rec.put(t, "dist_cur", dist[rows, cur], inf[rows, cur])
 

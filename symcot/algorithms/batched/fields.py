@@ -70,3 +70,16 @@ class Recorder:
     def fields(self, lengths: np.ndarray) -> Fields:
         """The recorded fields with the rows' lengths."""
         return Fields(np.asarray(lengths, dtype=np.int64), self.values, self.missing)
+
+
+def step_numbers(batch: int, steps: int) -> np.ndarray:
+    """The field ``t`` of every state: ``(B, S)`` int64."""
+    return np.broadcast_to(np.arange(steps, dtype=np.int64), (batch, steps)).copy()
+
+
+def since(first: np.ndarray, steps: int) -> np.ndarray:
+    """A set that only grows, at every step: ``(B, S, k)`` bool.
+
+    ``first`` (``(B, k)``) is the step each member joined (a value beyond every step: never).
+    """
+    return first[:, None, :] <= np.arange(steps)[None, :, None]

@@ -40,24 +40,27 @@ def tree_width_batch(parents: np.ndarray) -> np.ndarray:
 def strahler_batch(parents: np.ndarray, leaf: int = 0) -> np.ndarray:
     """``str`` of every row's root by the recursive definition: a leaf ``leaf``; ``M + 1[c ≥ 2]`` above (``(B,)``).
 
-    Vertices are finished level by level from the deepest: a vertex's value is final once every child's is,
-    and each finished value updates its parent's ``(M, c)`` = (largest child value, how many children have it).
+    Vertices are finished deepest first (every row in its own order): a vertex's value is final once every
+    child's is, and each finished value updates its parent's ``(M, c)`` = (largest child value, how many
+    children have it).
     """
     b, n = parents.shape
-    dep = depths_batch(parents)
+    rows = np.arange(b)
+    order = np.argsort(-depths_batch(parents), axis=1, kind="stable")
     top = np.full((b, n), -1, dtype=np.int64)  # M of the children so far (-1: no child yet)
     cnt = np.zeros((b, n), dtype=np.int64)
-    val = np.zeros((b, n), dtype=np.int64)
-    for level in range(int(dep.max(initial=0)), -1, -1):
-        at = dep == level
-        val = np.where(at, np.where(top < 0, leaf, top + (cnt >= 2)), val)
-        bb, vv = np.nonzero(at & (parents >= 0))
-        pp = parents[bb, vv]
-        np.maximum.at(top, (bb, pp), val[bb, vv])
-        hit = val[bb, vv] == top[bb, pp]
-        np.add.at(cnt, (bb[hit], pp[hit]), 1)
-    roots = np.argmax(parents < 0, axis=1)
-    return val[np.arange(b), roots]
+    val = np.zeros(b, dtype=np.int64)
+    for k in range(n):
+        v = order[:, k]
+        tv = top[rows, v]
+        val = np.where(tv < 0, leaf, tv + (cnt[rows, v] >= 2))
+        p = parents[rows, v]
+        has = p >= 0
+        q = np.where(has, p, v)
+        tp, cp = top[rows, q], cnt[rows, q]
+        top[rows, q] = np.where(has, np.maximum(tp, val), tp)
+        cnt[rows, q] = np.where(has & (val > tp), 1, np.where(has & (val == tp), cp + 1, cp))
+    return val  # the last vertex finished is the root (depth 0)
 
 
 def adjacency_batch(parents: np.ndarray) -> np.ndarray:

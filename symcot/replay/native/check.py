@@ -39,7 +39,8 @@ class Term:
 
     ``form`` ``"index"``: ``data`` ``(B, S)`` int64, the block is ``e_{data}`` (``0^size`` for an index outside
     ``0..size-1``); ``"int64"``/``"int8"``: ``data`` ``(B, S, size)``; ``"const"``: ``value`` in every coordinate.
-    ``present`` (``(B, S)`` bool, or ``None``: every step) says where the block is compared.
+    ``present`` (``(B, S)`` bool, or any shape that broadcasts to it; ``None``: every step) says where the block
+    is compared.
     """
 
     col: int
@@ -106,9 +107,11 @@ def _c_terms(terms: Sequence[Term], batch: int, steps: int, keep: list[np.ndarra
             data = a.ctypes.data
         present = 0
         if tm.present is not None:
-            m = np.ascontiguousarray(np.asarray(tm.present, dtype=np.int8))
-            if m.shape != (batch, steps):
-                raise DimensionError(f"term at column {tm.col}: present of shape {m.shape}, expected {(batch, steps)}")
+            try:
+                m = np.ascontiguousarray(np.broadcast_to(np.asarray(tm.present, dtype=np.int8), (batch, steps)))
+            except ValueError:
+                raise DimensionError(f"term at column {tm.col}: present of shape {np.shape(tm.present)}, expected "
+                                     f"{(batch, steps)}") from None
             keep.append(m)
             present = m.ctypes.data
         arr[k] = _CTerm(tm.col, tm.size, FORMS[tm.form], data, present, int(tm.value))

@@ -1,0 +1,60 @@
+"""Prompts of a batch from keys with row-indexed leaves: each distinct key's token once, in the right rows."""
+
+import numpy as np
+import pytest
+
+from symcot.constructions import prompt_batch as pb
+from symcot.constructions.prompt_batch import batch_prompt
+from symcot.inputs.batch import RaggedArcs
+
+
+def test_keys_with_integer_string_and_ragged_leaves():
+    calls = []
+
+    def token(key):
+        calls.append(key)
+        return [key]
+
+    letters = np.array(["U", "D", "U", "U"])
+    ints = np.array([0, 1, 0, 2])
+    arcs = RaggedArcs(np.array([[0, 1], [0, 1], [0, 0], [0, 1]]))
+    keys = [("x_⊥", ("⊥",)), ("x_0", ("x", 0, letters, ints)), ("x_1", ("x", 1, arcs))]
+    bp = batch_prompt(keys, token, 4)
+    rows = [[bp.tokens[j][0] for j in bp.index[r].tolist()] for r in range(4)]
+    assert rows == [[("⊥",), ("x", 0, "U", 0), ("x", 1, ((1, 1),))], [("⊥",), ("x", 0, "D", 1), ("x", 1, ((1, 1),))],
+                    [("⊥",), ("x", 0, "U", 0), ("x", 1, ())], [("⊥",), ("x", 0, "U", 2), ("x", 1, ((1, 1),))]]
+    assert bp.labels == ["x_⊥", "x_0", "x_1"]
+    assert len(calls) == 1 + 3 + 2  # one token per distinct key
+    assert bp.index[0, 1] == bp.index[2, 1]  # equal keys, equal tokens (a shared prompt prefix in the kernel)
+
+
+def test_a_cache_across_batches_builds_each_key_once():
+    calls = []
+    cache: dict = {}
+    keys = [("x", ("x", np.array([1, 2, 1])))]
+    batch_prompt(keys, lambda k: calls.append(k) or [k], 3, cache)
+    batch_prompt([("x", ("x", np.array([2, 3, 3])))], lambda k: calls.append(k) or [k], 3, cache)
+    assert sorted(calls) == [("x", 1), ("x", 2), ("x", 3)]  # each once
+
+
+def test_leaves_that_are_not_rows_of_the_batch_are_refused():
+    with pytest.raises(ValueError, match="shape"):
+        batch_prompt([("x", ("x", np.array([1, 2])))], lambda k: [k], 3)
+    with pytest.raises(ValueError, match="dtype"):
+        batch_prompt([("x", ("x", np.array([1.5, 2.0, 3.0])))], lambda k: [k], 3)
+
+
+def test_key_code_that_branches_on_a_row_value_fails_loudly():
+    """Code written for one input that branches on a value cannot run on a stand-in: numpy refuses, no guess."""
+    letters = np.array(["U", "D"])
+    with pytest.raises(ValueError, match="truth value"):
+        [("x", 1 if c == "U" else -1) for c in [letters]]
+
+
+def test_rows_are_grouped_exactly_even_when_their_hashes_collide(monkeypatch):
+    codes = np.array([[3, 0], [0, 1], [3, 0], [2, 2]], dtype=np.int64)
+    first, inverse = pb._distinct_rows(codes)
+    assert (codes[first][inverse] == codes).all() and len(first) == 3
+    monkeypatch.setattr(pb, "_MIX", np.zeros(4, dtype=np.uint64))  # multipliers 1, 3: (3, 0) and (0, 1) collide
+    first, inverse = pb._distinct_rows(codes)
+    assert (codes[first][inverse] == codes).all() and len(first) == 3
