@@ -173,8 +173,10 @@ def check_input_batch(cons: Construction, spec: StepwiseSpec, batch: Any, dec: A
         stop = StopSpec(layout.offsets[cons.stop.block], layout.sizes[cons.stop.block], cons.stop.value)
     traced = [b for c in spec.conclusions for b in c.trace]
     trace_cols = [c for b in traced for c in range(layout.offsets[b], layout.offsets[b] + layout.sizes[b])]
+    # rows sorted by their prompts: rows run one after the other then share long prompt prefixes in the kernel
+    order = np.lexsort(prompt.index.T[::-1])
     res = check_indexed(kernel, table, prompt.index, np.where(bad_rows, 0, steps), _terms(blocks, layout), steps_s,
-                        stop, trace_cols)
+                        stop, trace_cols, order)
     flagged = res.bad >= 0
     exact = bad_rows | (res.status != 0)
     reasons = {STATUS[int(s)]: int((res.status == s).sum()) for s in np.unique(res.status).tolist() if s}

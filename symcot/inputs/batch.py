@@ -194,12 +194,14 @@ class InputBatch:
         size: the inputs' size (vertices of ψ(w)).
         start: the rank of row 0.
         words: ``(B, 2(size - 1))`` int8 of ``±1``, the Dyck words in rank order.
+        total: how many inputs the size has in all (the batch is a range of them).
 
     """
 
     size: int
     start: int
     words: np.ndarray
+    total: int = 0
 
     @property
     def count(self) -> int:
@@ -244,7 +246,7 @@ class WordBatch(InputBatch):
 
     def rows(self, keep: np.ndarray) -> WordBatch:
         """Only the rows ``keep``."""
-        return WordBatch(self.size, self.start, self.words[keep])
+        return WordBatch(self.size, self.start, self.words[keep], self.total)
 
 
 @dataclass
@@ -278,21 +280,23 @@ class TreeBatch(InputBatch):
 
     def rows(self, keep: np.ndarray) -> TreeBatch:
         """Only the rows ``keep``."""
-        return TreeBatch(self.size, self.start, self.words[keep], self.parents[keep])
+        return TreeBatch(self.size, self.start, self.words[keep], self.total, self.parents[keep])
 
 
 def word_batch(size: int, start: int, stop: int) -> WordBatch:
     """The Dyck words of ``size`` vertices with rank in ``[start, stop)`` (``stop`` clipped to the count)."""
     m = _semilength(size)
-    stop = min(stop, catalan(m))
-    return WordBatch(size, start, unrank_words(m, start, max(start, stop)))
+    total = catalan(m)
+    stop = min(stop, total)
+    return WordBatch(size, start, unrank_words(m, start, max(start, stop)), total)
 
 
 def tree_batch(size: int, start: int, stop: int) -> TreeBatch:
     """The ordered trees ψ(w) of ``size`` vertices, root 0, with rank in ``[start, stop)`` (``stop`` clipped)."""
     m = _semilength(size)
-    stop = min(stop, catalan(m))
-    return TreeBatch(size, start, unrank_words(m, start, max(start, stop)))
+    total = catalan(m)
+    stop = min(stop, total)
+    return TreeBatch(size, start, unrank_words(m, start, max(start, stop)), total)
 
 
 def _semilength(size: int) -> int:

@@ -32,7 +32,7 @@ class BatchedDecoder:
         self.d = dec.layout.dim
         self._scaled: dict[int, ScaledDecoder] = {}
         self._plans: dict[tuple[str, int], Plan] = {}
-        self._native: dict[int, Any] = {}
+        self._native: dict[tuple[int, str | None], Any] = {}
         self.head_names = [(k + 1, h.name) for k, lay in enumerate(dec.layers)
                            for h in (lay.attention.heads if lay.attention else [])]
 
@@ -119,23 +119,26 @@ class BatchedDecoder:
             return self._run_native(kernel, tk, row_steps, stop, stop_batched, on_step, keep_outputs)
         return self._run_numpy(tk, row_steps, stop, stop_batched, on_step, record_heads, keep_outputs, path)
 
-    def native_kernel(self, token_scale: int) -> Any:
+    def native_kernel(self, token_scale: int, opt: str | None = None) -> Any:
         """The compiled kernel for tokens at ``token_scale`` (:mod:`symcot.replay.native`), or ``None``.
 
         ``None`` when no C compiler works here, when ``SYMCOT_NATIVE=0`` is set, or when the kernel cannot be
-        built for this decoder (a scale beyond int64); the numpy engine then runs instead.
+        built for this decoder (a scale beyond int64); the numpy engine then runs instead. ``opt``: the C
+        optimisation level (default :data:`~symcot.replay.native.DEFAULT_OPT`; ``-O0`` compiles several times
+        faster, for a kernel that runs little).
         """
-        if token_scale in self._native:
-            return self._native[token_scale]
+        if (token_scale, opt) in self._native:
+            return self._native[token_scale, opt]
         from symcot.replay.native import NativeDecoder, NativeError, native_available
 
         kernel = None
         if os.environ.get("SYMCOT_NATIVE", "1") != "0" and native_available():
             try:
-                kernel = NativeDecoder(self.scaled(token_scale))
+                kernel = NativeDecoder(self.scaled(token_scale)) if opt is None else \
+                    NativeDecoder(self.scaled(token_scale), opt=opt)
             except (NativeError, OSError):  # a failed compile or load: the numpy engine runs instead
                 kernel = None
-        self._native[token_scale] = kernel
+        self._native[token_scale, opt] = kernel
         return kernel
 
     def _run_native(self, kernel: Any, tk: TokenTable, row_steps: np.ndarray,

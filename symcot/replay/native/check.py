@@ -85,7 +85,7 @@ def _bind(kernel: Any) -> Any:
     if fn is None:
         fn = kernel._lib.symcot_check_indexed
         p, i64 = ctypes.c_void_p, ctypes.c_int64
-        fn.argtypes = [p, p, i64, i64, p, i64, p, i64, i64, i64, i64, i64, i64, i64, p, i64, p, p, p, p]
+        fn.argtypes = [p, p, i64, i64, p, i64, p, i64, i64, i64, i64, i64, i64, i64, p, i64, p, p, p, p, p]
         fn.restype = ctypes.c_int
         kernel._check_fn = fn
     return fn
@@ -120,7 +120,7 @@ def _c_terms(terms: Sequence[Term], batch: int, steps: int, keep: list[np.ndarra
 
 def check_indexed(kernel: Any, table: np.ndarray, index: np.ndarray, steps: np.ndarray, terms: Sequence[Term],
                   expected_steps: int, stop: StopSpec | None = None,
-                  trace_cols: Sequence[int] = ()) -> CheckResult:
+                  trace_cols: Sequence[int] = (), order: np.ndarray | None = None) -> CheckResult:
     """Run and check every row in the kernel of ``kernel`` (a :class:`~symcot.replay.native.NativeDecoder`).
 
     Args:
@@ -133,6 +133,8 @@ def check_indexed(kernel: Any, table: np.ndarray, index: np.ndarray, steps: np.n
         expected_steps: ``S``, the second axis of the terms' arrays (at least ``max(steps) + 1``).
         stop: the stop rule, checked at every step ``t ≥ 1``: not before ``T_b``, and at ``T_b``.
         trace_cols: coordinates of ``y`` to keep at every step.
+        order: the order to run the rows in (a permutation of ``0..B-1``; ``None``: as given). The results are
+            the same in any order; rows run right after a row with the same first prompt tokens reuse them.
 
     Raises:
         DimensionError: shapes that do not fit.
@@ -163,10 +165,16 @@ def check_indexed(kernel: Any, table: np.ndarray, index: np.ndarray, steps: np.n
     bad = np.full(batch, -1, dtype=np.int64)
     status = np.zeros(batch, dtype=np.int8)
     s_col, s_size, s_val = (stop.col, stop.size, stop.value) if stop is not None else (0, 0, 0)
+    perm = None
+    if order is not None:
+        perm = np.ascontiguousarray(np.asarray(order, dtype=np.int64))
+        if perm.shape != (batch,) or not np.array_equal(np.sort(perm), np.arange(batch)):
+            raise ValueError("order must be a permutation of the rows")
     if batch:
         rc = _bind(kernel)(table.ctypes.data, idx.ctypes.data, n_pos, batch, st.ctypes.data, t_max, cterms,
                            len(terms), expected_steps, sd.s_token, sd.s_out, s_col, s_size, s_val, tc.ctypes.data,
-                           len(tc), trace.ctypes.data, final.ctypes.data, bad.ctypes.data, status.ctypes.data)
+                           len(tc), trace.ctypes.data, final.ctypes.data, bad.ctypes.data, status.ctypes.data,
+                           None if perm is None else perm.ctypes.data)
         if rc != 0:
             raise NativeError("the native kernel could not allocate its caches")
     return CheckResult(bad, status, final, trace)

@@ -291,14 +291,15 @@ static int check_row(const check_spec *cs, const int64_t *const *tokp, int64_t P
 }
 
 /* Every row's run checked against the terms and the stop rule; prompts given as in symcot_run_indexed (a row
-   whose first indices equal the last row's reuses those cached positions). Per row: bad (the first step that
-   differs, -1 when none), status (check_row), final (y at its last step, when every step held) and trace (the
-   columns trace_cols at every step, T rows of ntrace). */
+   whose first indices equal those of the row run before it reuses those cached positions). Rows are run in the
+   order order[0..B-1] (NULL: 0..B-1), which changes nothing but how many positions are reused. Per row: bad
+   (the first step that differs, -1 when none), status (check_row), final (y at its last step, when every step
+   held) and trace (the columns trace_cols at every step, T rows of ntrace). */
 int symcot_check_indexed(const int64_t *table, const int64_t *index, int64_t P, int64_t B, const int64_t *steps,
                          int64_t T, const symcot_term *terms, int64_t nterms, int64_t S, int64_t s_tok,
                          int64_t s_out, int64_t stop_col, int64_t stop_size, int64_t stop_value,
                          const int64_t *trace_cols, int64_t ntrace, int64_t *trace, int64_t *final, int64_t *bad,
-                         int8_t *status) {
+                         int8_t *status, const int64_t *order) {
     const int64_t N = P + (T > 0 ? T - 1 : 0);
     int64_t *cache = (int64_t *)malloc((size_t)(N * CACHE_W > 0 ? N * CACHE_W : 1) * sizeof(int64_t));
     const int64_t **tokp = (const int64_t **)malloc((size_t)P * sizeof(int64_t *));
@@ -306,7 +307,8 @@ int symcot_check_indexed(const int64_t *table, const int64_t *index, int64_t P, 
     const check_spec cs = {terms, nterms, S, s_tok, s_out, stop_col, stop_size, stop_value, ntrace, trace_cols};
     const int64_t *last = NULL;
     int64_t valid = 0;
-    for (int64_t b = 0; b < B; b++) {
+    for (int64_t k = 0; k < B; k++) {
+        const int64_t b = order != NULL ? order[k] : k;
         const int64_t *ib = index + b * P;
         int64_t start = 0;
         if (last != NULL) {
