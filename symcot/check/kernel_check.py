@@ -143,11 +143,39 @@ def _exact(values: np.ndarray, scale: int) -> np.ndarray | None:
     return values // scale
 
 
-def check_input_batch(cons: Construction, spec: StepwiseSpec, batch: Any, dec: Any, kernel: Any) -> BatchOutcome:
-    """Check every row of ``batch`` (module docstring); ``dec`` is the batch's decoder, ``kernel`` its native kernel.
+@dataclass
+class KernelRun:
+    """A batch prepared for the kernel (:func:`prepare_batch`).
 
-    Returns the rows checked, up to and with the first that fails (in rank order), and its counterexample
-    from exact replay.
+    What :func:`~symcot.replay.native.check.check_indexed` takes, and what reading its result needs.
+    """
+
+    kernel: Any
+    table: np.ndarray
+    index: np.ndarray
+    steps: np.ndarray
+    terms: list[Term]
+    expected_steps: int
+    stop: StopSpec | None
+    trace_cols: list[int]
+    order: np.ndarray
+    traced: list[str]
+    unrepresentable: np.ndarray
+
+    def run(self) -> Any:
+        """The kernel on the batch: per row the first step that differs, the status, the last token, the trace."""
+        return check_indexed(self.kernel, self.table, self.index, np.where(self.unrepresentable, 0, self.steps),
+                             self.terms, self.expected_steps, self.stop, self.trace_cols, self.order)
+
+
+def prepare_batch(cons: Construction, spec: StepwiseSpec, batch: Any, dec: Any, kernel: Any) -> KernelRun:
+    """Steps 1 and 2 of the module docstring (and the spot check): the batch as the kernel's arrays.
+
+    Raises:
+        NotImplementedError: the encoding or the prompt tokens are not integers here (the caller checks the
+            batch input by input).
+        EngineDisagreement: a spot-checked row differs from its per-input preparation.
+
     """
     assert spec.reference_batch is not None
     layout = dec.layout
@@ -155,8 +183,7 @@ def check_input_batch(cons: Construction, spec: StepwiseSpec, batch: Any, dec: A
     lam = cons.lam_value(item0)
     fields = spec.reference_batch(batch)
     arrays, bad_rows = batch_field_arrays(fields, cons.encoding, layout.sizes)
-    steps_s = fields.steps
-    blocks = cons.encoding.evaluate(arrays, steps_s, layout.sizes, lam)
+    blocks = cons.encoding.evaluate(arrays, fields.steps, layout.sizes, lam)
     if blocks is None:
         raise NotImplementedError("the encoding is not integral here")
     for bv in blocks.values():
@@ -167,7 +194,6 @@ def check_input_batch(cons: Construction, spec: StepwiseSpec, batch: Any, dec: A
     table, scale = _token_table(prompt.tokens, layout.dim)
     if table.dtype == object or scale != kernel.sd.s_token:
         raise NotImplementedError("prompt tokens beyond int64 or at another scale")
-    steps = fields.lengths - 1
     stop = None
     if cons.stop is not None:
         stop = StopSpec(layout.offsets[cons.stop.block], layout.sizes[cons.stop.block], cons.stop.value)
@@ -175,17 +201,26 @@ def check_input_batch(cons: Construction, spec: StepwiseSpec, batch: Any, dec: A
     trace_cols = [c for b in traced for c in range(layout.offsets[b], layout.offsets[b] + layout.sizes[b])]
     # rows sorted by their prompts: rows run one after the other then share long prompt prefixes in the kernel
     order = np.lexsort(prompt.index.T[::-1])
-    res = check_indexed(kernel, table, prompt.index, np.where(bad_rows, 0, steps), _terms(blocks, layout), steps_s,
-                        stop, trace_cols, order)
+    return KernelRun(kernel, table, prompt.index, fields.lengths - 1, _terms(blocks, layout), fields.steps, stop,
+                     trace_cols, order, traced, bad_rows)
+
+
+def check_input_batch(cons: Construction, spec: StepwiseSpec, batch: Any, dec: Any, kernel: Any) -> BatchOutcome:
+    """Check every row of ``batch`` (module docstring); ``dec`` is the batch's decoder, ``kernel`` its native kernel.
+
+    Returns the rows checked, up to and with the first that fails (in rank order), and its counterexample
+    from exact replay.
+    """
+    kr = prepare_batch(cons, spec, batch, dec, kernel)
+    res = kr.run()
     flagged = res.bad >= 0
-    exact = bad_rows | (res.status != 0)
+    exact = kr.unrepresentable | (res.status != 0)
     reasons = {STATUS[int(s)]: int((res.status == s).sum()) for s in np.unique(res.status).tolist() if s}
-    if bad_rows.any():
-        reasons["an expected value is not an integer here"] = int(bad_rows.sum())
+    if kr.unrepresentable.any():
+        reasons["an expected value is not an integer here"] = int(kr.unrepresentable.sum())
     ok = ~flagged & ~exact
     if spec.conclusions and ok.any():
-        missed, undecided = _conclusion_failures(spec, batch, res, steps, ok, traced, layout, table, prompt.index,
-                                                 kernel)
+        missed, undecided = _conclusion_failures(spec, batch, res, kr, ok, dec.layout)
         flagged |= missed
         exact |= undecided
         if undecided.any():
@@ -214,13 +249,13 @@ def _outcome(checked: int, failure: Failure | None, n_exact: int, cert: Certific
     return BatchOutcome(checked, failure, n_exact, cert, reasons)
 
 
-def _conclusion_failures(spec: StepwiseSpec, batch: Any, res: Any, steps: np.ndarray, ok: np.ndarray,
-                         traced: list[str], layout: Any, table: np.ndarray, index: np.ndarray,
-                         kernel: Any) -> tuple[np.ndarray, np.ndarray]:
+def _conclusion_failures(spec: StepwiseSpec, batch: Any, res: Any, kr: KernelRun, ok: np.ndarray,
+                         layout: Any) -> tuple[np.ndarray, np.ndarray]:
     """Rows (among ``ok``) whose runs miss a conclusion, and rows the batch forms cannot read (exact replay's)."""
-    sd = kernel.sd
+    sd = kr.kernel.sd
+    steps, traced = kr.steps, kr.traced
     final = _exact(res.final, sd.s_out)
-    y0 = _exact(table[index[:, -1]], sd.s_token)
+    y0 = _exact(kr.table[kr.index[:, -1]], sd.s_token)
     trace = _exact(res.trace, sd.s_out)
     none = np.zeros(len(steps), dtype=bool)
     if final is None or y0 is None or trace is None:
