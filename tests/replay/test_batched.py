@@ -182,9 +182,9 @@ def test_a_wrong_vectorised_stop_rule_is_caught(dfs_proofs):
 
 def test_an_engine_disagreement_is_an_error_not_a_verdict(dfs_proofs, monkeypatch):
     """If the batched replay flags an input that exact replay accepts, the check reports an error."""
-    from symcot.check import batched_check
+    from symcot.check import expected
 
-    monkeypatch.setattr(batched_check._Expected, "mismatch",
+    monkeypatch.setattr(expected.Expected, "mismatch",
                         lambda self, view, idx: np.ones(len(idx), dtype=bool))
     r = run_batched_check("thm:cotdfs", DfsConstruction(), dfs_proofs.SPEC, [dfs_proofs.DIGRAPHS], 2)
     assert r.verdict == "error" and any("exact replay accepts" in x for x in r.notes)
