@@ -178,6 +178,7 @@ def prepare_batch(cons: Construction, spec: StepwiseSpec, batch: Any, dec: Any, 
 
     """
     assert spec.reference_batch is not None
+    spec.check_selection(cons)
     layout = dec.layout
     item0 = batch.item(0)
     lam = cons.lam_value(item0)
@@ -186,6 +187,8 @@ def prepare_batch(cons: Construction, spec: StepwiseSpec, batch: Any, dec: Any, 
     blocks = cons.encoding.evaluate(arrays, fields.steps, layout.sizes, lam)
     if blocks is None:
         raise NotImplementedError("the encoding is not integral here")
+    if spec.compare is not None:  # the claim compares part of the encoding (StepwiseSpec.compare)
+        blocks = {b: bv for b, bv in blocks.items() if b in spec.compare}
     for bv in blocks.values():
         bad_rows = bad_rows | bv.unrepresentable
     prompt = cons.prompt_batch(batch, layout, lam)

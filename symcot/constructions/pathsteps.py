@@ -19,9 +19,14 @@ path proofs leave ``x_0``'s ``q_0 = s_0 - s_{-1}`` undefined and put the last st
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 from symcot.inputs.dyck import UP
+
+
+def _step(letter: Any) -> Any:
+    """``+1`` for ``U``, ``-1`` for ``D`` (elementwise on a batch stand-in's letters, an array)."""
+    return 2 * (letter == UP) - 1
 
 
 @dataclass(frozen=True)
@@ -32,12 +37,12 @@ class StepReading:
     x0: Literal["0", "last"] = "0"
 
     def q(self, word: str, tau: int) -> int:
-        """The value of ``x_τ``'s step block for ``word``."""
+        """The value of ``x_τ``'s step block for ``word`` (for a batch's stand-in, every row's, as an array)."""
         if self.convention == "letter":
-            return 1 if word[tau] == UP else -1
+            return _step(word[tau])
         if tau == 0:
-            return 0 if self.x0 == "0" else (1 if word[-1] == UP else -1)
-        return 1 if word[tau - 1] == UP else -1
+            return 0 if self.x0 == "0" else _step(word[-1])
+        return _step(word[tau - 1])
 
     def carrier(self, t: int, length: int) -> str | None:
         """The input token that carries the step of CoT step ``t`` (``w_{t-1}``), or ``None`` when none does."""

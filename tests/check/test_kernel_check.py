@@ -4,6 +4,7 @@ Also: every batch statement (prompts, encoding tables, conclusions) equals its p
 up to 9 vertices, and a batch path that goes wrong is caught (spot checks, exact re-checks), never a verdict.
 """
 
+import dataclasses
 import importlib
 
 import numpy as np
@@ -12,7 +13,7 @@ import pytest
 from symcot.check.batched_check import BatchedChecker, run_batched_check
 from symcot.check.exhaustive import run_construction_check
 from symcot.check.kernel_check import EngineDisagreement
-from symcot.check.spec import BatchRunView, RunView, StepwiseSpec
+from symcot.check.spec import BatchRunView, RunView
 from symcot.check.stepwise import check_input
 from symcot.constructions.cotdfs import DfsConstruction
 from symcot.constructions.cotdfs_phi import DfsPhiConstruction
@@ -207,8 +208,7 @@ def test_a_conclusion_alone_refutes_in_batch_as_in_exact_replay(claims):
 
 
 def _spec_with(spec, **kw):
-    return StepwiseSpec(**{"reference": spec.reference, "state_text": spec.state_text,
-                           "conclusions": spec.conclusions, "reference_batch": spec.reference_batch, **kw})
+    return dataclasses.replace(spec, **kw)
 
 
 def _corrupt(row):

@@ -84,7 +84,8 @@ def bfs_width_dynamic_batch(adjacency: np.ndarray, roots: np.ndarray, reading: R
 
     As :func:`symcot.algorithms.dijkstra.bfs_width_dynamic`: ``as-written`` takes ``j`` over ``V`` in ``twd``
     and ``mwd^(t) = max_{t' < t} twd^(t')``; ``repaired`` takes ``j`` over the visited vertices and ``t' ≤ t``;
-    ``twd-repaired`` and ``mwd-repaired`` one repair each; ``mwd^(0) = 1``.
+    ``twd-repaired`` and ``mwd-repaired`` one repair each; ``mwd^(0) = 1``. Also ``dif``: ``Dist[cur]`` minus
+    the previous state's (0 at ``t = 0``).
     """
     if reading not in ("as-written", "repaired", "twd-repaired", "mwd-repaired"):
         raise ValueError(f"unknown reading {reading!r}")
@@ -98,4 +99,6 @@ def bfs_width_dynamic_batch(adjacency: np.ndarray, roots: np.ndarray, reading: R
     mwd[:, 0] = 1
     fields.values["twd"] = twd.astype(np.int64)
     fields.values["mwd"] = mwd.astype(np.int64)
+    crd = fields.values["dist_cur"]
+    fields.values["dif"] = np.concatenate([np.zeros_like(crd[:, :1]), np.diff(crd, axis=1)], axis=1)
     return fields

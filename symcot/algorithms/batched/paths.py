@@ -102,7 +102,8 @@ def strahler_fold_batch(words: np.ndarray) -> Fields:
     The accumulator of the vertex at each height of the current path: a ``U`` gives the new vertex ``(0, 0)``,
     a ``D`` finishes the vertex one level up with ``str = M + 1[c ≥ 2]`` and folds it into the vertex at the
     new height. Fields: ``t``, ``height``, ``m``, ``c``, ``reading`` (a letter is left), ``next_q`` (``±1``
-    of that letter; missing once the word is read).
+    of that letter; missing once the word is read), ``q_in`` (``±1`` of the letter just read; missing at
+    ``t = 0``).
     """
     b, length = words.shape
     s = heights_batch(words)
@@ -135,4 +136,6 @@ def strahler_fold_batch(words: np.ndarray) -> Fields:
         rec.put(t, "reading", np.full(b, reading))
         rec.put(t, "next_q", words[:, t].astype(np.int64) if reading else np.zeros(b, dtype=np.int64),
                 np.full(b, not reading))
+        rec.put(t, "q_in", words[:, t - 1].astype(np.int64) if t else np.zeros(b, dtype=np.int64),
+                np.full(b, t == 0))
     return rec.fields(np.full(b, length + 1, dtype=np.int64))

@@ -24,7 +24,7 @@ def test_every_ordered_tree_up_to_9_vertices(size):
     for reading in READINGS:
         assert field_mismatches(bfs_width_dynamic_batch(b.adjacency, b.roots, reading),
                                 [bfs_width_dynamic(*x, reading=reading) for x in items],
-                                {**DKST_FIELDS, "twd": "int", "mwd": "int"}) == [], reading
+                                {**DKST_FIELDS, "twd": "int", "mwd": "int", "dif": "int"}) == [], reading
 
 
 @pytest.mark.parametrize("size", [2, 3])

@@ -22,7 +22,7 @@ def test_every_dyck_word_up_to_9_vertices(size):
                             {"t": "int", "ht": "int", "p": "array", "wd": "int"}) == []
     assert field_mismatches(strahler_fold_batch(b.words), [strahler_fold(w) for w in words],
                             {"t": "int", "height": "int", "m": "int", "c": "int", "reading": "bool",
-                             "next_q": "int"}) == []
+                             "next_q": "int", "q_in": "int"}) == []
 
 
 def test_algorithm1s_invariant_and_the_width_levels_are_checked():
