@@ -14,6 +14,7 @@ import ctypes
 import glob
 import multiprocessing as mp
 import os
+import signal
 from collections import deque
 from collections.abc import Callable, Generator, Iterable, Iterator
 from typing import Any, TypeVar
@@ -62,6 +63,19 @@ def shared_int(value: int) -> Any:
     return (mp.get_context("fork") if can_fork() else mp).Value("q", value)
 
 
+def _init_worker(blas_threads: int | None) -> None:
+    """A worker's start: SIGTERM back to its default action, and (``blas_threads``) BLAS threads limited.
+
+    The pool ends its workers with SIGTERM. A Python-level handler inherited from the parent runs only in a
+    worker's main thread, and only once that thread returns to the interpreter; a worker blocked on the
+    pool's task queue while a native thread (OpenBLAS's) takes the signal would never end, and the pool's
+    ``join`` would wait for it forever. The default action ends the process whichever thread takes it.
+    """
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    if blas_threads is not None:
+        limit_blas_threads(blas_threads)
+
+
 def _run_task(item: Any) -> Any:
     assert _TASK is not None, "a pool worker started without its task"
     return _TASK(item)
@@ -99,10 +113,7 @@ def map_ordered(fn: Callable[[T], R], items: Iterable[T], jobs: int, *,
             yield item
 
     try:
-        if blas_threads is None:
-            pool = mp.get_context("fork").Pool(jobs)
-        else:
-            pool = mp.get_context("fork").Pool(jobs, initializer=limit_blas_threads, initargs=(blas_threads,))
+        pool = mp.get_context("fork").Pool(jobs, initializer=_init_worker, initargs=(blas_threads,))
     finally:
         _TASK = None  # every worker is forked by now and has its copy; the parent needs none
     try:

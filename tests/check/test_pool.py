@@ -91,3 +91,17 @@ def test_shared_int_is_seen_by_every_worker():
 def test_no_fork_runs_in_process(monkeypatch):
     monkeypatch.setattr(pool, "can_fork", lambda: False)
     assert [pid for _, pid in map_ordered(lambda x: os.getpid(), range(3), 4)] == [os.getpid()] * 3
+
+
+@needs_fork
+def test_workers_end_on_sigterm_whatever_handler_the_parent_has():
+    """A Python-level SIGTERM handler (the command line's) is not inherited by the workers: the default action
+    ends a worker even when a native thread of it takes the signal, so terminating the pool never hangs."""
+    import signal
+
+    from symcot.cli.common import interruptible
+
+    with interruptible():
+        assert signal.getsignal(signal.SIGTERM) not in (signal.SIG_DFL, signal.SIG_IGN)
+        got = [r for _, r in map_ordered(lambda x: signal.getsignal(signal.SIGTERM) == signal.SIG_DFL, [0, 1], 2)]
+    assert got == [True, True]
