@@ -19,7 +19,7 @@ from __future__ import annotations
 from typing import Any
 
 from symcot.algorithms import phi
-from symcot.algorithms.batched.dfs import dfs_dynamic_batch, dfs_moves_batch
+from symcot.algorithms.batched.dfs import dfs_dynamic_batch, moves_of
 from symcot.algorithms.dfs import DfsState, dfs_dynamic
 from symcot.check.exhaustive import Family
 from symcot.check.spec import BatchRunView, Conclusion, RunView, StepwiseSpec
@@ -54,9 +54,14 @@ def _spelled_batch(run: BatchRunView, batch: TreeBatch) -> Any:
     return run.series("q", 1, 2 * (batch.size - 1))[..., 0]
 
 
+def _dfs_batch(batch: TreeBatch) -> Any:
+    """The DFS dynamic on every tree of the batch, run once: the reference and φ are both its moves."""
+    return batch.memo("dfs", lambda: dfs_dynamic_batch(batch.adjacency, batch.roots))
+
+
 def _phi_batch(batch: TreeBatch) -> Any:
-    """φ of every row as ``±1`` (the DFS moves, :func:`~symcot.algorithms.batched.dfs.dfs_moves_batch`)."""
-    return dfs_moves_batch(batch.adjacency, batch.roots)
+    """φ of every row as ``±1``: the DFS moves but the last (:func:`~symcot.algorithms.batched.dfs.dfs_moves`)."""
+    return moves_of(_dfs_batch(batch))
 
 
 SPEC = StepwiseSpec(
@@ -67,7 +72,7 @@ SPEC = StepwiseSpec(
         Conclusion("π_q over steps 1..2(n-1) spells φ(G_T)", read=_spelled, answer=lambda inp: phi(*inp),
                    batch_read=_spelled_batch, batch_answer=_phi_batch, trace=("q",)),
     ),
-    reference_batch=lambda batch: dfs_dynamic_batch(batch.adjacency, batch.roots),
+    reference_batch=_dfs_batch,
 )
 
 TREES = Family("labeled trees × every root", rooted_labeled_trees, lambda k: k ** (k - 1), describe)

@@ -25,7 +25,7 @@ columns of every row, the out-arcs as a :class:`RaggedArcs` leaf).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
@@ -224,6 +224,17 @@ class InputBatch:
     def rows(self, keep: np.ndarray) -> InputBatch:
         """The batch restricted to the rows ``keep`` (a boolean mask or indices; ranks are no longer consecutive)."""
         raise NotImplementedError
+
+    def memo(self, key: str, compute: Callable[[], Any]) -> Any:
+        """``compute()``, once per batch and ``key``.
+
+        For a run two statements of one claim both read (the DFS dynamic that a reference and an answer are
+        both defined by).
+        """
+        memo = self.__dict__.setdefault("_memo", {})
+        if key not in memo:
+            memo[key] = compute()
+        return memo[key]
 
 
 @dataclass

@@ -78,7 +78,11 @@ def dfs_moves_batch(adjacency: np.ndarray, sources: np.ndarray) -> np.ndarray:
     The traverses and backtracks, leaving out the final backtrack from the source; every row must have the
     same ``L`` (trees on ``n`` vertices: ``L = 2(n - 1)``).
     """
-    fields = dfs_dynamic_batch(adjacency, sources)
+    return moves_of(dfs_dynamic_batch(adjacency, sources))
+
+
+def moves_of(fields: Fields) -> np.ndarray:
+    """:func:`dfs_moves_batch` from the DFS dynamic's fields (:func:`dfs_dynamic_batch`)."""
     lengths = fields.lengths
     if len(lengths) and (lengths != lengths[0]).any():
         raise ValueError("the rows' DFS runs have different lengths")
