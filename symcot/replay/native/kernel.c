@@ -193,7 +193,8 @@ typedef struct {
 } symcot_term;
 
 /* 0: every term of row b at step t holds on y (at scale s); 1: one does not; 2: an expected value times s
-   does not fit int64. */
+   does not fit int64. At scale 1 (every kernel of integer weights) a block is compared without multiplying,
+   in a loop without branches. */
 static int compare_terms(const symcot_term *terms, int64_t nterms, int64_t b, int64_t t, int64_t S,
                          const int64_t *y, int64_t s) {
     const int64_t at = b * S + t;
@@ -203,34 +204,42 @@ static int compare_terms(const symcot_term *terms, int64_t nterms, int64_t b, in
         const int64_t *yy = y + tm->col;
         const int64_t n = tm->size;
         int64_t w;
+        uint64_t diff = 0;
         switch (tm->form) {
         case 0: {
             const int64_t idx = ((const int64_t *)tm->data)[at];
-            for (int64_t j = 0; j < n; j++)
-                if (yy[j] != (j == idx ? s : 0)) return 1;
+            for (int64_t j = 0; j < n; j++) diff |= (uint64_t)(yy[j] != (j == idx ? s : 0));
             break;
         }
         case 1: {
             const int64_t *v = (const int64_t *)tm->data + at * n;
+            if (s == 1) {
+                for (int64_t j = 0; j < n; j++) diff |= (uint64_t)(yy[j] != v[j]);
+                break;
+            }
             for (int64_t j = 0; j < n; j++) {
                 if (__builtin_mul_overflow(v[j], s, &w)) return 2;
-                if (yy[j] != w) return 1;
+                diff |= (uint64_t)(yy[j] != w);
             }
             break;
         }
         case 2: {
             const int8_t *v = (const int8_t *)tm->data + at * n;
+            if (s == 1) {
+                for (int64_t j = 0; j < n; j++) diff |= (uint64_t)(yy[j] != (int64_t)v[j]);
+                break;
+            }
             for (int64_t j = 0; j < n; j++) {
                 if (__builtin_mul_overflow((int64_t)v[j], s, &w)) return 2;
-                if (yy[j] != w) return 1;
+                diff |= (uint64_t)(yy[j] != w);
             }
             break;
         }
         default:
             if (__builtin_mul_overflow(tm->value, s, &w)) return 2;
-            for (int64_t j = 0; j < n; j++)
-                if (yy[j] != w) return 1;
+            for (int64_t j = 0; j < n; j++) diff |= (uint64_t)(yy[j] != w);
         }
+        if (diff) return 1;
     }
     return 0;
 }
