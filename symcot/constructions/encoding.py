@@ -407,6 +407,11 @@ class StopRule:
 W = sp.Symbol("W", positive=True)
 
 
+#: λ values kept by :meth:`LambdaRule.value` (the cache starts over beyond).
+LAMBDA_CACHE_LIMIT = 4096
+_LAMBDA_VALUES: dict[Any, Any] = {}
+
+
 @dataclass(frozen=True)
 class LambdaRule:
     """The construction's ``λ`` as a formula in its size symbols and ``W`` (the input's largest weight).
@@ -421,7 +426,26 @@ class LambdaRule:
     text: str = ""
 
     def value(self, env: Mapping[sp.Symbol, Any], weight: Any = 1) -> Any:
-        """``λ`` at these sizes and this largest weight (exact: ``int`` when integral)."""
+        """``λ`` at these sizes and this largest weight (exact: ``int`` when integral).
+
+        Computed once per (rule, sizes, weight) (SymPy's substitution costs far more than a lookup, and every
+        input of a size asks for the same value); the values kept are bounded (:data:`LAMBDA_CACHE_LIMIT`).
+        """
+        try:
+            key: Any = (self, frozenset(env.items()), weight)
+            hit = _LAMBDA_VALUES.get(key)
+        except TypeError:  # an unhashable size or weight: no lookup
+            key, hit = None, None
+        if hit is not None:
+            return hit
+        out = self._value(env, weight)
+        if key is not None:
+            if len(_LAMBDA_VALUES) >= LAMBDA_CACHE_LIMIT:
+                _LAMBDA_VALUES.clear()
+            _LAMBDA_VALUES[key] = out
+        return out
+
+    def _value(self, env: Mapping[sp.Symbol, Any], weight: Any) -> Any:
         v = sp.sympify(self.formula).subs({**env, W: weight})
         if v.free_symbols:
             raise ValueError(f"λ rule {self.formula} has unbound symbols {sorted(map(str, v.free_symbols))}")

@@ -69,3 +69,22 @@ def test_the_table_of_one_run_is_the_batch_interpreter_on_one_row():
     assert table["cur"].tolist() == [[1, 0, 0], [0, 1, 0], [0, 0, 1]]
     assert table["x"][0].tolist() == [[1], [3], [5]] and table["x"][1].tolist() == [True, False, True]
     assert table["m"][2].tolist() == [1, 0, 0, 2] and table["k"].tolist() == [[1, 1]] * 3
+
+
+def test_lambda_values_are_computed_once_per_sizes_and_weight(monkeypatch):
+    from fractions import Fraction
+
+    from symcot.constructions import encoding
+    from symcot.constructions.encoding import LambdaRule, W
+    from symcot.ir import n
+
+    rule = LambdaRule(1 + (n - 1) * W)
+    calls = []
+    real = LambdaRule._value
+    monkeypatch.setattr(LambdaRule, "_value", lambda self, env, w: calls.append((dict(env), w)) or real(self, env, w))
+    monkeypatch.setattr(encoding, "_LAMBDA_VALUES", {})
+    assert [rule.value({n: 4}, 2), rule.value({n: 4}, 2), rule.value({n: 4}, Fraction(1, 2)), rule.value({n: 5}, 2)] \
+        == [7, 7, Fraction(5, 2), 9]
+    assert len(calls) == 3  # the repeated (sizes, weight) is looked up
+    monkeypatch.setattr(encoding, "LAMBDA_CACHE_LIMIT", 1)
+    assert rule.value({n: 6}, 1) == 6 and len(encoding._LAMBDA_VALUES) == 1
