@@ -203,3 +203,11 @@ def test_parallel_lambda_scan_gives_the_same_answer(P, monkeypatch):
     cons = make().with_lambda(2)
     one = lam_scan.first_failure(cons, P.SPEC, unit3, jobs=1)
     assert lam_scan.first_failure(cons, P.SPEC, unit3, jobs=2) == one is not None
+
+
+def test_the_scan_groups_in_parallel_give_the_one_process_details(P):
+    check = lam_scan.LambdaScanCheck("repaired", lambda: DijkstraConstruction("repaired"), P.SPEC, [P.UNIT, P.TREES],
+                                     P.largest_finite_distance, weight_of=P.FAMILY_W)
+    one = check.run("thm:cotdijkstra", 3, None, jobs=1)
+    two = check.run("thm:cotdijkstra", 3, None, jobs=2)
+    assert one.details == two.details and len(one.details["smallest_lambda"]) == 6

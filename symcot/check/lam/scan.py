@@ -151,23 +151,41 @@ class LambdaScanCheck:
         return row
 
     def _scan(self, claim_id: str, max_size: int, progress: Progress, jobs: int) -> list[dict[str, Any]]:
-        groups = []
-        for fam in [*self.families, *self.scan_only]:
-            top = fam.max_size if not fam.exhaustive else min(max_size, fam.max_size or max_size)
-            for size in range(fam.min_size, (top or 0) + 1):
-                inputs = list(fam.inputs(size))
-                d_star = self.largest_value(inputs)
-                limit = 2 * (int(d_star // 1) + 1) + 1
-                with progress.bar(1, f"{claim_id}/{self.variant} λ-scan {fam.name} n={size}") as bar:
-                    res = smallest_lambda(self.make, self.spec, inputs, range(1, limit + 1), jobs=jobs)
+        """One entry per (family, size), in order; with ``jobs > 1`` the groups are scanned in parallel."""
+        plan = [(fam, size) for fam in [*self.families, *self.scan_only]
+                for size in range(fam.min_size, (self._top(fam, max_size) or 0) + 1)]
+        if jobs > 1 and len(plan) > 1 and can_fork():
+            # a group per worker, each in one process (the groups are independent; the order is kept; only
+            # the group's index is sent)
+            with progress.bar(len(plan), f"{claim_id}/{self.variant} λ-scan") as bar:
+                groups = []
+                for _, entry in map_ordered(lambda k: self._group(*plan[k], 1), range(len(plan)), jobs):
+                    groups.append(entry)
                     bar.update(1)
-                entry: dict[str, Any] = {"family": fam.name, "n": size, "inputs": len(inputs), **res, "limit": limit,
-                                         "largest_finite_distance": d_star, "floor_D_plus_1": int(d_star // 1) + 1}
-                if fam.name in self.weight_of and size >= 2:
-                    entry["W"] = self.weight_of[fam.name]
-                    entry["(n-1)W+1"] = (size - 1) * self.weight_of[fam.name] + 1
-                groups.append(entry)
+            return groups
+        groups = []
+        for fam, size in plan:
+            with progress.bar(1, f"{claim_id}/{self.variant} λ-scan {fam.name} n={size}") as bar:
+                groups.append(self._group(fam, size, jobs))
+                bar.update(1)
         return groups
+
+    @staticmethod
+    def _top(fam: Family, max_size: int) -> int | None:
+        return fam.max_size if not fam.exhaustive else min(max_size, fam.max_size or max_size)
+
+    def _group(self, fam: Family, size: int, jobs: int) -> dict[str, Any]:
+        """The scan of one (family, size): the smallest λ and how it compares with the distances and ``W``."""
+        inputs = list(fam.inputs(size))
+        d_star = self.largest_value(inputs)
+        limit = 2 * (int(d_star // 1) + 1) + 1
+        res = smallest_lambda(self.make, self.spec, inputs, range(1, limit + 1), jobs=jobs)
+        entry: dict[str, Any] = {"family": fam.name, "n": size, "inputs": len(inputs), **res, "limit": limit,
+                                 "largest_finite_distance": d_star, "floor_D_plus_1": int(d_star // 1) + 1}
+        if fam.name in self.weight_of and size >= 2:
+            entry["W"] = self.weight_of[fam.name]
+            entry["(n-1)W+1"] = (size - 1) * self.weight_of[fam.name] + 1
+        return entry
 
 
 __all__ = ["CONFIRM", "LambdaScanCheck", "first_failure", "smallest_lambda"]
