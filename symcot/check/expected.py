@@ -91,7 +91,8 @@ class Expected:
         if view.scale != 1:
             # scale·want in int64 when it cannot overflow (|want| ≤ int64 limit / scale), else exactly
             top = int(np.abs(want).max(initial=0))
-            want = want * view.scale if top <= LIMITS["int64"] // view.scale else want.astype(object) * view.scale
+            fits = top <= (LIMITS["int64"] or 0) // view.scale
+            want = want * view.scale if fits else want.astype(object) * view.scale
         if got.dtype == object or want.dtype == object:
             diff = np.asarray(got != want, dtype=bool)
         else:
@@ -105,7 +106,7 @@ class Expected:
 
 def table_items(table: dict[str, Any]) -> list[tuple[str, tuple[np.ndarray, np.ndarray | None]]]:
     """``(block, (values (T + 1, size), steps where the block is expected or None for every step))``."""
-    out = []
+    out: list[tuple[str, tuple[np.ndarray, np.ndarray | None]]] = []
     for b, v in table.items():
         if isinstance(v, tuple):
             a, here = v

@@ -410,7 +410,7 @@ def sharded_family(fam: Family, checker: ShardChecker, local: Family, jobs: int 
     stats.setdefault("certificates", [])
     stats.setdefault("exact_fallbacks", 0)
 
-    def inputs(size: int) -> Iterator[tuple[Any, Any]]:
+    def inputs(size: int) -> Iterator[Any]:
         total = fam.count(size)
         if rf is None or total < (SHARD_THRESHOLD if threshold is None else threshold):
             yield from local.inputs(size)

@@ -26,7 +26,7 @@ columns of every row, the out-arcs as a :class:`RaggedArcs` leaf).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
@@ -264,11 +264,12 @@ class WordBatch(InputBatch):
 class TreeBatch(InputBatch):
     """Ordered trees ψ(w), preorder labels, rooted at 0: row ``i`` is ``(ψ(w_i).to_digraph(), 0)``."""
 
-    parents: np.ndarray = field(default=None)  # type: ignore[assignment]
+    known_parents: np.ndarray | None = None  # ψ of the rows, when already computed (a restriction of a batch)
 
-    def __post_init__(self) -> None:
-        if self.parents is None:
-            self.parents = parents_from_words(self.words)
+    @cached_property
+    def parents(self) -> np.ndarray:
+        """ψ(w) of every row as parent arrays (:func:`parents_from_words`)."""
+        return self.known_parents if self.known_parents is not None else parents_from_words(self.words)
 
     @cached_property
     def adjacency(self) -> np.ndarray:
