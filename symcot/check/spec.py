@@ -113,9 +113,9 @@ class Conclusion:
             (:mod:`symcot.algorithms.batched`); the tests compare both forms on every input up to 9 vertices.
         trace: the blocks ``batch_read`` reads before the last token (kept at every step by the kernel).
 
-    ``steps`` must also accept a batch's stand-in (:attr:`~symcot.inputs.batch.InputBatch.stand_in`), giving
-    every row's count (or one for all). Without ``batch_read``/``batch_answer`` (where there is a ``read``) the
-    batched checker decides the conclusion per input.
+    ``steps`` is read on a batch's stand-in (:attr:`~symcot.inputs.batch.InputBatch.stand_in`), giving every
+    row's count (or one for all), where it can be (else on every row's input). Without
+    ``batch_read``/``batch_answer`` (where there is a ``read``) the batched checker decides the batch per input.
 
     """
 
@@ -141,7 +141,11 @@ class Conclusion:
         """
         bad = np.zeros(len(run.steps), dtype=bool)
         if self.steps is not None:
-            bad |= run.steps != np.broadcast_to(np.asarray(self.steps(batch.stand_in)), run.steps.shape)
+            try:
+                want = np.asarray(self.steps(batch.stand_in))
+            except (TypeError, AttributeError):  # a count written for one input only: read on every row's input
+                want = np.array([self.steps(batch.item(r)) for r in range(len(run.steps))])
+            bad |= run.steps != np.broadcast_to(want, run.steps.shape)
         if self.read is not None:
             assert self.batch_read is not None and self.batch_answer is not None
             bad |= ~rows_equal(self.batch_read(run, batch), self.batch_answer(batch))

@@ -135,3 +135,18 @@ def test_batch_failures_of_a_conclusion():
     assert not StepwiseSpec(reference=list, conclusions=(c,)).batched  # no batch reference
     assert StepwiseSpec(reference=list, conclusions=(c,), reference_batch=lambda b: None).batched
     assert not StepwiseSpec(reference=list, conclusions=(per_input_only,), reference_batch=lambda b: None).batched
+
+
+class _Items:
+    stand_in = object()  # no count can be read on it
+
+    def item(self, r):
+        return "xyz" if r == 0 else "wxyz"
+
+
+def test_a_step_count_written_for_one_input_only_is_read_row_by_row():
+    c = Conclusion("3 steps, one input at a time", steps=lambda inp: inp.count("x") + 2 if isinstance(inp, str)
+                   else inp.missing)
+    assert c.batch_failures(_run(), _Items()).tolist() == [False, False]
+    c4 = Conclusion("len steps", steps=lambda inp: len(inp) if isinstance(inp, str) else inp.missing)
+    assert c4.batch_failures(_run(), _Items()).tolist() == [False, True]
