@@ -1,0 +1,33 @@
+"""Reference states of a batch as arrays (symcot.algorithms.batched.fields): the recorder and its helpers."""
+
+import numpy as np
+
+from symcot.algorithms.batched.fields import Fields, Recorder, since, step_numbers
+
+
+def test_recorder_writes_columns_with_missing_and_lengths():
+    rec = Recorder(batch=2, steps=3)
+    rec.put(0, "cur", np.array([0, 4]))
+    rec.put(1, "cur", np.array([1, -1]), missing=np.array([False, True]))
+    rec.put(0, "vst", np.array([[True, False], [False, False]]))
+    f = rec.fields([2, 3])
+    assert f.values["cur"].shape == (2, 3) and f.values["cur"].dtype.kind == "i"
+    assert f.values["cur"][:, :2].tolist() == [[0, 1], [4, -1]]
+    assert f.missing["cur"][:, :2].tolist() == [[False, False], [False, True]]
+    assert "vst" not in f.missing and f.values["vst"].shape == (2, 3, 2)
+    assert f.lengths.dtype == np.int64 and f.steps == 3
+
+
+def test_rows_keeps_the_chosen_rows_of_every_field():
+    f = Fields(np.array([1, 2, 3]), {"cur": np.arange(9).reshape(3, 3)}, {"cur": np.eye(3, dtype=bool)})
+    g = f.rows(np.array([False, True, True]))
+    assert g.lengths.tolist() == [2, 3] and g.steps == 3
+    assert g.values["cur"].tolist() == [[3, 4, 5], [6, 7, 8]]
+    assert g.missing["cur"].tolist() == [[False, True, False], [False, False, True]]
+    assert Fields(np.zeros(0, dtype=np.int64)).steps == 0
+
+
+def test_step_numbers_and_a_growing_set():
+    assert step_numbers(2, 3).tolist() == [[0, 1, 2], [0, 1, 2]]
+    first = np.array([[0, 2, 99]])  # vertex 2 never joins
+    assert since(first, 3)[0].tolist() == [[True, False, False], [True, False, False], [True, True, False]]
