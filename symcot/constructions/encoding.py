@@ -84,7 +84,7 @@ class Term:
 
     def describe(self) -> str:
         """The term as a formula (for documentation and traces)."""
-        f = self.field
+        f = self.field or ""
         if self.kind == "const":
             text = f"{self.value}"
         elif self.kind == "onehot":
@@ -394,7 +394,7 @@ class StopRule:
         """The rule on every row of a batched step (``view.block(name)``: one column per input)."""
         blk = np.asarray(view.block(self.block))
         want = self.value * view.scale if getattr(view, "scale", 1) != 1 else self.value
-        return ~np.asarray(blk != want, dtype=bool).any(axis=0)
+        return np.asarray(~np.asarray(blk != want, dtype=bool).any(axis=0))
 
     def describe(self) -> str:
         """``π_cur(y_t) = 0``."""

@@ -63,7 +63,7 @@ class BatchedDecoder:
     def run(
         self,
         prompts: Any,
-        steps: int | Sequence[int],
+        steps: int | Sequence[int] | np.ndarray,
         *,
         stop: StopRule | None = None,
         stop_batched: BatchedStopRule | None = None,
