@@ -13,12 +13,12 @@ import traceback
 from typing import Any
 
 from symcot import __version__
-from symcot.cli import claims, export, latex, precision, replay, verify
+from symcot.cli import claims, coverage, export, latex, mutate, precision, replay, verify
 from symcot.cli.common import add_debug, interrupt_status, silence_stdout
 from symcot.errors import SymcotError, UserCodeError, locate, user_frame
 
 #: The command modules, in the order ``symcot --help`` lists them.
-COMMANDS = (verify, claims, replay, latex, precision, export)
+COMMANDS = (verify, claims, replay, latex, precision, export, mutate, coverage)
 
 
 class _Parser(argparse.ArgumentParser):

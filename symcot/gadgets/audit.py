@@ -14,6 +14,7 @@ are not examined: :func:`audit` covers those units.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any
 
@@ -85,8 +86,12 @@ def gadget_maps(g: Gadget, w1: Map, w2: Map, env: Env, subs: dict[sp.Symbol, Any
     return cw1, cw2
 
 
-def audit(dec: Decoder, cdec: ConcreteDecoder) -> list[Finding]:
-    """Where ``cdec`` (``dec`` compiled, possibly edited) departs from the gadgets ``dec``'s layers declare."""
+def audit(dec: Decoder, cdec: ConcreteDecoder, deliberate: Collection[tuple[int, str, str]] = ()) -> list[Finding]:
+    """Where ``cdec`` (``dec`` compiled, possibly edited) departs from the gadgets ``dec``'s layers declare.
+
+    ``deliberate`` lists ``(layer, map, block)`` rows changed on purpose (a mutant of the construction,
+    :meth:`symcot.constructions.mutant.SymbolicMutant.deliberate`): differences there are not reported.
+    """
     found: list[Finding] = []
     for k, layer in enumerate(dec.layers, start=1):
         ffn, cffn = layer.ffn, cdec.layers[k - 1].ffn
@@ -98,6 +103,8 @@ def audit(dec: Decoder, cdec: ConcreteDecoder) -> list[Finding]:
                     continue
                 want = rows(gcm)
                 for name in gcm.dst.names:
+                    if (k, label, name) in deliberate:
+                        continue
                     for i in range(gcm.dst.sizes[name]):
                         o_g = gcm.dst.offsets[name] + i
                         o_d = dcm.dst.offsets[name] + i
@@ -108,9 +115,10 @@ def audit(dec: Decoder, cdec: ConcreteDecoder) -> list[Finding]:
     return found
 
 
-def audit_at(dec: Decoder, env: Env, subs: dict[sp.Symbol, Any] | None = None) -> list[Finding]:
+def audit_at(dec: Decoder, env: Env, subs: dict[sp.Symbol, Any] | None = None,
+             deliberate: Collection[tuple[int, str, str]] = ()) -> list[Finding]:
     """:func:`audit` of ``dec`` compiled at ``env`` (``subs`` for ``λ``)."""
-    return audit(dec, dec.instantiate(env, subs))
+    return audit(dec, dec.instantiate(env, subs), deliberate)
 
 
 def undeclared_relu_rows(dec: Decoder, env: Env, subs: dict[sp.Symbol, Any] | None = None) -> list[str]:

@@ -1,0 +1,105 @@
+"""Mutation analysis end to end on the prefix-sum claim: kills, a deep bug, scratch-only and equivalent mutants."""
+
+import json
+
+import pytest
+
+from symcot.check.adequacy import Analysis, Settings, analyse, load_states, save_state, select
+from symcot.check.coverage import coverage
+from symcot.check.mutation import target_of
+from symcot.constructions.mutant import symbolic_mutants
+from symcot.errors import SymcotError
+from tests.check.prefix_sum import PrefixSum, claim, decoder
+
+SETTINGS = Settings(size=4, sample=0, reach=7, budget=30, per_size=3)
+
+
+@pytest.fixture(scope="module")
+def deep():
+    """Every mutant of the prefix-sum decoder with the planted cancelling pair ± c(n)·bit (right up to n = 4)."""
+    return analyse(target_of(claim(deep=True)), SETTINGS)
+
+
+def test_a_deep_bug_raises_the_recommended_default_past_it(deep):
+    exposed = {r.id: r for r in deep.by_status("exposed")}
+    assert "1/W_1/sum/3:c=0" in exposed  # drop - c(n)·bit: passes n ≤ 4, fails at n = 5
+    r = exposed["1/W_1/sum/3:c=0"]
+    assert r.kill_size == 5 and r.beyond["exhaustive"] and r.beyond["input"]["text"] == "00001"
+    assert deep.max_kill_size == 5 and deep.recommended_default() == 6 > deep.current_default
+    killed, bc = deep.score
+    assert killed < bc and deep.killed_at(6) == (bc, bc) and deep.killed_at(4) == (killed, bc)
+
+
+def test_a_planted_construction_right_up_to_a_size_is_caught_and_sized():
+    t = target_of(claim())
+    planted = PrefixSum("demo:prefixsum", "wrong-beyond-4", decoder(wrong_beyond=True))
+    a = analyse(t, Settings(size=4, sample=3, reach=7, budget=30, per_size=3), extra=[planted])
+    r = a.results["wrong-beyond-4"]
+    assert r.status == "exposed" and r.kill_size == 5 and a.recommended_default() == 6
+
+
+def test_killed_mutants_have_their_kill_size(deep):
+    killed = {r.id: r.kill_size for r in deep.by_status("killed")}
+    assert killed["1/W_1/sum/1:implicit=0"] == 1  # sum without the bit: wrong on "1"
+    assert killed["1/W_1/pos/m:implicit=0"] == 2  # the position is not advanced: wrong from the second bit
+    assert killed["1/W_1/sum/2:c=n+1"] == 4  # c(n + 1) wakes up one size earlier: killed at the default exactly
+    assert all(deep.results[i].kill["killed"] for i in killed)
+
+
+def test_a_scratch_only_mutant_is_reported_as_such(deep):
+    scratch = {r.id: r for r in deep.by_status("scratch-only")}
+    assert set(scratch) == {f"1/{m}/flg/:implicit={op}" for m in ("W_1", "W_2") for op in ("0", "+1", "neg")}
+    assert all(r.beyond["scratch"].keys() == {"flg"} for r in scratch.values())
+    assert all(r.kill_size is None for r in scratch.values())
+
+
+def test_mutants_that_change_nothing_observable_are_equivalent(deep):
+    eq = {r.id for r in deep.by_status("equivalent")}
+    assert {"1/Q_R/p/:implicit=+1", "1/K_R/p/:implicit=+1"} <= eq  # the scores doubled: the same choices
+    inert = {r.id: r.reason for r in deep.by_status("inert")}
+    assert inert["1/V_R/sum/:implicit=0"] == "W_O of layer 1 does not read block sum of head R's value"
+    assert inert["1/W_2/bit/:implicit=neg"] == "the term reads only bit, set to zero by W_1 of layer 1"
+    assert not deep.by_status("error") and deep.complete
+
+
+def test_the_selection_takes_every_symbolic_and_inert_mutant_and_a_seeded_sample():
+    ms = symbolic_mutants(target_of(claim(deep=True)).make())
+    picked = select(ms, 5, seed=1)
+    assert picked == select(ms, 5, seed=1) and picked != select(ms, 5, seed=2)
+    symbolic = [m for m in ms if m.site.symbolic]
+    assert symbolic and all(m in picked for m in symbolic)
+    assert len(picked) == len(symbolic) + 12 + 5  # 12 inert: V's pos, sum, flg and W_2's bit, × 3 operators
+    assert select(ms, 0, 0) == ms
+
+
+def test_shards_resume_from_their_state_files(tmp_path):
+    t = target_of(claim(deep=True))
+    s0, s1 = tmp_path / "s0.json", tmp_path / "s1.json"
+    a0 = analyse(t, SETTINGS, shard=(0, 2), states=[s0])
+    assert not a0.complete and set(json.loads(s0.read_text())["results"]) == set(a0.results)
+    analyse(t, SETTINGS, shard=(1, 2), states=[s1])
+    both = analyse(t, SETTINGS, states=[s0, s1])  # nothing left to decide
+    assert both.complete and both.seconds < 5
+    assert both.score == (len(both.by_status("killed")), len(both.behaviour_changing))
+    with pytest.raises(SymcotError, match="other settings"):
+        load_states([s0], t, Settings(size=5, sample=0))
+    other = target_of(claim())
+    other.claim_id = "demo:other"
+    with pytest.raises(SymcotError, match="is not of demo:other"):
+        load_states([s0], other, SETTINGS)
+
+
+def test_coverage_saturation_counts_towards_the_recommendation():
+    t = target_of(claim())
+    a = Analysis(t.claim_id, t.variant, 1, Settings(size=1), 0, [])
+    assert a.recommended_default() == 1
+    a.coverage = coverage(t.make(), t.spec, t.families, 3)
+    assert a.coverage.saturation == 2 and a.recommended_default() == 2
+
+
+def test_a_state_file_is_written_atomically(tmp_path):
+    t = target_of(claim())
+    a = Analysis(t.claim_id, t.variant, 4, SETTINGS, 0, [])
+    save_state(tmp_path / "s.json", a)
+    assert load_states([tmp_path / "s.json"], t, SETTINGS) == {}
+    assert not (tmp_path / "s.json.tmp").exists()
