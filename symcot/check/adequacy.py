@@ -178,6 +178,17 @@ def select(mutants: Sequence[SymbolicMutant], sample: int, seed: int, decoder_of
 # -- the state file --------------------------------------------------------------------------------------------
 
 
+def _read_state(path: Path, target: Target) -> dict[str, Any]:
+    try:
+        data = json.loads(path.read_text())
+    except (OSError, ValueError) as e:
+        raise SymcotError(f"cannot read the state file {path}: {e}") from e
+    if data.get("version") != STATE_VERSION or data.get("claim") != target.claim_id \
+            or data.get("variant") != target.variant:
+        raise SymcotError(f"the state file {path} is not of {target.label}")
+    return data
+
+
 def load_states(paths: Sequence[str | Path], target: Target, settings: Settings) -> dict[str, MutantResult]:
     """The results of earlier runs (shards) of the same analysis; a state of another analysis is refused."""
     out: dict[str, MutantResult] = {}
@@ -185,17 +196,42 @@ def load_states(paths: Sequence[str | Path], target: Target, settings: Settings)
         path = Path(p)
         if not path.exists():
             continue
-        try:
-            data = json.loads(path.read_text())
-        except (OSError, ValueError) as e:
-            raise SymcotError(f"cannot read the state file {path}: {e}") from e
-        if data.get("version") != STATE_VERSION or data.get("claim") != target.claim_id \
-                or data.get("variant") != target.variant:
-            raise SymcotError(f"the state file {path} is not of {target.label}")
+        data = _read_state(path, target)
         if data.get("settings") != settings.as_dict():
             raise SymcotError(f"the state file {path} was made with other settings ({data.get('settings')}); "
                               "use the same options or another --state")
         out.update({k: MutantResult.from_dict(v) for k, v in data.get("results", {}).items()})
+    return out
+
+
+def carried_over(paths: Sequence[str | Path], target: Target, settings: Settings) -> dict[str, MutantResult]:
+    """The results of the same analysis at another size that hold at ``settings.size`` too.
+
+    An inert mutant is inert at every size. A mutant with a counterexample of an exhaustive family at size
+    ``k`` (killed, or exposed beyond that run's size) is killed at every size ``≥ k`` by that same smallest
+    counterexample: the check runs the exhaustive sizes in order, before any sample. Nothing else carries over
+    (a survivor is compared again; a kill by a seeded sample may come earlier from a larger exhaustive size).
+    """
+    out: dict[str, MutantResult] = {}
+    for p in paths:
+        data = _read_state(Path(p), target)
+        other = {k: v for k, v in data.get("settings", {}).items() if k != "size"}
+        if other != {k: v for k, v in settings.as_dict().items() if k != "size"}:
+            raise SymcotError(f"the state file {p} was made with other settings ({data.get('settings')}) than "
+                              "the size: it cannot be carried over")
+        for k, v in data.get("results", {}).items():
+            r = MutantResult.from_dict(v)
+            found = r.kill if r.status == "killed" else r.beyond if r.status == "exposed" else None
+            if r.status == "inert":
+                out[k] = r
+            elif found is not None and found.get("exhaustive") and r.kill_size is not None \
+                    and r.kill_size <= settings.size:
+                kill = r.kill if r.status == "killed" else {
+                    "killed": True, "checked_to": settings.size, "size": r.kill_size, "family": found["family"],
+                    "exhaustive": True, "input": found["input"], "where": found["where"], "error": None,
+                    "inputs_checked": 0, "seconds": 0.0}
+                out[k] = MutantResult(r.id, r.text, r.op, r.symbolic, "killed", r.kill_size, kill, None,
+                                      f"carried over from the analysis at n = {data['settings']['size']}", 0.0)
     return out
 
 
@@ -245,12 +281,14 @@ def decide(target: Target, base: Construction, mutant: Construction, settings: S
 
 def analyse(target: Target, settings: Settings, shard: tuple[int, int] = (0, 1), states: Sequence[str | Path] = (),
             progress: Progress | None = None, extra: Sequence[Construction] = (),
-            on_result: Callable[[MutantResult], None] | None = None) -> Analysis:
+            on_result: Callable[[MutantResult], None] | None = None, reuse: Sequence[str | Path] = ()) -> Analysis:
     """Analyse the selected mutants of ``target`` (see the module docstring).
 
     ``extra`` are further constructions treated as mutants (a planted bug), always selected.
     ``states``: state files to resume from (their results are kept); the first one is written after each
     mutant this call decides. ``shard = (i, k)`` decides only every ``k``-th selected mutant from the ``i``-th.
+    ``reuse``: state files of the same analysis at another size, whose results that hold at this size are
+    taken (:func:`carried_over`).
     """
     t0 = time.perf_counter()
     base = target.make()
@@ -260,7 +298,8 @@ def analyse(target: Target, settings: Settings, shard: tuple[int, int] = (0, 1),
     if len(set(ids)) != len(ids):
         raise SymcotError("two mutants share an id")
     analysis = Analysis(target.claim_id, target.variant, target.default_size, settings, len(every), ids)
-    analysis.results = {k: v for k, v in load_states(states, target, settings).items() if k in set(ids)}
+    known = {**carried_over(reuse, target, settings), **load_states(states, target, settings)}
+    analysis.results = {k: v for k, v in known.items() if k in set(ids)}
     i, k = shard
     mine = [m for j, m in enumerate(chosen) if j % k == i and ids[j] not in analysis.results]
     bar_progress = progress or Progress(False)
@@ -278,4 +317,4 @@ def analyse(target: Target, settings: Settings, shard: tuple[int, int] = (0, 1),
 
 
 __all__ = ["BEHAVIOUR_CHANGING", "STATUSES", "Analysis", "Beyond", "Kill", "MutantResult", "Settings", "analyse",
-           "decide", "load_states", "save_state", "select"]
+           "carried_over", "decide", "load_states", "save_state", "select"]

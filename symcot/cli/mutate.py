@@ -35,6 +35,9 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--state", action="append", metavar="PATH",
                    help="JSON state file: results are saved there as each mutant finishes and a rerun resumes "
                         "from it; repeat to read the state files of other shards (the first is written)")
+    p.add_argument("--reuse", action="append", metavar="PATH",
+                   help="state file of the same analysis at another --size: its inert mutants and its kills by an "
+                        "exhaustive family at a size up to this one are taken over (repeatable)")
     p.add_argument("--shard", metavar="I/K", help="decide only every K-th selected mutant from the I-th (0-based)")
     p.add_argument("--json", metavar="PATH", help="write the JSON report here")
     p.add_argument("--markdown", metavar="PATH", help="write a Markdown report here")
@@ -65,8 +68,11 @@ def check_options(args: argparse.Namespace) -> None:
     for opt, path in paths:
         if path and not Path(path).resolve().parent.is_dir():
             raise SymcotError(f"--{opt}: the directory of {path} does not exist")
-    if args.state and len(args.claims) > 1:
-        raise SymcotError("--state holds one claim variant's results: give one CLAIM (and one --variant)")
+    for path in args.reuse or []:
+        if not Path(path).is_file():
+            raise SymcotError(f"--reuse: no state file {path}")
+    if (args.state or args.reuse) and len(args.claims) > 1:
+        raise SymcotError("--state and --reuse hold one claim variant's results: give one CLAIM (and one --variant)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -107,7 +113,7 @@ def run(args: argparse.Namespace) -> int:
                 print(skipped[-1], flush=True)
                 continue
             settings = Settings(size, args.sample, args.seed, args.reach, args.budget)
-            a = analyse(target, settings, shard, args.state or (), progress)
+            a = analyse(target, settings, shard, args.state or (), progress, reuse=args.reuse or ())
             if args.coverage:
                 a.coverage = coverage(target.make(), target.spec, target.families, size, progress)
             analyses.append(a)

@@ -1,10 +1,11 @@
 """Mutation analysis end to end on the prefix-sum claim: kills, a deep bug, scratch-only and equivalent mutants."""
 
 import json
+from dataclasses import replace
 
 import pytest
 
-from symcot.check.adequacy import Analysis, Settings, analyse, load_states, save_state, select
+from symcot.check.adequacy import Analysis, Settings, analyse, carried_over, load_states, save_state, select
 from symcot.check.coverage import coverage
 from symcot.check.mutation import target_of
 from symcot.constructions.mutant import symbolic_mutants
@@ -103,3 +104,21 @@ def test_a_state_file_is_written_atomically(tmp_path):
     save_state(tmp_path / "s.json", a)
     assert load_states([tmp_path / "s.json"], t, SETTINGS) == {}
     assert not (tmp_path / "s.json.tmp").exists()
+
+
+def test_an_analysis_at_a_larger_size_carries_over_what_still_holds(tmp_path):
+    t = target_of(claim(deep=True))
+    at4 = tmp_path / "at4.json"
+    first = analyse(t, SETTINGS, states=[at4])
+    exposed = {r.id for r in first.by_status("exposed")}
+    at6 = analyse(t, replace(SETTINGS, size=6), reuse=[at4])
+    carried = {k for k, r in at6.results.items() if r.reason and r.reason.startswith("carried over")}
+    assert exposed <= carried  # exposed at n = 5 by an exhaustive family: killed at 6 by the same input
+    assert all(at6.results[k].status == "killed" and at6.results[k].kill_size == 5 for k in exposed)
+    assert at6.score == (len(at6.behaviour_changing), len(at6.behaviour_changing))  # 100 % at the new default
+    assert at6.recommended_default() == 6
+    at3 = carried_over([at4], t, replace(SETTINGS, size=3))
+    assert all(r.status == "inert" or r.kill_size <= 3 for r in at3.values())
+    assert {r.status for r in at3.values()} == {"inert", "killed"}
+    with pytest.raises(SymcotError, match="cannot be carried over"):
+        carried_over([at4], t, replace(SETTINGS, seed=9))

@@ -61,7 +61,7 @@ def test_every_behaviour_changing_mutant_killed_exits_0_and_resumes(proofs, tmp_
     (["mutate", "thm:cotdfs", "--json", "/no/such/dir/x.json"], "--json: the directory of /no/such/dir/x.json"),
     (["mutate", "lem:addwidplus1"], "lem:addwidplus1 has no construction check"),
     (["mutate", "thm:cotdfs", "--variant", "nope"], "no construction variant 'nope'"),
-    (["mutate", "thm:cotdfs", "thm:cotdfs:tree", "--state", "x.json"], "--state holds one claim variant"),
+    (["mutate", "thm:cotdfs", "thm:cotdfs:tree", "--state", "x.json"], "--state and --reuse hold one claim variant"),
     (["coverage", "thm:cotdfs", "--max-size", "0"], "--max-size must be at least 1"),
 ])
 def test_bad_usage_is_one_line_and_exit_2(argv, message, capsys):
