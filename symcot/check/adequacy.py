@@ -60,8 +60,8 @@ class Settings:
             ``n`` or ``λ`` are always all taken.
         seed: the seed of that draw and of the random inputs.
         reach: the largest size of the random inputs a survivor is compared on.
-        budget: seconds per survivor for comparing beyond ``size``.
-        exhaustive_sizes: how many sizes above ``size`` are compared exhaustively (each within the budget).
+        budget: seconds per survivor for comparing beyond ``size`` (every input of a family's size while it
+            fits, then random inputs).
         per_size: random inputs per family and size.
 
     """
@@ -71,7 +71,6 @@ class Settings:
     seed: int = 0
     reach: int = 13
     budget: float = 60.0
-    exhaustive_sizes: int = 2
     per_size: int = 8
 
     def as_dict(self) -> dict[str, Any]:
@@ -207,25 +206,24 @@ def load_states(paths: Sequence[str | Path], target: Target, settings: Settings)
 def carried_over(paths: Sequence[str | Path], target: Target, settings: Settings) -> dict[str, MutantResult]:
     """The results of the same analysis at another size that hold at ``settings.size`` too.
 
-    An inert mutant is inert at every size. A mutant with a counterexample of an exhaustive family at size
-    ``k`` (killed, or exposed beyond that run's size) is killed at every size ``≥ k`` by that same smallest
-    counterexample: the check runs the exhaustive sizes in order, before any sample. Nothing else carries over
-    (a survivor is compared again; a kill by a seeded sample may come earlier from a larger exhaustive size).
+    An inert mutant is inert at every size. A mutant killed by the check at size ``k`` through an exhaustive
+    family, or exposed beyond that run's size by comparing every input of size ``k`` with every exhaustive
+    family complete below ``k``, is killed at every size ``≥ k`` by that same smallest counterexample: the
+    check runs the exhaustive sizes in order, before any sample. Nothing else carries over (a survivor is
+    compared again; a kill by a seeded sample may come earlier from a larger exhaustive size). These facts are
+    about the mutant alone, so the other settings need not agree; the construction must be the same.
     """
     out: dict[str, MutantResult] = {}
     for p in paths:
         data = _read_state(Path(p), target)
-        other = {k: v for k, v in data.get("settings", {}).items() if k != "size"}
-        if other != {k: v for k, v in settings.as_dict().items() if k != "size"}:
-            raise SymcotError(f"the state file {p} was made with other settings ({data.get('settings')}) than "
-                              "the size: it cannot be carried over")
         for k, v in data.get("results", {}).items():
             r = MutantResult.from_dict(v)
             found = r.kill if r.status == "killed" else r.beyond if r.status == "exposed" else None
+            exact = found is not None and bool(found.get("exhaustive")) and (r.status == "killed"
+                                                                          or bool(found.get("smallest")))
             if r.status == "inert":
                 out[k] = r
-            elif found is not None and found.get("exhaustive") and r.kill_size is not None \
-                    and r.kill_size <= settings.size:
+            elif exact and r.kill_size is not None and r.kill_size <= settings.size:
                 kill = r.kill if r.status == "killed" else {
                     "killed": True, "checked_to": settings.size, "size": r.kill_size, "family": found["family"],
                     "exhaustive": True, "input": found["input"], "where": found["where"], "error": None,
@@ -271,7 +269,7 @@ def decide(target: Target, base: Construction, mutant: Construction, settings: S
     else:
         rate = k.seconds / max(1, k.inputs_checked)
         beyond = compare_beyond(target, base, mutant, settings.size, settings.reach, settings.budget,
-                                settings.exhaustive_sizes, settings.per_size, settings.seed, rate)
+                                settings.per_size, settings.seed, rate)
         res.beyond = beyond.as_dict()
         res.status = beyond.status
         res.kill_size = beyond.size

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from itertools import islice
 from typing import Any
@@ -44,17 +44,18 @@ class Beyond:
     status: str = "equivalent"  # equivalent | scratch-only | exposed
     size: int | None = None  # exposed: the size of the exposing input
     family: str | None = None
-    exhaustive: bool | None = None
+    exhaustive: bool | None = None  # exposed by comparing every input of its size (not by a random input)
+    smallest: bool | None = None  # exposed, and every exhaustive family was compared completely below that size
     input: Any = None
     where: dict[str, Any] | None = None  # the check's counterexample
     departure: dict[str, Any] | None = None  # where the two runs part
     scratch: dict[str, int] = field(default_factory=dict)  # block -> inputs on which only it (and others) differ
     scratch_example: dict[str, Any] | None = None
-    sizes_exhaustive: list[int] = field(default_factory=list)
-    sizes_sampled: list[int] = field(default_factory=list)
-    sizes_skipped: dict[int, int] = field(default_factory=dict)  # exhaustive size -> inputs (over the budget)
+    every: dict[str, list[int]] = field(default_factory=dict)  # family -> sizes compared on every input
+    sampled: dict[str, list[int]] = field(default_factory=dict)  # family -> sizes compared on random inputs
+    over_budget: dict[str, list[int]] = field(default_factory=dict)  # family -> [size, inputs] that did not fit
     inputs_compared: int = 0
-    budget_exhausted: bool = False  # the random inputs stopped before the reach size
+    budget_exhausted: bool = False  # the comparison stopped before the reach size
     seconds: float = 0.0
 
     def as_dict(self) -> dict[str, Any]:
@@ -81,8 +82,8 @@ class _Clock:
 
 
 def _compare(target: Target, base: Construction, mutant: Construction, fam: Family, size: int,
-             inputs: list[Any], out: Beyond, clock: _Clock) -> bool:
-    """Compare one list of inputs; record into ``out``; ``True`` once the mutant is exposed."""
+             inputs: list[Any], out: Beyond, clock: _Clock, every: bool) -> bool:
+    """Compare one list of inputs (``every``: all of the size, in order); ``True`` once the mutant is exposed."""
     t0 = time.perf_counter()
     steps = [len(target.spec.reference(inp)) - 1 for inp in inputs]
     diffs = token_diffs(base, mutant, inputs, steps)
@@ -92,7 +93,7 @@ def _compare(target: Target, base: Construction, mutant: Construction, fam: Fami
         mm = check_input(mutant, target.spec, inp)
         dep = locate(base, mutant, inp, steps[d.index])
         if mm is not None:
-            out.status, out.size, out.family, out.exhaustive = "exposed", size, fam.name, fam.exhaustive
+            out.status, out.size, out.family, out.exhaustive = "exposed", size, fam.name, every
             out.input, out.where = fam.describe(inp), mm.as_dict()
             out.departure = dep.as_dict() if dep else None
             return True
@@ -124,49 +125,49 @@ def _tops(fams: Iterable[Family]) -> int:
     return max((f.max_size or 0) for f in fams)
 
 
+def _chunks(fam: Family, size: int) -> Iterator[list[Any]]:
+    it = iter(fam.inputs(size))
+    while chunk := list(islice(it, CHUNK)):
+        yield chunk
+
+
+def _in_domain(fam: Family, size: int) -> bool:
+    """Whether ``fam`` has inputs of ``size`` to enumerate in full (its own cap is where its check stops)."""
+    return fam.exhaustive and fam.min_size <= size and (fam.max_size is None or size <= fam.max_size)
+
+
 def compare_beyond(target: Target, base: Construction, mutant: Construction, from_size: int, reach: int,
-                   budget: float = 60.0, exhaustive_sizes: int = 2, per_size: int = 8, seed: Any = 0,
-                   rate: float = 0.0) -> Beyond:
+                   budget: float = 60.0, per_size: int = 8, seed: Any = 0, rate: float = 0.0) -> Beyond:
     """Compare ``mutant`` with ``base`` on inputs above ``from_size`` (module docstring).
 
-    ``rate`` is a first estimate of the seconds per input (from the default-size check), to decide whether an
-    exhaustive size fits ``budget`` before measuring it.
+    Size by size up to ``reach``: each exhaustive family on every input of the size while that fits the
+    ``budget`` (estimated from the rate measured so far; ``rate`` is a first estimate in seconds per input,
+    from the default-size check), else, from then on, on ``per_size`` seeded random inputs; the claim's
+    sampled families on their own inputs. The first size with an exposing input ends the comparison.
     """
     out = Beyond()
     clock = _Clock(budget, per_input=2 * rate)
-    exhaustive = [f for f in target.families if f.exhaustive]
-    last = from_size
-    for size in range(from_size + 1, from_size + exhaustive_sizes + 1):
-        fams = [f for f in exhaustive if f.min_size <= size and (f.max_size is None or size <= f.max_size)]
-        if not fams:
-            break
-        count = sum(f.count(size) for f in fams)
-        if not clock.fits(count):
-            out.sizes_skipped[size] = count
-            break
-        for fam in fams:
-            it = iter(fam.inputs(size))
-            while chunk := list(islice(it, CHUNK)):
-                if _compare(target, base, mutant, fam, size, chunk, out, clock):
-                    out.seconds = time.perf_counter() - clock.start
-                    return out
-        out.sizes_exhaustive.append(size)
-        last = size
-    for size in range(last + 1, max(reach, _tops(target.families)) + 1):
+    full = {f.name for f in target.families if f.exhaustive}  # families still compared on every input
+    for size in range(from_size + 1, max(reach, _tops(target.families)) + 1):
         if clock.left() <= 0:
             out.budget_exhausted = True
             break
-        compared = False
         for fam in target.families:
-            inputs = _sample(fam, size, per_size, seed)
-            if not inputs:
-                continue
-            compared = True
-            if _compare(target, base, mutant, fam, size, inputs, out, clock):
-                out.seconds = time.perf_counter() - clock.start
-                return out
-        if compared:
-            out.sizes_sampled.append(size)
+            every = fam.name in full and _in_domain(fam, size) and clock.fits(fam.count(size))
+            if fam.name in full and _in_domain(fam, size) and not every:
+                full.discard(fam.name)
+                out.over_budget[fam.name] = [size, fam.count(size)]
+            chunks = _chunks(fam, size) if every else [x for x in [_sample(fam, size, per_size, seed)] if x]
+            seen = False
+            for chunk in chunks:
+                seen = True
+                if _compare(target, base, mutant, fam, size, chunk, out, clock, every):
+                    out.smallest = all(s in out.every.get(f.name, []) for f in target.families
+                                       for s in range(from_size + 1, size) if _in_domain(f, s))
+                    out.seconds = time.perf_counter() - clock.start
+                    return out
+            if seen:
+                (out.every if every else out.sampled).setdefault(fam.name, []).append(size)
     if out.scratch:
         out.status = "scratch-only"
     out.seconds = time.perf_counter() - clock.start

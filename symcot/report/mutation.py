@@ -57,20 +57,27 @@ def scratch_blocks(a: Analysis) -> dict[str, list[str]]:
 def survivor_line(r: MutantResult) -> str:
     """One survivor: what it changes, its kill size, the smallest input exposing it, where it departs."""
     b = r.beyond or {}
-    how = "exhaustive" if b.get("exhaustive") else "a seeded random input"
-    return (f"{r.text}: passes the default check, fails at n = {r.kill_size} ({how}, {b.get('family')}) on "
+    how = "every input of that size" if b.get("exhaustive") else "a seeded random input"
+    bound = "" if b.get("smallest") else "; an upper bound: not every exhaustive family was compared below it"
+    return (f"{r.text}: passes the check, fails at n = {r.kill_size} ({how}, {b.get('family')}{bound}) on "
             f"{_input_text(b.get('input'))}: {_where(b.get('where'))}; the runs part at "
             f"{_departure(b.get('departure'))}")
 
 
-def _compared(r: MutantResult) -> str:
-    b = r.beyond or {}
+def _span(sizes: list[int]) -> str:
+    return str(sizes[0]) if len(sizes) == 1 else f"{sizes[0]}..{sizes[-1]}"
+
+
+def compared(b: dict[str, Any]) -> str:
+    """What a survivor was compared on: per family, the sizes on every input and on random inputs."""
     parts = []
-    if b.get("sizes_exhaustive"):
-        parts.append(f"every input n = {', '.join(map(str, b['sizes_exhaustive']))}")
-    if b.get("sizes_sampled"):
-        s = b["sizes_sampled"]
-        parts.append(f"seeded random inputs n = {s[0]}..{s[-1]}")
+    for fam in dict.fromkeys([*b.get("every", {}), *b.get("sampled", {})]):
+        here = []
+        if b.get("every", {}).get(fam):
+            here.append(f"every input n = {_span(b['every'][fam])}")
+        if b.get("sampled", {}).get(fam):
+            here.append(f"random n = {_span(b['sampled'][fam])}")
+        parts.append(f"{fam}: {', '.join(here)}")
     return "; ".join(parts) + f" ({b.get('inputs_compared', 0)} inputs)"
 
 
@@ -102,7 +109,7 @@ def render_text(a: Analysis) -> str:
         out.append(f"  scratch-only in block {block} (not compared by the check): {len(ids)} mutants, e.g. {ids[0]}")
     eq = a.by_status("equivalent")
     if eq:
-        out.append(f"  equivalent on every input compared: {len(eq)} (e.g. {eq[0].id}: {_compared(eq[0])})")
+        out.append(f"  equivalent on every input compared: {len(eq)} (e.g. {eq[0].id}: {compared(eq[0].beyond or {})})")
     un = a.by_status("inert")
     if un:
         out.append(f"  inert, equivalent at every size (the change reaches no output, read off the statement): "

@@ -120,5 +120,7 @@ def test_an_analysis_at_a_larger_size_carries_over_what_still_holds(tmp_path):
     at3 = carried_over([at4], t, replace(SETTINGS, size=3))
     assert all(r.status == "inert" or r.kill_size <= 3 for r in at3.values())
     assert {r.status for r in at3.values()} == {"inert", "killed"}
-    with pytest.raises(SymcotError, match="cannot be carried over"):
-        carried_over([at4], t, replace(SETTINGS, seed=9))
+    other = target_of(claim())
+    other.claim_id = "demo:other"
+    with pytest.raises(SymcotError, match="is not of demo:other"):
+        carried_over([at4], other, SETTINGS)

@@ -14,7 +14,7 @@ def test_a_deep_mutant_is_exposed_by_the_first_exhaustive_size_above_the_default
     t = target_of(claim(deep=True))
     base = t.make()
     b = compare_beyond(t, base, _mutant(base, "1/W_1/sum/3:c", 0), 4, reach=8, budget=30)
-    assert b.status == "exposed" and b.size == 5 and b.exhaustive
+    assert b.status == "exposed" and b.size == 5 and b.exhaustive and b.smallest
     assert b.input == {"bits": [0, 0, 0, 0, 1], "text": "00001"}  # the smallest input, in the family's order
     assert (b.where["step"], b.where["block"], b.where["expected"], b.where["got"]) == (5, "sum", [1], [2])
     assert b.departure["token"] == "x_4" and b.departure["name"] == "sum"
@@ -24,8 +24,8 @@ def test_a_scratch_only_mutant_lists_the_blocks_the_check_does_not_compare():
     t = target_of(claim())
     base = t.make()
     b = compare_beyond(t, base, _mutant(base, "1/W_2/flg/:implicit", 0), 4, reach=7, budget=30, per_size=3)
-    assert b.status == "scratch-only" and b.scratch == {"flg": 32 + 64 + 3}
-    assert b.sizes_exhaustive == [5, 6] and b.sizes_sampled == [7] and b.inputs_compared == 99
+    assert b.status == "scratch-only" and b.scratch == {"flg": 32 + 64 + 128}
+    assert b.every == {"bit strings": [5, 6, 7]} and b.sampled == {} and b.inputs_compared == 224
     assert b.scratch_example["blocks"] == ["flg"] and b.scratch_example["step"] == 1
 
 
@@ -34,7 +34,7 @@ def test_an_equivalent_mutant_is_equal_on_every_input_compared():
     base = t.make()
     b = compare_beyond(t, base, _mutant(base, "1/K_R/p/:implicit", 2), 4, reach=9, budget=30, per_size=2)
     assert b.status == "equivalent" and not b.scratch and b.size is None
-    assert b.sizes_exhaustive == [5, 6] and b.sizes_sampled == [7, 8, 9]
+    assert b.every == {"bit strings": [5, 6, 7, 8, 9]} and b.sampled == {}
     assert Beyond.from_dict(b.as_dict()).status == "equivalent"
 
 
@@ -42,7 +42,7 @@ def test_an_exhaustive_size_over_the_budget_is_skipped_and_said():
     t = target_of(claim())
     base = t.make()
     b = compare_beyond(t, base, _mutant(base, "1/K_R/p/:implicit", 2), 4, reach=6, budget=30, rate=1.0)
-    assert b.sizes_exhaustive == [] and b.sizes_skipped == {5: 32} and b.sizes_sampled == [5, 6]
+    assert b.every == {} and b.over_budget == {"bit strings": [5, 32]} and b.sampled == {"bit strings": [5, 6]}
 
 
 def test_random_inputs_are_seeded_uniform_ranks():

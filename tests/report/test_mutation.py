@@ -25,7 +25,8 @@ def test_the_text_says_score_survivors_scratch_blocks_and_the_default(deep):
     assert f"mutation score: {killed}/{bc} behaviour-changing mutants killed at n = 4" in text
     survivors = [line for line in text.splitlines() if line.startswith("  SURVIVOR ")]
     assert len(survivors) == len(deep.by_status("exposed")) == 4
-    want = "fails at n = 5 (exhaustive, bit strings) on 00001: step 5, layer 1, block sum: expected [1], got [2]"
+    want = ("fails at n = 5 (every input of that size, bit strings) on 00001: step 5, layer 1, block sum: "
+            "expected [1], got [2]")
     assert any(want in s and "the runs part at prompt token x_4, layer 1, block sum" in s for s in survivors)
     assert "scratch-only in block flg (not compared by the check): 6 mutants" in text
     assert "coverage: 9 regions" in text and "saturation n = 2 (none new up to n = 4)" in text
