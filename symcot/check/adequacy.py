@@ -32,14 +32,14 @@ import os
 import random
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from symcot.check.coverage import Coverage
 from symcot.check.exhaustive import Progress
 from symcot.check.mutation import Kill, Target, kill
-from symcot.check.survivors import Beyond, compare_beyond
+from symcot.check.survivors import Beyond, compare_beyond, in_domain
 from symcot.constructions.base import Construction
 from symcot.constructions.mutant import SymbolicMutant, inert, symbolic_mutants
 from symcot.errors import SymcotError
@@ -209,13 +209,18 @@ def carried_over(paths: Sequence[str | Path], target: Target, settings: Settings
     An inert mutant is inert at every size. A mutant killed by the check at size ``k`` through an exhaustive
     family, or exposed beyond that run's size by comparing every input of size ``k`` with every exhaustive
     family complete below ``k``, is killed at every size ``≥ k`` by that same smallest counterexample: the
-    check runs the exhaustive sizes in order, before any sample. Nothing else carries over (a survivor is
-    compared again; a kill by a seeded sample may come earlier from a larger exhaustive size). These facts are
-    about the mutant alone, so the other settings need not agree; the construction must be the same.
+    check runs the exhaustive sizes in order, before any sample. A survivor (equivalent or scratch-only) of a
+    run at a size ``k ≤`` this one carries over when that run compared it with the original on every input of
+    every exhaustive family at every size from ``k + 1`` to this one: the check passes on each of those inputs,
+    so it passes here too, and the comparison beyond is that run's. Nothing else carries over (a kill by a
+    seeded sample may come earlier from a larger exhaustive size). These facts are about the mutant alone, so
+    the other settings need not agree; the construction must be the same.
     """
     out: dict[str, MutantResult] = {}
+    fixed_samples = all(f.exhaustive or f.max_size is not None for f in target.families)
     for p in paths:
         data = _read_state(Path(p), target)
+        old = int(data["settings"]["size"])
         for k, v in data.get("results", {}).items():
             r = MutantResult.from_dict(v)
             found = r.kill if r.status == "killed" else r.beyond if r.status == "exposed" else None
@@ -229,7 +234,13 @@ def carried_over(paths: Sequence[str | Path], target: Target, settings: Settings
                     "exhaustive": True, "input": found["input"], "where": found["where"], "error": None,
                     "inputs_checked": 0, "seconds": 0.0}
                 out[k] = MutantResult(r.id, r.text, r.op, r.symbolic, "killed", r.kill_size, kill, None,
-                                      f"carried over from the analysis at n = {data['settings']['size']}", 0.0)
+                                      f"carried over from the analysis at n = {old}", 0.0)
+            elif r.status in ("equivalent", "scratch-only") and r.beyond and fixed_samples and old <= settings.size:
+                every = r.beyond.get("every", {})
+                if all(s in every.get(f.name, []) for f in target.families for s in range(old + 1, settings.size + 1)
+                       if in_domain(f, s)):
+                    out[k] = replace(r, reason=f"carried over from the analysis at n = {old}, which compared every "
+                                               f"input of every exhaustive family up to n = {settings.size}")
     return out
 
 

@@ -131,7 +131,7 @@ def _chunks(fam: Family, size: int) -> Iterator[list[Any]]:
         yield chunk
 
 
-def _in_domain(fam: Family, size: int) -> bool:
+def in_domain(fam: Family, size: int) -> bool:
     """Whether ``fam`` has inputs of ``size`` to enumerate in full (its own cap is where its check stops)."""
     return fam.exhaustive and fam.min_size <= size and (fam.max_size is None or size <= fam.max_size)
 
@@ -153,8 +153,8 @@ def compare_beyond(target: Target, base: Construction, mutant: Construction, fro
             out.budget_exhausted = True
             break
         for fam in target.families:
-            every = fam.name in full and _in_domain(fam, size) and clock.fits(fam.count(size))
-            if fam.name in full and _in_domain(fam, size) and not every:
+            every = fam.name in full and in_domain(fam, size) and clock.fits(fam.count(size))
+            if fam.name in full and in_domain(fam, size) and not every:
                 full.discard(fam.name)
                 out.over_budget[fam.name] = [size, fam.count(size)]
             chunks = _chunks(fam, size) if every else [x for x in [_sample(fam, size, per_size, seed)] if x]
@@ -163,7 +163,7 @@ def compare_beyond(target: Target, base: Construction, mutant: Construction, fro
                 seen = True
                 if _compare(target, base, mutant, fam, size, chunk, out, clock, every):
                     out.smallest = all(s in out.every.get(f.name, []) for f in target.families
-                                       for s in range(from_size + 1, size) if _in_domain(f, s))
+                                       for s in range(from_size + 1, size) if in_domain(f, s))
                     out.seconds = time.perf_counter() - clock.start
                     return out
             if seen:

@@ -114,6 +114,9 @@ def test_an_analysis_at_a_larger_size_carries_over_what_still_holds(tmp_path):
     at6 = analyse(t, replace(SETTINGS, size=6), reuse=[at4])
     carried = {k for k, r in at6.results.items() if r.reason and r.reason.startswith("carried over")}
     assert exposed <= carried  # exposed at n = 5 by an exhaustive family: killed at 6 by the same input
+    survivors = {r.id for r in first.done() if r.status in ("equivalent", "scratch-only")}
+    assert survivors <= carried  # compared on every bit string of n = 5, 6 (and 7) by the run at 4
+    assert all(at6.results[k].status == first.results[k].status for k in survivors)
     assert all(at6.results[k].status == "killed" and at6.results[k].kill_size == 5 for k in exposed)
     assert at6.score == (len(at6.behaviour_changing), len(at6.behaviour_changing))  # 100 % at the new default
     assert at6.recommended_default() == 6
