@@ -210,7 +210,7 @@ def carried_over(paths: Sequence[str | Path], target: Target, settings: Settings
     family, or exposed beyond that run's size by comparing every input of size ``k`` with every exhaustive
     family complete below ``k``, is killed at every size ``≥ k`` by that same smallest counterexample: the
     check runs the exhaustive sizes in order, before any sample. A survivor (equivalent or scratch-only) of a
-    run at a size ``k ≤`` this one carries over when that run compared it with the original on every input of
+    run at a size ``k <`` this one carries over when that run compared it with the original on every input of
     every exhaustive family at every size from ``k + 1`` to this one: the check passes on each of those inputs,
     so it passes here too, and the comparison beyond is that run's. Nothing else carries over (a kill by a
     seeded sample may come earlier from a larger exhaustive size). These facts are about the mutant alone, so
@@ -235,7 +235,7 @@ def carried_over(paths: Sequence[str | Path], target: Target, settings: Settings
                     "inputs_checked": 0, "seconds": 0.0}
                 out[k] = MutantResult(r.id, r.text, r.op, r.symbolic, "killed", r.kill_size, kill, None,
                                       f"carried over from the analysis at n = {old}", 0.0)
-            elif r.status in ("equivalent", "scratch-only") and r.beyond and fixed_samples and old <= settings.size:
+            elif r.status in ("equivalent", "scratch-only") and r.beyond and fixed_samples and old < settings.size:
                 every = r.beyond.get("every", {})
                 if all(s in every.get(f.name, []) for f in target.families for s in range(old + 1, settings.size + 1)
                        if in_domain(f, s)):

@@ -102,8 +102,7 @@ def _compare(target: Target, base: Construction, mutant: Construction, fam: Fami
         if out.scratch_example is None:
             out.scratch_example = {"size": size, "family": fam.name, "input": fam.describe(inp), "step": d.step,
                                    "blocks": d.blocks, "departure": dep.as_dict() if dep else None}
-    elapsed = time.perf_counter() - t0
-    clock.per_input = max(clock.per_input, elapsed / max(1, len(inputs)))
+    clock.per_input = (time.perf_counter() - t0) / max(1, len(inputs))  # the latest rate
     return False
 
 
@@ -125,6 +124,25 @@ def _tops(fams: Iterable[Family]) -> int:
     return max((f.max_size or 0) for f in fams)
 
 
+def _every(target: Target, base: Construction, mutant: Construction, fam: Family, size: int, out: Beyond,
+           clock: _Clock) -> str:
+    """Compare every input of ``fam`` at ``size``, chunk by chunk while the rest fits the budget.
+
+    Returns ``exposed``, ``done`` or ``abandoned`` (the rest did not fit: the inputs compared so far count, the
+    size does not).
+    """
+    total, done = fam.count(size), 0
+    if clock.left() <= 0:
+        return "abandoned"
+    for chunk in _chunks(fam, size):
+        if done and not clock.fits(total - done):
+            return "abandoned"
+        if _compare(target, base, mutant, fam, size, chunk, out, clock, True):
+            return "exposed"
+        done += len(chunk)
+    return "done"
+
+
 def _chunks(fam: Family, size: int) -> Iterator[list[Any]]:
     it = iter(fam.inputs(size))
     while chunk := list(islice(it, CHUNK)):
@@ -140,10 +158,10 @@ def compare_beyond(target: Target, base: Construction, mutant: Construction, fro
                    budget: float = 60.0, per_size: int = 8, seed: Any = 0, rate: float = 0.0) -> Beyond:
     """Compare ``mutant`` with ``base`` on inputs above ``from_size`` (module docstring).
 
-    Size by size up to ``reach``: each exhaustive family on every input of the size while that fits the
-    ``budget`` (estimated from the rate measured so far; ``rate`` is a first estimate in seconds per input,
-    from the default-size check), else, from then on, on ``per_size`` seeded random inputs; the claim's
-    sampled families on their own inputs. The first size with an exposing input ends the comparison.
+    Size by size up to ``reach``: each exhaustive family on every input of the size, chunk by chunk while the
+    rest fits the ``budget`` (estimated from the latest chunk's rate; ``rate`` is a first estimate in seconds
+    per input), else, from then on, on ``per_size`` seeded random inputs; the claim's sampled families on
+    their own inputs. The first size with an exposing input ends the comparison.
     """
     out = Beyond()
     clock = _Clock(budget, per_input=2 * rate)
@@ -153,21 +171,24 @@ def compare_beyond(target: Target, base: Construction, mutant: Construction, fro
             out.budget_exhausted = True
             break
         for fam in target.families:
-            every = fam.name in full and in_domain(fam, size) and clock.fits(fam.count(size))
-            if fam.name in full and in_domain(fam, size) and not every:
-                full.discard(fam.name)
-                out.over_budget[fam.name] = [size, fam.count(size)]
-            chunks = _chunks(fam, size) if every else [x for x in [_sample(fam, size, per_size, seed)] if x]
-            seen = False
-            for chunk in chunks:
-                seen = True
-                if _compare(target, base, mutant, fam, size, chunk, out, clock, every):
-                    out.smallest = all(s in out.every.get(f.name, []) for f in target.families
-                                       for s in range(from_size + 1, size) if in_domain(f, s))
-                    out.seconds = time.perf_counter() - clock.start
-                    return out
-            if seen:
-                (out.every if every else out.sampled).setdefault(fam.name, []).append(size)
+            got = "abandoned"
+            if fam.name in full and in_domain(fam, size):
+                got = _every(target, base, mutant, fam, size, out, clock)
+                if got == "done":
+                    out.every.setdefault(fam.name, []).append(size)
+                elif got == "abandoned":
+                    full.discard(fam.name)
+                    out.over_budget[fam.name] = [size, fam.count(size)]
+            if got == "abandoned":
+                inputs = _sample(fam, size, per_size, seed)
+                if inputs:
+                    got = "exposed" if _compare(target, base, mutant, fam, size, inputs, out, clock, False) else got
+                    out.sampled.setdefault(fam.name, []).append(size)
+            if got == "exposed":
+                out.smallest = out.exhaustive and all(s in out.every.get(f.name, []) for f in target.families
+                                                      for s in range(from_size + 1, size) if in_domain(f, s))
+                out.seconds = time.perf_counter() - clock.start
+                return out
     if out.scratch:
         out.status = "scratch-only"
     out.seconds = time.perf_counter() - clock.start

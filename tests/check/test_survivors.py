@@ -1,5 +1,6 @@
 """Survivors of the default check compared with the original beyond the default size."""
 
+from symcot.check import survivors
 from symcot.check.mutation import target_of
 from symcot.check.survivors import Beyond, _sample, compare_beyond
 from symcot.constructions.mutant import SymbolicMutant, sites
@@ -38,11 +39,21 @@ def test_an_equivalent_mutant_is_equal_on_every_input_compared():
     assert Beyond.from_dict(b.as_dict()).status == "equivalent"
 
 
-def test_an_exhaustive_size_over_the_budget_is_skipped_and_said():
+def test_an_exhaustive_size_over_the_budget_is_abandoned_for_random_inputs_and_said(monkeypatch):
+    monkeypatch.setattr(survivors, "CHUNK", 8)
+    monkeypatch.setattr(survivors._Clock, "fits", lambda self, count: False)  # the rest never fits
     t = target_of(claim())
     base = t.make()
-    b = compare_beyond(t, base, _mutant(base, "1/K_R/p/:implicit", 2), 4, reach=6, budget=30, rate=1.0)
+    b = compare_beyond(t, base, _mutant(base, "1/K_R/p/:implicit", 2), 4, reach=6, budget=30, per_size=3)
     assert b.every == {} and b.over_budget == {"bit strings": [5, 32]} and b.sampled == {"bit strings": [5, 6]}
+    assert b.inputs_compared == 8 + 3 + 3  # the first chunk of n = 5, then three random inputs per size
+
+
+def test_a_rate_measured_on_a_chunk_replaces_a_pessimistic_first_estimate():
+    t = target_of(claim())
+    base = t.make()
+    b = compare_beyond(t, base, _mutant(base, "1/K_R/p/:implicit", 2), 4, reach=7, budget=30, rate=10.0)
+    assert b.every == {"bit strings": [5, 6, 7]}
 
 
 def test_random_inputs_are_seeded_uniform_ranks():
