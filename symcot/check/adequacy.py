@@ -228,7 +228,7 @@ def carried_over(paths: Sequence[str | Path], target: Target, settings: Settings
                                                                           or bool(found.get("smallest")))
             if r.status == "inert":
                 out[k] = r
-            elif exact and r.kill_size is not None and r.kill_size <= settings.size:
+            elif found is not None and exact and r.kill_size is not None and r.kill_size <= settings.size:
                 kill = r.kill if r.status == "killed" else {
                     "killed": True, "checked_to": settings.size, "size": r.kill_size, "family": found["family"],
                     "exhaustive": True, "input": found["input"], "where": found["where"], "error": None,

@@ -85,7 +85,7 @@ def _run_steps(cons: Construction, inputs: Sequence[Any], steps: Sequence[int]) 
         kept.append((np.asarray(view.rows).copy(), np.array(view.y, copy=True), int(view.scale)))
 
     BatchedDecoder(cons.concrete(inputs[0])).run([cons.prompt(i).tokens for i in inputs],
-                                                 np.asarray(steps, dtype=np.int64), on_step=on_step)
+                                                 [int(s) for s in steps], on_step=on_step)
     return kept
 
 

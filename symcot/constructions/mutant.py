@@ -220,11 +220,19 @@ def with_block(mp: Map, block: str, expr: Expr) -> Map:
     return new
 
 
+def _with_map(h: Head, kind: str, new: Map) -> Head:
+    if kind == "Q":
+        return dataclasses.replace(h, query=new)
+    if kind == "K":
+        return dataclasses.replace(h, key=new)
+    return dataclasses.replace(h, value=new)
+
+
 def replace_map(dec: Decoder, layer: int, label: str, new: Map, name: str | None = None) -> Decoder:
     """A copy of ``dec`` with the map ``label`` of layer ``layer`` replaced (every other map shared)."""
     lay = dec.layers[layer - 1]
     if label in ("W_1", "W_2"):
-        ffn = dataclasses.replace(lay.ffn, **{"w1" if label == "W_1" else "w2": new})
+        ffn = dataclasses.replace(lay.ffn, w1=new) if label == "W_1" else dataclasses.replace(lay.ffn, w2=new)
         new_layer = dataclasses.replace(lay, ffn=ffn)
     else:
         if lay.attention is None:
@@ -233,9 +241,7 @@ def replace_map(dec: Decoder, layer: int, label: str, new: Map, name: str | None
             att = dataclasses.replace(lay.attention, out=new)
         else:
             kind, _, head = label.partition("_")
-            field = {"Q": "query", "K": "key", "V": "value"}[kind]
-            heads: list[Head] = [dataclasses.replace(h, **{field: new}) if h.name == head else h
-                                 for h in lay.attention.heads]
+            heads: list[Head] = [_with_map(h, kind, new) if h.name == head else h for h in lay.attention.heads]
             att = dataclasses.replace(lay.attention, heads=heads)
         new_layer = dataclasses.replace(lay, attention=att)
     layers = list(dec.layers)

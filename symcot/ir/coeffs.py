@@ -123,7 +123,8 @@ def _walk(e: Expr, path: tuple[Step, ...], parent: str, out: list[Coefficient]) 
 
 def _chain(e: Scale) -> tuple[sp.Expr, Expr, int]:
     """``Scale(c1, Scale(c2, … e))`` → ``(c1·c2·…, e, depth)``: nested scales are one coefficient."""
-    c, node, depth = sp.Integer(1), e, 0
+    c, depth = sp.Integer(1), 0
+    node: Expr = e
     while isinstance(node, Scale):
         c, node, depth = c * node.c, node.e, depth + 1
     return c, node, depth
@@ -210,6 +211,7 @@ def coefficient_at(e: Expr, coeff: Coefficient) -> sp.Expr:
         if isinstance(node, Const):  # replaced: the scaled constant is now one constant
             return sp.sympify(node.c)
         c, inner, _depth = _chain(node)
+        assert isinstance(inner, Const)
         return c * inner.c
     if coeff.slot == "c" and isinstance(node, Scale):
         return _chain(node)[0]
