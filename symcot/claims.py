@@ -110,7 +110,10 @@ class Claim:
         statement: one line.
         where: where the paper states and proves it.
         checks: one per variant; the paper's transcription is the variant ``as-written``.
-        default_max_size: the size ``symcot verify`` checks when ``--max-size`` is not given.
+        default_max_size: the size ``symcot verify`` checks when ``--max-size`` is not given (justified per
+            construction by ``symcot mutate`` and ``symcot coverage``: docs/adequacy.md).
+        in_use_size: the size the rows ``in:<this claim>`` of the lemmas it uses replay to confirm the values
+            its decoder feeds them (``None``: ``default_max_size``).
         readings: per variant name, its kind and one-line description (``as-written`` may be left out when
             it is the claim's only reading besides a lemma's ``in:<claim>`` rows, which are described by their
             name).
@@ -125,6 +128,7 @@ class Claim:
     default_max_size: int
     notes: list[str] = field(default_factory=list)
     readings: dict[str, Reading] = field(default_factory=dict)
+    in_use_size: int | None = None
 
     def variant_names(self) -> list[str]:
         """The variants of the checks, in order, each once (exhaustive and symbolic checks share a name)."""

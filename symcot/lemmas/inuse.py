@@ -65,7 +65,7 @@ class InUseCheck:
         dims: size symbols of the use and their least value (``{n: 2}``).
         notes: shown with the verdict.
         overrides: coefficient mutations of every instance's lemma (negative tests: a wrong gadget).
-        survey_size: replay size (default: the using claim's ``default_max_size``).
+        survey_size: replay size (default: the using claim's ``in_use_size``, else its ``default_max_size``).
 
     """
 
@@ -89,8 +89,11 @@ class InUseCheck:
 
     @property
     def default_max_size(self) -> int:
-        """The using claim's default size (``symcot verify`` replays up to it)."""
-        return self.survey_size if self.survey_size is not None else self.using.default_max_size
+        """The using claim's replay size for its lemmas' rows (``symcot verify`` replays up to it)."""
+        if self.survey_size is not None:
+            return self.survey_size
+        size = getattr(self.using, "in_use_size", None)
+        return size if size is not None else self.using.default_max_size
 
     def _construction_check(self) -> ConstructionCheck:
         """The using claim's exhaustive replay of the construction variant (its construction, spec, families)."""

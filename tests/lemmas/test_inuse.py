@@ -115,3 +115,15 @@ def test_default_sizes_of_every_in_use_row(claims):
                 want = "refuted" if cid == "lem:addonetospecificheight" and not chk.variant.endswith("/repaired") \
                     else "verified"
                 assert v.verdict == want, (cid, chk.variant, v.notes)
+
+
+def test_in_use_rows_replay_the_using_claims_in_use_size(claims):
+    rows = [(cid, chk) for cid in ("thm:cotdfs:pargate", "thm:cottreestrahler:indpos", "lem:mMc")
+            for chk in claims[cid].checks if chk.variant.startswith("in:")]
+    sizes = {(cid, chk.variant): chk.default_max_size for cid, chk in rows}
+    assert sizes[("thm:cotdfs:pargate", "in:thm:cotdfs")] == 4 < claims["thm:cotdfs"].default_max_size
+    assert sizes[("thm:cottreestrahler:indpos", "in:thm:cottreestrahler/repaired")] == 6
+    assert sizes[("lem:mMc", "in:thm:cotpathstrahler")] == 8 < claims["thm:cotpathstrahler"].default_max_size
+    assert sizes[("thm:cotdfs:pargate", "in:thm:cotdfs:phi")] == claims["thm:cotdfs:phi"].default_max_size
+    pinned = InUseCheck("lem:mMc", claims["thm:cotpathstrahler"], {}, survey_size=3)
+    assert pinned.default_max_size == 3  # a row's own survey size comes first
