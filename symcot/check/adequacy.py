@@ -116,6 +116,16 @@ class Analysis:
     results: dict[str, MutantResult] = field(default_factory=dict)
     coverage: Coverage | None = None
     seconds: float = 0.0
+    original: Kill | None = None  # the claim's check on the construction itself (it must pass)
+
+    @property
+    def original_fails(self) -> str | None:
+        """Why the analysis did not run (the construction itself fails its check), or ``None``."""
+        o = self.original
+        if o is None or not (o.killed or o.error):
+            return None
+        return f"its check fails with an error: {o.error}" if o.error else \
+            f"the construction fails its own check at n = {o.size}"
 
     def done(self) -> list[MutantResult]:
         """The finished results, in selection order."""
@@ -244,11 +254,23 @@ def carried_over(paths: Sequence[str | Path], target: Target, settings: Settings
     return out
 
 
+def load_original(paths: Sequence[str | Path], target: Target, settings: Settings) -> Kill | None:
+    """The check of the construction itself at ``settings.size``, kept in a state file by an earlier run."""
+    for p in paths:
+        path = Path(p)
+        if path.exists():
+            data = _read_state(path, target)
+            if data.get("original") and data.get("settings") == settings.as_dict():
+                return Kill.from_dict(data["original"])
+    return None
+
+
 def save_state(path: str | Path, analysis: Analysis) -> None:
     """Write the analysis' results so far (atomically: a temporary file renamed over ``path``)."""
     path = Path(path)
     data = {"version": STATE_VERSION, "claim": analysis.claim_id, "variant": analysis.variant,
             "settings": analysis.settings.as_dict(),
+            "original": analysis.original.as_dict() if analysis.original else None,
             "results": {k: v.as_dict() for k, v in analysis.results.items()}}
     tmp = path.with_name(path.name + ".tmp")
     tmp.write_text(json.dumps(data, indent=1, ensure_ascii=False))
@@ -297,7 +319,8 @@ def analyse(target: Target, settings: Settings, shard: tuple[int, int] = (0, 1),
     ``states``: state files to resume from (their results are kept); the first one is written after each
     mutant this call decides. ``shard = (i, k)`` decides only every ``k``-th selected mutant from the ``i``-th.
     ``reuse``: state files of the same analysis at another size, whose results that hold at this size are
-    taken (:func:`carried_over`).
+    taken (:func:`carried_over`). The claim's check runs on the construction itself first (or is read from a
+    state file); when it fails there is nothing to analyse and no mutant is decided.
     """
     t0 = time.perf_counter()
     base = target.make()
@@ -307,11 +330,17 @@ def analyse(target: Target, settings: Settings, shard: tuple[int, int] = (0, 1),
     if len(set(ids)) != len(ids):
         raise SymcotError("two mutants share an id")
     analysis = Analysis(target.claim_id, target.variant, target.default_size, settings, len(every), ids)
+    analysis.original = load_original(states, target, settings) or kill(target, base, settings.size, progress)
+    if analysis.original_fails:
+        analysis.seconds = time.perf_counter() - t0
+        return analysis
     known = {**carried_over(reuse, target, settings), **load_states(states, target, settings)}
     analysis.results = {k: v for k, v in known.items() if k in set(ids)}
     i, k = shard
     mine = [m for j, m in enumerate(chosen) if j % k == i and ids[j] not in analysis.results]
     bar_progress = progress or Progress(False)
+    if states:
+        save_state(states[0], analysis)
     with bar_progress.bar(len(mine), f"mutate {target.label}") as bar:
         for m in mine:
             res = decide(target, base, m, settings)
@@ -326,4 +355,4 @@ def analyse(target: Target, settings: Settings, shard: tuple[int, int] = (0, 1),
 
 
 __all__ = ["BEHAVIOUR_CHANGING", "STATUSES", "Analysis", "Beyond", "Kill", "MutantResult", "Settings", "analyse",
-           "carried_over", "decide", "load_states", "save_state", "select"]
+           "carried_over", "decide", "load_original", "load_states", "save_state", "select"]

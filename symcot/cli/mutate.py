@@ -34,10 +34,12 @@ def add_parser(sub: Any) -> None:
                    help="also record the activation regions of the original up to the size (symcot coverage)")
     p.add_argument("--state", action="append", metavar="PATH",
                    help="JSON state file: results are saved there as each mutant finishes and a rerun resumes "
-                        "from it; repeat to read the state files of other shards (the first is written)")
+                        "from it; repeat to read the state files of other shards (the first is written); a "
+                        "directory holds one state file per claim variant")
     p.add_argument("--reuse", action="append", metavar="PATH",
-                   help="state file of the same analysis at another --size: its inert mutants and its kills by an "
-                        "exhaustive family at a size up to this one are taken over (repeatable)")
+                   help="state file (or directory of them) of the same analysis at another --size: what still holds "
+                        "at this size is taken over (inert mutants, kills by an exhaustive family up to this size, "
+                        "survivors compared on every input up to it) (repeatable)")
     p.add_argument("--shard", metavar="I/K", help="decide only every K-th selected mutant from the I-th (0-based)")
     p.add_argument("--json", metavar="PATH", help="write the JSON report here")
     p.add_argument("--markdown", metavar="PATH", help="write a Markdown report here")
@@ -69,10 +71,18 @@ def check_options(args: argparse.Namespace) -> None:
         if path and not Path(path).resolve().parent.is_dir():
             raise SymcotError(f"--{opt}: the directory of {path} does not exist")
     for path in args.reuse or []:
-        if not Path(path).is_file():
-            raise SymcotError(f"--reuse: no state file {path}")
-    if (args.state or args.reuse) and len(args.claims) > 1:
-        raise SymcotError("--state and --reuse hold one claim variant's results: give one CLAIM (and one --variant)")
+        if not Path(path).exists():
+            raise SymcotError(f"--reuse: no state file or directory {path}")
+    files = [p for p in [*(args.state or []), *(args.reuse or [])] if not Path(p).is_dir()]
+    if files and (len(args.claims) > 1 or (args.variant and len(args.variant) > 1)):
+        raise SymcotError("a --state or --reuse file holds one claim variant's results: give one CLAIM and one "
+                          "--variant, or directories")
+
+
+def state_paths(paths: list[str] | None, label: str) -> list[Path]:
+    """The state file of claim variant ``label`` for each path: the path itself, or a file in it if a directory."""
+    name = re.sub(r"[^A-Za-z0-9_.-]+", "_", label).strip("_") + ".json"
+    return [Path(p) / name if Path(p).is_dir() else Path(p) for p in paths or []]
 
 
 def run(args: argparse.Namespace) -> int:
@@ -83,7 +93,7 @@ def run(args: argparse.Namespace) -> int:
     """
     from symcot.check.adequacy import Settings, analyse
     from symcot.check.coverage import coverage
-    from symcot.check.mutation import construction_checks, kill, target_of
+    from symcot.check.mutation import construction_checks, target_of
     from symcot.registry import load_claims, select
     from symcot.report.mutation import render_text, write_json, write_markdown
 
@@ -105,15 +115,13 @@ def run(args: argparse.Namespace) -> int:
         for v in [v for v in variants if not args.variant or v in args.variant]:
             target = target_of(claim, v)
             size = args.size or target.default_size
-            original = kill(target, target.make(), size, progress)
-            if original.killed or original.error:
-                why = f"its check fails with an error: {original.error}" if original.error else \
-                    f"the construction fails its own check at n = {original.size}"
-                skipped.append(f"{target.label}: not analysed, {why}")
+            settings = Settings(size, args.sample, args.seed, args.reach, args.budget)
+            a = analyse(target, settings, shard, state_paths(args.state, target.label), progress,
+                        reuse=[p for p in state_paths(args.reuse, target.label) if p.exists()])
+            if a.original_fails:
+                skipped.append(f"{target.label}: not analysed, {a.original_fails}")
                 print(skipped[-1], flush=True)
                 continue
-            settings = Settings(size, args.sample, args.seed, args.reach, args.budget)
-            a = analyse(target, settings, shard, args.state or (), progress, reuse=args.reuse or ())
             if args.coverage:
                 a.coverage = coverage(target.make(), target.spec, target.families, size, progress)
             analyses.append(a)

@@ -62,7 +62,7 @@ def test_every_behaviour_changing_mutant_killed_exits_0_and_resumes(proofs, tmp_
     (["mutate", "thm:cotdfs", "--json", "/no/such/dir/x.json"], "--json: the directory of /no/such/dir/x.json"),
     (["mutate", "lem:addwidplus1"], "lem:addwidplus1 has no construction check"),
     (["mutate", "thm:cotdfs", "--variant", "nope"], "no construction variant 'nope'"),
-    (["mutate", "thm:cotdfs", "thm:cotdfs:tree", "--state", "x.json"], "--state and --reuse hold one claim variant"),
+    (["mutate", "thm:cotdfs", "thm:cotdfs:tree", "--state", "x.json"], "holds one claim variant"),
     (["coverage", "thm:cotdfs", "--max-size", "0"], "--max-size must be at least 1"),
 ])
 def test_bad_usage_is_one_line_and_exit_2(argv, message, capsys):
@@ -94,3 +94,18 @@ def test_parse_shard():
     assert parse_shard(None) == (0, 1) and parse_shard("1/3") == (1, 3)
     with pytest.raises(SymcotError):
         parse_shard("3/3")
+
+
+def test_a_state_directory_holds_one_file_per_claim_variant(proofs, tmp_path, capsys):
+    states = tmp_path / "states"
+    states.mkdir()
+    args = ["mutate", "demo:prefixsum", "demo:plain", "--proofs", str(proofs), "--sample", "5", "--reach", "5",
+            "--budget", "5", "--state", str(states), "--no-progress"]
+    assert main(args) in (0, 1)
+    files = sorted(p.name for p in states.iterdir())
+    assert files == ["demo_plain_as-written.json", "demo_prefixsum_as-written.json"]
+    saved = json.loads((states / files[0]).read_text())
+    assert saved["original"]["killed"] is False and saved["original"]["checked_to"] == 4  # kept for a rerun
+    first = capsys.readouterr().out
+    assert main(args) in (0, 1)
+    assert capsys.readouterr().out.split("\n\n")[0] == first.split("\n\n")[0]  # the same results, read back
