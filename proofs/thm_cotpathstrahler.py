@@ -104,9 +104,9 @@ CLAIMS = [
                   "n = |w| CoT steps.",
         where="Section 4.2; proof sketch in Appendix 'Realizing str on Trees and Paths' (app:cotstr)",
         checks=[*(_check(v) for v in VARIANTS), _symbolic("as-written"), _symbolic("repaired")],
-        # mutants of the layer-3 indicators of D fail first at n = 9 (|D| = 2 needs a subtree of str 3):
-        # docs/adequacy.md
-        default_max_size=10,
+        # mutants of the layer-2 and layer-3 indicators of D fail first at n = 9 and 10 (|D| = 2 needs a subtree of
+        # Strahler number 3): docs/adequacy.md
+        default_max_size=11,
         in_use_size=8,
         notes=["The proof is a sketch: 'as-written' is the most faithful completion found (see "
                "symcot/constructions/cotpathstrahler.py for every choice and invention); 'repaired' changes only "
