@@ -17,9 +17,9 @@ def _mutant(target, sid, value):
 def test_the_target_is_read_off_the_claims_own_check(claims):
     t = target_of(claims["thm:cotdfs"])
     chk = claims["thm:cotdfs"].checks[0]
-    assert (t.variant, t.spec, t.families, t.default_size) == ("as-written", chk.spec, chk.families, 4)
+    assert (t.variant, t.spec, t.families, t.default_size) == ("as-written", chk.spec, chk.families, claims["thm:cotdfs"].default_max_size)
     dij = target_of(claims["thm:cotdijkstra"], "repaired")  # a λ-scan check: its construction factory
-    assert dij.make().variant == "repaired" and dij.default_size == 6
+    assert dij.make().variant == "repaired" and dij.default_size == claims["thm:cotdijkstra"].default_max_size
     assert [c.variant for c in construction_checks(claims["thm:cotdijkstra"])] == [
         "as-written", "missing-arc-0", "repaired"]  # the symbolic checks are not replays
 
