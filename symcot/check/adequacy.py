@@ -41,7 +41,7 @@ from symcot.check.exhaustive import Progress
 from symcot.check.mutation import Kill, Target, kill
 from symcot.check.survivors import Beyond, compare_beyond, in_domain
 from symcot.constructions.base import Construction
-from symcot.constructions.mutant import SymbolicMutant, inert, symbolic_mutants
+from symcot.constructions.mutant import SymbolicMutant, inert, statement_digest, symbolic_mutants
 from symcot.errors import SymcotError
 
 STATUSES = ("inert", "killed", "exposed", "scratch-only", "equivalent", "error")
@@ -117,6 +117,7 @@ class Analysis:
     coverage: Coverage | None = None
     seconds: float = 0.0
     original: Kill | None = None  # the claim's check on the construction itself (it must pass)
+    statement: str = ""  # the digest of the construction's statement (statement_digest) the results are about
 
     @property
     def original_fails(self) -> str | None:
@@ -187,7 +188,11 @@ def select(mutants: Sequence[SymbolicMutant], sample: int, seed: int, decoder_of
 # -- the state file --------------------------------------------------------------------------------------------
 
 
-def _read_state(path: Path, target: Target) -> dict[str, Any]:
+def _read_state(path: Path, target: Target, statement: str | None = None) -> dict[str, Any]:
+    """The state file at ``path``, refused unless it is of ``target`` and (if it records one) of ``statement``.
+
+    A state file without a digest (written before digests were recorded) is taken as it is.
+    """
     try:
         data = json.loads(path.read_text())
     except (OSError, ValueError) as e:
@@ -195,17 +200,22 @@ def _read_state(path: Path, target: Target) -> dict[str, Any]:
     if data.get("version") != STATE_VERSION or data.get("claim") != target.claim_id \
             or data.get("variant") != target.variant:
         raise SymcotError(f"the state file {path} is not of {target.label}")
+    if statement and data.get("statement") and data["statement"] != statement:
+        raise SymcotError(f"the state file {path} is about another statement of {target.label} (digest "
+                          f"{data['statement']}, now {statement}): the construction changed since; use another "
+                          "--state")
     return data
 
 
-def load_states(paths: Sequence[str | Path], target: Target, settings: Settings) -> dict[str, MutantResult]:
+def load_states(paths: Sequence[str | Path], target: Target, settings: Settings,
+                statement: str | None = None) -> dict[str, MutantResult]:
     """The results of earlier runs (shards) of the same analysis; a state of another analysis is refused."""
     out: dict[str, MutantResult] = {}
     for p in paths:
         path = Path(p)
         if not path.exists():
             continue
-        data = _read_state(path, target)
+        data = _read_state(path, target, statement)
         if data.get("settings") != settings.as_dict():
             raise SymcotError(f"the state file {path} was made with other settings ({data.get('settings')}); "
                               "use the same options or another --state")
@@ -213,7 +223,8 @@ def load_states(paths: Sequence[str | Path], target: Target, settings: Settings)
     return out
 
 
-def carried_over(paths: Sequence[str | Path], target: Target, settings: Settings) -> dict[str, MutantResult]:
+def carried_over(paths: Sequence[str | Path], target: Target, settings: Settings,
+                 statement: str | None = None) -> dict[str, MutantResult]:
     """The results of the same analysis at another size that hold at ``settings.size`` too.
 
     An inert mutant is inert at every size. A mutant killed by the check at size ``k`` through an exhaustive
@@ -224,12 +235,13 @@ def carried_over(paths: Sequence[str | Path], target: Target, settings: Settings
     every exhaustive family at every size from ``k + 1`` to this one: the check passes on each of those inputs,
     so it passes here too, and the comparison beyond is that run's. Nothing else carries over (a kill by a
     seeded sample may come earlier from a larger exhaustive size). These facts are about the mutant alone, so
-    the other settings need not agree; the construction must be the same.
+    the other settings need not agree; the construction must be the same (a state file of another
+    ``statement`` digest is refused).
     """
     out: dict[str, MutantResult] = {}
     fixed_samples = all(f.exhaustive or f.max_size is not None for f in target.families)
     for p in paths:
-        data = _read_state(Path(p), target)
+        data = _read_state(Path(p), target, statement)
         old = int(data["settings"]["size"])
         for k, v in data.get("results", {}).items():
             r = MutantResult.from_dict(v)
@@ -254,12 +266,13 @@ def carried_over(paths: Sequence[str | Path], target: Target, settings: Settings
     return out
 
 
-def load_original(paths: Sequence[str | Path], target: Target, settings: Settings) -> Kill | None:
+def load_original(paths: Sequence[str | Path], target: Target, settings: Settings,
+                  statement: str | None = None) -> Kill | None:
     """The check of the construction itself at ``settings.size``, kept in a state file by an earlier run."""
     for p in paths:
         path = Path(p)
         if path.exists():
-            data = _read_state(path, target)
+            data = _read_state(path, target, statement)
             if data.get("original") and data.get("settings") == settings.as_dict():
                 return Kill.from_dict(data["original"])
     return None
@@ -269,7 +282,7 @@ def save_state(path: str | Path, analysis: Analysis) -> None:
     """Write the analysis' results so far (atomically: a temporary file renamed over ``path``)."""
     path = Path(path)
     data = {"version": STATE_VERSION, "claim": analysis.claim_id, "variant": analysis.variant,
-            "settings": analysis.settings.as_dict(),
+            "statement": analysis.statement, "settings": analysis.settings.as_dict(),
             "original": analysis.original.as_dict() if analysis.original else None,
             "results": {k: v.as_dict() for k, v in analysis.results.items()}}
     tmp = path.with_name(path.name + ".tmp")
@@ -329,12 +342,15 @@ def analyse(target: Target, settings: Settings, shard: tuple[int, int] = (0, 1),
     ids = [getattr(m, "id", m.variant) for m in chosen]
     if len(set(ids)) != len(ids):
         raise SymcotError("two mutants share an id")
-    analysis = Analysis(target.claim_id, target.variant, target.default_size, settings, len(every), ids)
-    analysis.original = load_original(states, target, settings) or kill(target, base, settings.size, progress)
+    digest = statement_digest(base.decoder)
+    analysis = Analysis(target.claim_id, target.variant, target.default_size, settings, len(every), ids,
+                        statement=digest)
+    analysis.original = load_original(states, target, settings, digest) or kill(target, base, settings.size,
+                                                                                  progress)
     if analysis.original_fails:
         analysis.seconds = time.perf_counter() - t0
         return analysis
-    known = {**carried_over(reuse, target, settings), **load_states(states, target, settings)}
+    known = {**carried_over(reuse, target, settings, digest), **load_states(states, target, settings, digest)}
     analysis.results = {k: v for k, v in known.items() if k in set(ids)}
     i, k = shard
     mine = [m for j, m in enumerate(chosen) if j % k == i and ids[j] not in analysis.results]

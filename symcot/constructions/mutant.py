@@ -17,6 +17,7 @@ Two kinds, both keyword-friendly:
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -180,6 +181,18 @@ def sites(decoder: Decoder) -> list[Site]:
             for block, e in mp.exprs.items():
                 out.extend(Site(k, label, block, c) for c in coefficients(e))
     return out
+
+
+def statement_digest(decoder: Decoder) -> str:
+    """A short digest of ``decoder``'s statement: every site's address, coefficient and term, and the layout.
+
+    Results about mutants (a state file of :mod:`symcot.check.adequacy`) hold only for the statement they were
+    computed on; two statements with the same digest have the same sites, coefficients and terms.
+    """
+    h = hashlib.sha256(repr([(b.name, str(b.size)) for b in decoder.layout.blocks]).encode())
+    for s in sites(decoder):
+        h.update(f"{s.id}={value_text(s.coeff.value)}|{s.coeff.term};".encode())
+    return h.hexdigest()[:16]
 
 
 def operators(value: Any) -> list[tuple[str, sp.Expr]]:

@@ -8,7 +8,7 @@ import pytest
 from symcot.check.adequacy import Analysis, Settings, analyse, carried_over, load_states, save_state, select
 from symcot.check.coverage import coverage
 from symcot.check.mutation import target_of
-from symcot.constructions.mutant import symbolic_mutants
+from symcot.constructions.mutant import statement_digest, symbolic_mutants
 from symcot.errors import SymcotError
 from tests.check.prefix_sum import PrefixSum, claim, decoder
 
@@ -127,3 +127,21 @@ def test_an_analysis_at_a_larger_size_carries_over_what_still_holds(tmp_path):
     other.claim_id = "demo:other"
     with pytest.raises(SymcotError, match="is not of demo:other"):
         carried_over([at4], other, SETTINGS)
+
+
+def test_a_state_file_of_another_statement_is_refused(tmp_path):
+    """Results are about one statement: after the construction changes, neither --state nor --reuse takes them."""
+    t = target_of(claim(deep=True))
+    path = tmp_path / "s.json"
+    a = analyse(t, replace(SETTINGS, sample=3), states=[path])
+    assert json.loads(path.read_text())["statement"] == a.statement == statement_digest(t.make().decoder)
+    changed = target_of(claim(wrong_beyond=True))  # another statement of the same claim and variant
+    assert statement_digest(changed.make().decoder) != a.statement
+    with pytest.raises(SymcotError, match="another statement"):
+        analyse(changed, replace(SETTINGS, sample=3), states=[path])
+    with pytest.raises(SymcotError, match="another statement"):
+        analyse(changed, replace(SETTINGS, sample=3), reuse=[path])
+    legacy = json.loads(path.read_text())
+    del legacy["statement"]  # written before digests were recorded: taken as it is
+    path.write_text(json.dumps(legacy))
+    assert load_states([path], changed, replace(SETTINGS, sample=3), statement_digest(changed.make().decoder))

@@ -15,9 +15,10 @@ def _mutant(target, sid, value):
 
 
 def test_the_target_is_read_off_the_claims_own_check(claims):
-    t = target_of(claims["thm:cotdfs"])
-    chk = claims["thm:cotdfs"].checks[0]
-    assert (t.variant, t.spec, t.families, t.default_size) == ("as-written", chk.spec, chk.families, claims["thm:cotdfs"].default_max_size)
+    dfs = claims["thm:cotdfs"]
+    t, chk = target_of(dfs), dfs.checks[0]
+    assert (t.variant, t.spec, t.families) == ("as-written", chk.spec, chk.families)
+    assert t.default_size == dfs.default_max_size
     dij = target_of(claims["thm:cotdijkstra"], "repaired")  # a λ-scan check: its construction factory
     assert dij.make().variant == "repaired" and dij.default_size == claims["thm:cotdijkstra"].default_max_size
     assert [c.variant for c in construction_checks(claims["thm:cotdijkstra"])] == [
@@ -61,3 +62,17 @@ def test_min_size_skips_sizes_known_to_pass():
     assert kill(t, m, 6, min_size=5).size == 5
     row = run_check(t, m, 4)
     assert row.verdict == "verified" and row.max_size == 4
+
+
+@pytest.mark.slow
+def test_a_default_one_size_below_the_evidence_lets_a_real_mutant_through(claims):
+    """thm:cotpathstrahler [repaired]: dropping ``-π_M_buf`` from ``tmp_D-1`` in layer 2 passes every Dyck word
+    of 9 vertices and fails at 10 (docs/adequacy.md): a default of 9 would miss it, the claim's default does not."""
+    t = target_of(claims["thm:cotpathstrahler"], "repaired")
+    m = _mutant(t, "2/W_2/tmp_D-1/2:c", 0)
+    passed = kill(t, m, 9, exhaustive_only=True, min_size=9)
+    assert not passed.killed and passed.error is None and passed.inputs_checked == 1430
+    caught = kill(t, m, 10, exhaustive_only=True, min_size=10)
+    assert caught.killed and caught.size == 10 and caught.exhaustive
+    assert caught.input["word"] == "UDUDUUUDUDDUUDUDDD" and caught.where["block"] == "tmp_D-1"
+    assert claims["thm:cotpathstrahler"].default_max_size >= caught.size + 1
