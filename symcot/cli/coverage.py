@@ -18,11 +18,24 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--variant", action="append", help="only these construction variants (repeatable)")
     p.add_argument("--max-size", type=int, default=None, metavar="N",
                    help="largest size replayed (default: the claim's default size)")
+    p.add_argument("--family", action="append", metavar="NAME",
+                   help="only the exhaustive families of this name (repeatable; default: every one of the check)")
     p.add_argument("--regions", action="store_true", help="list every region with the size it first appears at")
     p.add_argument("--json", metavar="PATH", help="write the coverage records here")
     p.add_argument("--no-progress", action="store_true", help="no progress bars")
     p.add_argument("--proofs", metavar="DIR", help="claims directory (default ./proofs)")
     p.set_defaults(func=run)
+
+
+def _families(target: Any, names: list[str] | None) -> list[Any]:
+    """The target's families, only those named in ``names`` when given (an unknown name is an error)."""
+    if not names:
+        return list(target.families)
+    known = [f.name for f in target.families]
+    unknown = [n for n in names if n not in known]
+    if unknown:
+        raise SymcotError(f"--family {unknown[0]!r}: {target.label} has the families {', '.join(map(repr, known))}")
+    return [f for f in target.families if f.name in names]
 
 
 def run(args: argparse.Namespace) -> int:
@@ -48,14 +61,17 @@ def run(args: argparse.Namespace) -> int:
                 continue
             target = target_of(claim, chk.variant)
             size = args.max_size or target.default_size
-            cov = coverage(target.make(), target.spec, target.families, size, progress)
-            print(f"{target.label}, every input of the exhaustive families to n = {size}:")
+            families = _families(target, args.family)
+            cov = coverage(target.make(), target.spec, families, size, progress)
+            which = "the exhaustive families" if not args.family else ", ".join(f.name for f in families)
+            print(f"{target.label}, every input of {which} to n = {size}:")
             for line in coverage_lines(cov):
                 print(f"  {line}")
             if args.regions:
                 for (kind, layer, unit, region), first in cov.regions():
                     print(f"    n={first}  {kind:6} layer {layer}  {unit}: {region}")
-            out.append({"claim": claim.id, "variant": chk.variant, "max_size": size, **cov.as_dict()})
+            out.append({"claim": claim.id, "variant": chk.variant, "max_size": size,
+                        "families": [f.name for f in families], **cov.as_dict()})
     if not out:
         raise SymcotError("no construction variant selected")
     if args.json:

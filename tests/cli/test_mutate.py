@@ -90,6 +90,17 @@ def test_coverage_prints_regions_and_saturation(tmp_path, capsys):
     assert data["coverage"][0]["saturation"] == 3
 
 
+def test_coverage_of_one_family_and_an_unknown_family(tmp_path, capsys):
+    out = tmp_path / "c.json"
+    fam = "labeled trees × every root"
+    assert main(["coverage", "thm:cotdfs:tree", "--family", fam, "--max-size", "3", "--json", str(out),
+                 "--no-progress"]) == 0
+    assert f"thm:cotdfs:tree [as-written], every input of {fam} to n = 3:" in capsys.readouterr().out
+    assert json.loads(out.read_text())["coverage"][0]["families"] == [fam]
+    assert main(["coverage", "thm:cotdfs:tree", "--family", "no such", "--no-progress"]) == 2
+    assert "--family 'no such': thm:cotdfs:tree [as-written] has the families" in capsys.readouterr().err
+
+
 def test_parse_shard():
     assert parse_shard(None) == (0, 1) and parse_shard("1/3") == (1, 3)
     with pytest.raises(SymcotError):
