@@ -51,8 +51,8 @@ def test_as_written_agrees_with_the_dynamic_on_small_inputs(dfs_proofs):
 def test_as_written_verified_to_four_and_the_tree_sentence_at_its_default(claims):
     """All digraphs n ≤ 4 × source, random digraphs to n = 12; all rooted trees n ≤ 6 (the tree sentence's default)."""
     dfs = claims["thm:cotdfs"]
-    assert dfs.default_max_size == 5  # n = 5: the slow test below
-    row = dfs.run(max_size=4)[0]
+    assert dfs.default_max_size == 4  # n = 5: the slow test below
+    row = dfs.run()[0]
     assert row.verdict == "verified" and row.max_size == 4 and row.variant == "as-written"
     exhaustive = sum(k * digraph_count(k) for k in range(1, 5))
     assert exhaustive == 16585
@@ -105,8 +105,8 @@ def test_a_mutant_that_changes_nothing_is_an_error(dfs_proofs):
 
 
 @pytest.mark.slow
-def test_as_written_verified_at_its_default_size(claims):
-    """The default check: every digraph n ≤ 5 × source (5,259,561 inputs with the smaller sizes), batched."""
-    row = claims["thm:cotdfs"].run()[0]
+def test_as_written_verified_one_size_past_its_deepest_mutant(claims):
+    """``--max-size 5``: every digraph n ≤ 5 × source (5,259,561 inputs with the smaller sizes), batched."""
+    row = claims["thm:cotdfs"].run(max_size=5, engine="batched")[0]
     assert row.verdict == "verified" and row.max_size == 5 and row.method.endswith("[batched engine]")
     assert row.inputs_checked == sum(k * digraph_count(k) for k in range(1, 6)) + 12 * 8
