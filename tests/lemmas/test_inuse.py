@@ -121,8 +121,9 @@ def test_in_use_rows_replay_the_using_claims_in_use_size(claims):
     rows = [(cid, chk) for cid in ("thm:cotdfs:pargate", "thm:cottreestrahler:indpos", "lem:mMc")
             for chk in claims[cid].checks if chk.variant.startswith("in:")]
     sizes = {(cid, chk.variant): chk.default_max_size for cid, chk in rows}
-    assert sizes[("thm:cotdfs:pargate", "in:thm:cotdfs")] == 4 < claims["thm:cotdfs"].default_max_size
-    assert sizes[("thm:cottreestrahler:indpos", "in:thm:cottreestrahler/repaired")] == 6
+    assert sizes[("thm:cotdfs:pargate", "in:thm:cotdfs")] == 4 == claims["thm:cotdfs"].default_max_size
+    assert sizes[("thm:cottreestrahler:indpos", "in:thm:cottreestrahler/repaired")] == 6 < claims[
+        "thm:cottreestrahler"].default_max_size
     assert sizes[("lem:mMc", "in:thm:cotpathstrahler")] == 8 < claims["thm:cotpathstrahler"].default_max_size
     assert sizes[("thm:cotdfs:pargate", "in:thm:cotdfs:phi")] == claims["thm:cotdfs:phi"].default_max_size
     pinned = InUseCheck("lem:mMc", claims["thm:cotpathstrahler"], {}, survey_size=3)
