@@ -41,6 +41,7 @@ from symcot.check.spec import StepwiseSpec
 from symcot.check.stepwise import token_labels
 from symcot.check.verdict import Verdict
 from symcot.constructions.base import Construction
+from symcot.constructions.derived import Derived
 from symcot.ir.layout import ConcreteLayout
 from symcot.ir.maps import ConcreteMap
 from symcot.model.decoder import ConcreteDecoder
@@ -193,45 +194,14 @@ def homogenise(mp: ConcreteMap, u: int, level: Level = "bilinear") -> ConcreteMa
                        list(mp.quad))
 
 
-class Homogenised(Construction):
+class Homogenised(Derived):
     """``base`` with its departing maps rewritten through their chosen coordinates (see :func:`homogenise`)."""
 
     def __init__(self, base: Construction, through: dict[MapKey, Coord], level: Level = "bilinear"):
-        super().__init__(base.claim, base.variant, base.decoder, [
+        super().__init__(base, base.variant, base.decoder, [
             f"departures absorbed ({level}) through " + ", ".join(
                 f"layer {k} {lbl}: {b}[{i}]" for (k, lbl), (b, i) in sorted(through.items()))])
-        self.base, self.through, self.level = base, dict(through), level
-        self.encoding = base.encoding  # type: ignore[misc]
-        self.stop = base.stop  # type: ignore[misc]
-        self.lam_rule = base.lam_rule  # type: ignore[misc]
-
-    def env(self, inp: Any) -> Any:
-        """As the base."""
-        return self.base.env(inp)
-
-    def lam_value(self, inp: Any) -> Any:
-        """As the base."""
-        return self.base.lam_value(inp)
-
-    def validate(self, inp: Any) -> None:
-        """As the base."""
-        self.base.validate(inp)
-
-    def token_keys(self, inp: Any) -> list[tuple[str, Any]]:
-        """As the base."""
-        return self.base.token_keys(inp)
-
-    def token(self, cl: ConcreteLayout, key: Any, lam_value: Any) -> list[Any]:
-        """As the base."""
-        return self.base.token(cl, key, lam_value)
-
-    def max_weight(self, inp: Any) -> Any:
-        """As the base."""
-        return self.base.max_weight(inp)
-
-    def invariants(self, inp: Any, states: Sequence[Any], t: int) -> list[Any]:
-        """As the base."""
-        return self.base.invariants(inp, states, t)
+        self.through, self.level = dict(through), level
 
     def concrete(self, inp: Any) -> ConcreteDecoder:
         """The base's weights with the departing maps rewritten (cached per base decoder)."""

@@ -24,7 +24,8 @@ from typing import Any
 
 import sympy as sp
 
-from symcot.constructions.base import Construction, Expectation
+from symcot.constructions.base import Construction
+from symcot.constructions.derived import Derived
 from symcot.errors import SymcotError
 from symcot.ir.coeffs import Coefficient, coefficient_at, coefficients, term_at, value_text, with_coefficient
 from symcot.ir.expr import Expr
@@ -44,47 +45,7 @@ def _index(layout: ConcreteLayout, c: Coord) -> int:
     return sl.start + i
 
 
-class _Delegating(Construction):
-    """A construction that is ``base`` in everything but its weights (prompt, enc, stop and λ rules, invariants)."""
-
-    def __init__(self, base: Construction, variant: str, decoder: Decoder, notes: list[str]):
-        super().__init__(base.claim, variant, decoder, notes)
-        self.base = base
-        # the base's statement of enc, the stop rule and λ (instance attributes shadow the class defaults)
-        self.encoding = base.encoding  # type: ignore[misc]
-        self.stop = base.stop  # type: ignore[misc]
-        self.lam_rule = base.lam_rule  # type: ignore[misc]
-
-    def env(self, inp: Any) -> dict:
-        """As the base."""
-        return self.base.env(inp)
-
-    def lam_value(self, inp: Any) -> Any:
-        """As the base."""
-        return self.base.lam_value(inp)
-
-    def validate(self, inp: Any) -> None:
-        """As the base."""
-        self.base.validate(inp)
-
-    def token_keys(self, inp: Any) -> list[tuple[str, Any]]:
-        """As the base."""
-        return self.base.token_keys(inp)
-
-    def token(self, cl: Any, key: Any, lam_value: Any) -> list[Any]:
-        """As the base."""
-        return self.base.token(cl, key, lam_value)
-
-    def max_weight(self, inp: Any) -> Any:
-        """As the base."""
-        return self.base.max_weight(inp)
-
-    def invariants(self, inp: Any, states: Sequence[Any], t: int) -> list[Expectation]:
-        """As the base."""
-        return self.base.invariants(inp, states, t)
-
-
-class Mutant(_Delegating):
+class Mutant(Derived):
     """``base`` with the coefficient of monomial ``ins`` in output ``out`` of one map set to ``value``.
 
     Positionally ``Mutant(base, layer, label, out, ins, value)``, or with readable keywords::
@@ -262,7 +223,7 @@ def replace_map(dec: Decoder, layer: int, label: str, new: Map, name: str | None
     return Decoder(name or dec.name, dec.layout, layers)
 
 
-class SymbolicMutant(_Delegating):
+class SymbolicMutant(Derived):
     """``base`` with one coefficient of its symbolic statement replaced by ``value`` (at every size).
 
     Args:
