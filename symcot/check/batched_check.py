@@ -34,7 +34,7 @@ import numpy as np
 from symcot.check.exhaustive import Family, Progress, check_sizes, run_property_check
 from symcot.check.expected import Expected, table_disagreement, table_disagreements, table_items
 from symcot.check.kernel_check import BatchOutcome, EngineDisagreement, check_input_batch
-from symcot.check.parallel import Passed
+from symcot.check.parallel import batch_items
 from symcot.check.shard import sharded_family
 from symcot.check.stepwise import StepwiseSpec, check_input, compare_blocks
 from symcot.check.verdict import Verdict
@@ -342,15 +342,8 @@ def batched_family(fam: Family, checker: BatchedChecker, chunk: int | None = Non
         total = fam.count(size)
         for start in range(0, total, size_of_chunk):
             out = checker.check_batch(fam.batch_range(size, start, min(start + size_of_chunk, total)))
-            passes = out.checked - (1 if out.failure is not None else 0)
-            if passes:
-                yield Passed(passes)
-            if out.failure is not None:
-                _, inp, mm = out.failure
-                yield (inp, mm)
+            if (yield from batch_items(out)):
                 return
-            if out.error is not None:
-                raise out.error
 
     def inputs(size: int) -> Iterator[tuple[Any, Any]]:
         if fam.batch_range is not None:

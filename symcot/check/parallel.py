@@ -8,10 +8,10 @@ order -- the same as a single-process run.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable, Iterator
 from dataclasses import dataclass
 from itertools import islice
-from typing import Any
+from typing import Any, Protocol
 
 from symcot.check.pool import map_ordered
 
@@ -29,6 +29,31 @@ class Passed:
     """
 
     count: int
+
+
+class BatchResult(Protocol):
+    """What a checker of one batch of inputs returns: how many it checked, the failing one, an error."""
+
+    checked: int
+    failure: tuple[Any, Any, Any] | None
+    error: BaseException | None
+
+
+def batch_items(res: BatchResult) -> Generator[Any, None, bool]:
+    """The stream items of one checked batch: its passing inputs as one :class:`Passed`, then its failure.
+
+    Returns whether the batch failed (the stream ends there); raises the batch's error.
+    """
+    passes = res.checked - (1 if res.failure is not None else 0)
+    if passes:
+        yield Passed(passes)
+    if res.failure is not None:
+        _, inp, mm = res.failure
+        yield (inp, mm)
+        return True
+    if res.error is not None:
+        raise res.error
+    return False
 
 
 def _chunks(it: Iterable[Any], size: int) -> Iterator[list[Any]]:

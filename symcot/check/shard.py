@@ -31,7 +31,7 @@ from math import comb
 from typing import Any, Protocol
 
 from symcot.check.exhaustive import Family
-from symcot.check.parallel import Passed
+from symcot.check.parallel import batch_items
 from symcot.check.pool import default_jobs, map_ordered
 from symcot.errors import InvalidInputError, SymcotError, locate
 from symcot.inputs import (
@@ -429,15 +429,8 @@ def sharded_family(fam: Family, checker: ShardChecker, local: Family, jobs: int 
                 if res.certificate is not None:
                     stats["certificates"].append(res.certificate)
                 stats["exact_fallbacks"] += res.exact_fallbacks
-                passes = res.checked - (1 if res.failure is not None else 0)
-                if passes:
-                    yield Passed(passes)
-                if res.failure is not None:
-                    _, inp, mm = res.failure
-                    yield (inp, mm)
+                if (yield from batch_items(res)):
                     return
-                if res.error is not None:
-                    raise res.error
         finally:
             close = getattr(results, "close", None)
             if close is not None:

@@ -44,3 +44,25 @@ def test_passed_items_count_as_that_many_passing_inputs():
 
     assert check_stream(per_input, [Passed(5), "a", Passed(3), "b", "c"], 11, 1, bar) == (10, ("b", "bad"))
     assert seen == ["a", "b"] and bar.n == 10
+
+
+def test_batch_items_yield_the_passes_then_the_failure_and_say_that_the_stream_ends():
+    from types import SimpleNamespace
+
+    from symcot.check.parallel import Passed, batch_items
+
+    def drain(res):
+        items, gen = [], batch_items(res)
+        while True:
+            try:
+                items.append(next(gen))
+            except StopIteration as stop:
+                return items, stop.value
+
+    assert drain(SimpleNamespace(checked=5, failure=None, error=None)) == ([Passed(5)], False)
+    assert drain(SimpleNamespace(checked=3, failure=(2, "w", "mm"), error=None)) == ([Passed(2), ("w", "mm")], True)
+    assert drain(SimpleNamespace(checked=1, failure=(0, "w", "mm"), error=None)) == ([("w", "mm")], True)
+    import pytest
+
+    with pytest.raises(ValueError):
+        drain(SimpleNamespace(checked=0, failure=None, error=ValueError("batch")))
