@@ -12,7 +12,7 @@ the size symbols) to Z3, and of Z3 model values back to ``int``/``Fraction``.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from fractions import Fraction
 from typing import Any
 
@@ -108,6 +108,21 @@ def exact_str(v: Any) -> str:
     return str(int(v)) if isinstance(v, Fraction) else str(v)
 
 
+
+def _fold(cs: tuple[Any, ...], absorbing: bool, join: Callable[..., Any]) -> Any:
+    """``join`` of the Z3 terms of ``cs``; a Python boolean equal to ``absorbing`` decides it, the other drops."""
+    rest = []
+    for c in cs:
+        if isinstance(c, bool):
+            if c == absorbing:
+                return absorbing
+            continue
+        rest.append(c)
+    if not rest:
+        return not absorbing
+    return rest[0] if len(rest) == 1 else join(*rest)
+
+
 class Z3Kit:
     """Builds Z3 terms; Python numbers and booleans are folded where they appear (gates are substituted).
 
@@ -130,30 +145,12 @@ class Z3Kit:
     @staticmethod
     def And(*cs: Any) -> Any:  # noqa: N802 - logic names as in Z3
         """Conjunction (folding Python booleans)."""
-        rest = []
-        for c in cs:
-            if isinstance(c, bool):
-                if not c:
-                    return False
-                continue
-            rest.append(c)
-        if not rest:
-            return True
-        return rest[0] if len(rest) == 1 else z3.And(*rest)
+        return _fold(cs, absorbing=False, join=z3.And)
 
     @staticmethod
     def Or(*cs: Any) -> Any:  # noqa: N802
         """Disjunction (folding Python booleans)."""
-        rest = []
-        for c in cs:
-            if isinstance(c, bool):
-                if c:
-                    return True
-                continue
-            rest.append(c)
-        if not rest:
-            return False
-        return rest[0] if len(rest) == 1 else z3.Or(*rest)
+        return _fold(cs, absorbing=True, join=z3.Or)
 
     @staticmethod
     def Not(c: Any) -> Any:  # noqa: N802
