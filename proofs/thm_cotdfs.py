@@ -25,6 +25,7 @@ import numpy as np
 
 from symcot.algorithms.batched.dfs import dfs_dynamic_batch
 from symcot.algorithms.dfs import DfsState, dfs_dynamic
+from symcot.check.alln.check import AllNCheck
 from symcot.check.exhaustive import Family
 from symcot.check.spec import BatchRunView, Conclusion, RunView, StepwiseSpec
 from symcot.claims import Claim, ConstructionCheck
@@ -109,7 +110,8 @@ CLAIMS = [
         statement="A two-layer, two-head decoder simulates DFS (eq:dfsdynamic) on any simple digraph "
                   "in O(|V|+|E|) CoT steps.",
         where="Section 4.1; proof in Appendix DFS (app:cotdfs)",
-        checks=[ConstructionCheck(DfsConstruction, SPEC, [DIGRAPHS, RANDOM], PAPER_SIZES)],
+        checks=[ConstructionCheck(DfsConstruction, SPEC, [DIGRAPHS, RANDOM], PAPER_SIZES),
+                AllNCheck(DfsConstruction, SPEC, [DIGRAPHS], concrete_size=4, facts_size=3)],
         # every digraph at n = 5 is 5.2 million inputs: out of the default run, though the deepest mutant fails
         # first at n = 4 (the margin is on trees, thm:cotdfs:tree; docs/adequacy.md)
         default_max_size=4,
@@ -121,7 +123,11 @@ CLAIMS = [
         statement="On a tree G_T the DFS decoder needs 2(n-1) CoT steps (Section 4.1, after thm:cotdfs).",
         where="Section 4.1, paragraph after thm:cotdfs (no label in the paper; id ours)",
         checks=[ConstructionCheck(DfsConstruction, TREE_SPEC, [TREES, ORDERED], PAPER_SIZES,
-                                  method="exhaustive exact replay, every CoT step, step count")],
+                                  method="exhaustive exact replay, every CoT step, step count"),
+                AllNCheck(DfsConstruction, TREE_SPEC, [TREES], concrete_size=5, facts_size=4,
+                          beyond="the sentence's count (the traversal is back at the root with every vertex visited "
+                                 "after 2(n-1) steps) is a fact about DFS on trees, stated and proved by hand in "
+                                 "docs/all-n.md (H1) but not part of this proof")],
         default_max_size=6,
         notes=["Read as: the traversal completes after 2(n-1) steps (y_{2(n-1)} at the root, all visited); "
                "the stop rule π_cur = 0 then fires at step 2n-1, the count thm:cottreestrahler uses."],

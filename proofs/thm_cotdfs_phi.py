@@ -21,6 +21,7 @@ from typing import Any
 from symcot.algorithms import phi
 from symcot.algorithms.batched.dfs import dfs_dynamic_batch, moves_of
 from symcot.algorithms.dfs import DfsState, dfs_dynamic
+from symcot.check.alln.check import AllNCheck
 from symcot.check.exhaustive import Family
 from symcot.check.spec import BatchRunView, Conclusion, RunView, StepwiseSpec
 from symcot.claims import Claim, ConstructionCheck
@@ -87,7 +88,8 @@ CLAIMS = [
                   "final layer makes the decoder emit φ(G_T) (Section 4.1, after thm:cotdfs).",
         where="Section 4.1, paragraph after thm:cotdfs, item i (no label in the paper; id ours)",
         checks=[ConstructionCheck(DfsPhiConstruction, SPEC, [TREES, ORDERED], PAPER_SIZES,
-                                  method="exhaustive exact replay, every CoT step, word = φ(G_T)")],
+                                  method="exhaustive exact replay, every CoT step, word = φ(G_T)"),
+                AllNCheck(DfsPhiConstruction, SPEC, [TREES])],
         default_max_size=6,
         notes=["q ← 2π_flg1 - 1 in W_2^(2); the word is read over steps 1..2(n-1); y_{2n-1} (the stop) is excluded."],
     ),

@@ -34,6 +34,7 @@ from typing import Any
 
 from symcot.algorithms.batched.dijkstra import dijkstra_dynamic_batch
 from symcot.algorithms.dijkstra import INF, dijkstra_dynamic, state_text
+from symcot.check.alln.check import AllNCheck
 from symcot.check.exhaustive import Family
 from symcot.check.lam.scan import LambdaScanCheck
 from symcot.check.spec import StepwiseSpec
@@ -127,7 +128,8 @@ CLAIMS = [
                   "A = R_{>0} in exactly |V| - 1 CoT steps.",
         where="Section 4.1; proof in Appendix Dijkstra Algorithm (app:cotdij)",
         checks=[_scan("as-written"), _scan("missing-arc-0"), _scan("repaired"),
-                _symbolic("as-written"), _symbolic("missing-arc-0"), _symbolic("repaired")],
+                _symbolic("as-written"), _symbolic("missing-arc-0"), _symbolic("repaired"),
+                *[AllNCheck(_variant(v), SPEC, FAMILIES) for v in ("as-written", "missing-arc-0", "repaired")]],
         default_max_size=6,
         notes=["Connected = every vertex reachable from the source. Family caps: weights {1,2,3} to n = 3, "
                "BFS weights to n = 4, trees to n = 6; max_size is the largest size every exhaustive family "

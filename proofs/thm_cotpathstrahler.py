@@ -23,6 +23,7 @@ from typing import Any
 from symcot.algorithms.batched.trees import strahler_batch
 from symcot.algorithms.bijection import psi
 from symcot.algorithms.paths import FoldState, strahler
+from symcot.check.alln.check import AllNCheck
 from symcot.check.bound import BoundCheck
 from symcot.check.lam.parameter import ParameterScan, just_above_log2
 from symcot.check.spec import BatchRunView, Conclusion, RunView, StepwiseSpec
@@ -103,7 +104,8 @@ CLAIMS = [
         statement="A four-layer, single-head decoder computes str(ψ(w)) = π_M(y_n) + 1[π_c(y_n) ≥ 2] in exactly "
                   "n = |w| CoT steps.",
         where="Section 4.2; proof sketch in Appendix 'Realizing str on Trees and Paths' (app:cotstr)",
-        checks=[*(_check(v) for v in VARIANTS), _symbolic("as-written"), _symbolic("repaired")],
+        checks=[*(_check(v) for v in VARIANTS), _symbolic("as-written"), _symbolic("repaired"),
+                *[AllNCheck(lambda v=v: StrahlerPathConstruction(v), SPEC, [NONEMPTY_DYCK_WORDS]) for v in VARIANTS]],
         # mutants of the layer-2 and layer-3 indicators of D fail first at n = 9 and 10 (|D| = 2 needs a subtree of
         # Strahler number 3): docs/adequacy.md
         default_max_size=11,

@@ -26,6 +26,7 @@ import sympy as sp
 from symcot.algorithms.batched.trees import adjacency_batch
 from symcot.algorithms.bijection import psi
 from symcot.algorithms.paths import Alg1State, tree_adjacency
+from symcot.check.alln.check import AllNCheck
 from symcot.check.exhaustive import Progress
 from symcot.check.spec import Conclusion, RunView, StepwiseSpec
 from symcot.check.verdict import Verdict
@@ -103,7 +104,10 @@ CLAIMS = [
         where="Section 4.2; proof in Appendix 'Realizing Algorithm 1' (app:cotpathtotree)",
         checks=[SizedConstructionCheck(PathToTreeConstruction, SPEC, [DYCK_WORDS], PAPER_SIZES,
                                        method="exhaustive exact replay, every CoT step, sizes d and d'",
-                                       input_kind="dyck", paper_hidden=[PAPER_HIDDEN])],
+                                       input_kind="dyck", paper_hidden=[PAPER_HIDDEN]),
+                AllNCheck(PathToTreeConstruction, SPEC, [DYCK_WORDS], concrete_size=8, facts_size=6,
+                          conclusion="that Algorithm 1's A_w after the last letter is the adjacency matrix of ψ(w) "
+                                     "is algo:pathtotree (checked exhaustively, proved by hand in the paper)")],
         default_max_size=9,
         notes=["Size m = number of tree nodes; every Dyck word of length 2(m-1), 2(m-1) steps each."],
     ),

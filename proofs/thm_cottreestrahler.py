@@ -28,6 +28,7 @@ from typing import Any
 
 from symcot.algorithms.batched.trees import strahler_batch
 from symcot.algorithms.strahler import StrahlerState, strahler_number
+from symcot.check.alln.check import AllNCheck
 from symcot.check.exhaustive import Family
 from symcot.check.lam.parameter import lambda_sweep
 from symcot.check.spec import Conclusion, StepwiseSpec
@@ -118,6 +119,12 @@ def _symbolic(variant: str, size: int, lambda_min: bool = True) -> SymbolicCheck
     return SymbolicCheck(variant, target, default_size=size, lambda_min=lambda_min)
 
 
+def _all_n(variant: str) -> AllNCheck:
+    return AllNCheck(_variant(variant), SPEC, [TREES], concrete_size=6, facts_size=4,
+                     conclusion="that the fold's final M is str(G_T) is obs:dynamicstrdfs (checked exhaustively); "
+                                "T = 2n - 1 on a tree is the hand fact tree-steps (docs/all-n.md, H1)")
+
+
 CLAIMS = [
     Claim(
         id="thm:cottreestrahler",
@@ -133,6 +140,8 @@ CLAIMS = [
                               method="exhaustive exact replay, every CoT step, final str"),
             _symbolic("as-written", 6),
             _symbolic("repaired", 6, lambda_min=False),
+            _all_n("as-written"),
+            _all_n("repaired"),
         ],
         default_max_size=12,
         in_use_size=6,

@@ -32,6 +32,7 @@ from symcot.algorithms.batched.trees import tree_width_batch
 from symcot.algorithms.bijection import psi
 from symcot.algorithms.paths import WidthState, tree_height, tree_width
 from symcot.check.bound import BoundCheck
+from symcot.check.alln.check import AllNCheck
 from symcot.check.spec import Conclusion, StepwiseSpec
 from symcot.claims import Claim, ConstructionCheck, as_written, reading, repair
 from symcot.constructions.cotwidofpath import (
@@ -108,7 +109,8 @@ CLAIMS = [
         kind="theorem",
         statement="A two-layer single-head decoder finds wid(ψ(w)) for a Dyck word w in exactly n = |w| CoT steps.",
         where="Section 4.2; proof in Appendix 'Realizing wid on Trees and Paths' (app:cotwid)",
-        checks=[_check(v) for v in VARIANTS],
+        checks=[*(_check(v) for v in VARIANTS),
+                *[AllNCheck(lambda v=v: WidthPathConstruction(v), SPEC, [NONEMPTY_DYCK_WORDS]) for v in VARIANTS]],
         default_max_size=10,
         notes=["Size = number of vertices of ψ(w) (|w| = 2(size - 1)); the empty word is outside the family "
                "(size 1 is empty): the proof's y_0 has wd = 0, a single vertex has width 1.",

@@ -59,6 +59,7 @@ from symcot.algorithms.dijkstra import (
     width_dynamic,
     width_update_rule,
 )
+from symcot.check.alln.check import AllNCheck
 from symcot.check.exhaustive import Family
 from symcot.check.inherit import Inheritance
 from symcot.check.lam.parameter import ParameterScan
@@ -227,7 +228,8 @@ CLAIMS = [
         statement="A three-layer single-head decoder finds wd(G_T) while simulating Dkst (BFS) in exactly "
                   "n - 1 steps.",
         where="Section 4.2; proof in Appendix Realizing wd (app:cotwid), with lem:widsupffn",
-        checks=[_check("as-written"), _check("repaired"), _symbolic("as-written"), _symbolic("repaired")],
+        checks=[_check("as-written"), _check("repaired"), _symbolic("as-written"), _symbolic("repaired"),
+                *[AllNCheck(lambda v=v: WidthTreeConstruction(v), SPEC, TREE_FAMILIES) for v in ("as-written", "repaired")]],
         default_max_size=6,
         notes=["Layer 3 is our completion of 'analogous to lem:widsupffn considering V_max = n' (λ := n); "
                "twd/mwd compared with obs:dynamicwidbfs's repaired reading (running count, running max)."],

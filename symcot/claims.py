@@ -152,21 +152,22 @@ class Claim:
 
     def run(self, max_size: int | None = None, progress: Progress | None = None,
             variants: list[str] | None = None, jobs: int = 1, symbolic: bool = False,
-            engine: str = "exact", reach: int | None = None) -> list[Verdict]:
+            engine: str = "exact", reach: int | None = None, all_n: bool = False) -> list[Verdict]:
         """Run every check (or the named variants) and return their verdict rows.
 
         Checks whose ``symbolic`` attribute is true (symbolic replay with Z3) run only when ``symbolic``
-        is asked for; with ``symbolic`` only those run. ``engine`` (exact or batched replay) and
+        is asked for; with ``symbolic`` only those run. Likewise checks whose ``all_n`` attribute is true
+        (the all-n prover) run only with ``all_n``. ``engine`` (exact or batched replay) and
         ``reach`` (the size of the families marked ``Family.reach``) are passed to the checks that take
         them; the others (lemmas, symbolic checks) run as usual.
         """
         return [self.run_check(chk, max_size, progress, jobs, engine, reach)
-                for chk in self.selected(variants, symbolic)]
+                for chk in self.selected(variants, symbolic, all_n)]
 
-    def selected(self, variants: list[str] | None = None, symbolic: bool = False) -> list[Any]:
-        """The checks :meth:`run` runs: the symbolic ones or the others, only ``variants`` if given."""
+    def selected(self, variants: list[str] | None = None, symbolic: bool = False, all_n: bool = False) -> list[Any]:
+        """The checks :meth:`run` runs: the symbolic ones, the all-n ones or the others, only ``variants`` if given."""
         return [chk for chk in self.checks if bool(getattr(chk, "symbolic", False)) == symbolic
-                and (not variants or chk.variant in variants)]
+                and bool(getattr(chk, "all_n", False)) == all_n and (not variants or chk.variant in variants)]
 
     def max_size_of(self, chk: Any, max_size: int | None = None) -> int:
         """The size ``chk`` runs at: ``max_size``, else the check's own default, else the claim's."""

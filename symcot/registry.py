@@ -198,15 +198,15 @@ def select(claims: dict[str, Claim], ids: list[str]) -> list[Claim]:
 
 
 def select_checks(claims: Sequence[Claim], variants: Sequence[str] | None = None, symbolic: bool = False,
-                  named: bool = False) -> list[tuple[Claim, Any]]:
+                  named: bool = False, all_n: bool = False) -> list[tuple[Claim, Any]]:
     """The ``(claim, check)`` pairs a run takes, in order; never empty.
 
     Every name in ``variants`` must be a variant of some selected claim, and (when the claims were
     ``named`` on the command line) every named claim must keep at least one check; otherwise a
     :class:`SymcotError` says what exists. A selection with nothing to check is an error too.
     """
-    kind = "symbolic " if symbolic else ""
-    pool = [(c, chk) for c in claims for chk in c.selected(None, symbolic)]
+    kind = "symbolic " if symbolic else "all-n " if all_n else ""
+    pool = [(c, chk) for c in claims for chk in c.selected(None, symbolic, all_n)]
     known = list(dict.fromkeys(chk.variant for _, chk in pool))
     for v in variants or ():
         if v not in known:
@@ -221,9 +221,9 @@ def select_checks(claims: Sequence[Claim], variants: Sequence[str] | None = None
     if named:
         for c in claims:
             if not any(cc is c for cc, _ in out):
-                own = [chk.variant for chk in c.selected(None, symbolic)]
+                own = [chk.variant for chk in c.selected(None, symbolic, all_n)]
                 if not own:
-                    others = [x.id for x in claims if x.selected(None, symbolic)]
+                    others = [x.id for x in claims if x.selected(None, symbolic, all_n)]
                     raise SymcotError(f"{c.id} has no {kind}check" + (
                         f" (of the selected claims, {', '.join(others)} {'has' if len(others) == 1 else 'have'} one)"
                         if others else ""))

@@ -57,6 +57,12 @@ def add_parser(sub: Any) -> None:
                         "constructions) up to K vertices, e.g. --reach 13")
     v.add_argument("--symbolic", action="store_true",
                    help="run the symbolic checks (λ and weights as symbols, decided by Z3) instead")
+    v.add_argument("--all-n", action="store_true", dest="all_n",
+                   help="run the all-n proofs instead: one CoT step proved for every size by Z3 (minutes per "
+                        "construction)")
+    v.add_argument("--explain", action="store_true",
+                   help="with --all-n: list every obligation of each row (layer, head or block, statement, facts "
+                        "used, how it was discharged)")
     v.add_argument("--jobs", type=int, default=None, help="worker processes for large sizes (default: all cores)")
     v.add_argument("--yes", action="store_true", help="run even when the input count looks out of reach")
     v.add_argument("--proofs", metavar="DIR", help="claims directory (default ./proofs)")
@@ -68,6 +74,13 @@ def _check_options(args: argparse.Namespace) -> None:
     for opt, value in (("--max-size", args.max_size), ("--jobs", args.jobs), ("--reach", args.reach)):
         if value is not None and value < 1:
             raise SymcotError(f"{opt} must be at least 1, got {value}")
+    if args.explain and not args.all_n:
+        raise not_applicable("--explain", "lists the obligations of the all-n proofs; add --all-n")
+    if args.all_n:
+        for opt, given in (("--symbolic", args.symbolic), ("--reach", args.reach is not None),
+                           ("--engine", args.engine is not None)):
+            if given:
+                raise not_applicable(opt, "does not apply to --all-n (the all-n proofs run alone)")
     if args.symbolic:
         if args.reach is not None:
             raise not_applicable("--reach", "applies to exhaustive checks, not to --symbolic")
@@ -202,6 +215,11 @@ def _report(rows: list[Verdict], meta: dict[str, Any], args: argparse.Namespace)
     try:
         print()
         print(render_table(rows))
+        if getattr(args, "explain", False):
+            from symcot.report.explain import render_obligations
+
+            print()
+            print(render_obligations(rows))
         if args.json:
             print(f"\nJSON report written to {args.json}")
         if args.markdown:
@@ -231,8 +249,9 @@ def run(args: argparse.Namespace) -> int:
     except BrokenPipeError:  # nobody reads: run nothing, write the reports (every row unknown)
         silence_stdout()
         stopped = ("interrupted: standard output closed", CLOSED_PIPE)
-    plan = select_checks(select(claims, args.claims), args.variant, args.symbolic, named=bool(args.claims))
-    warning = None if args.symbolic else _out_of_reach(plan, args, engine, jobs)
+    plan = select_checks(select(claims, args.claims), args.variant, args.symbolic, named=bool(args.claims),
+                         all_n=args.all_n)
+    warning = None if args.symbolic or args.all_n else _out_of_reach(plan, args, engine, jobs)
     if warning and not args.yes:
         raise SymcotError(f"out of reach: {warning}; pass --yes to run it anyway")
     if warning:
@@ -241,6 +260,7 @@ def run(args: argparse.Namespace) -> int:
     rows, stopped = _execute(plan, args, engine, jobs, stopped)
     meta: dict[str, Any] = {"symcot": __version__, "python": platform.python_version(),
                             "max_size_requested": args.max_size, "reach": args.reach, "engine": engine,
+                            "all_n": args.all_n,
                             "seconds_total": round(time.perf_counter() - t0, 3)}
     if stopped is not None:
         meta["interrupted"] = stopped[0]

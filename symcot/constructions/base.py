@@ -25,6 +25,7 @@ from typing import Any, ClassVar
 
 import sympy as sp
 
+from symcot.constructions.alln import AllNStatement
 from symcot.constructions.encoding import LambdaRule, StateEncoding, StopRule
 from symcot.constructions.prompt_batch import BatchPrompt, batch_prompt
 from symcot.ir.layout import ConcreteLayout
@@ -103,6 +104,9 @@ class Construction:
     stop: ClassVar[StopRule | None] = None
     #: The construction's λ (``None``: the weights have no λ).
     lam_rule: ClassVar[LambdaRule | None] = None
+    #: What the proof says about every token for every size (``None``: not stated; the all-n prover then
+    #: reports ``unknown``). See :mod:`symcot.constructions.alln`.
+    all_n: ClassVar[AllNStatement | None] = None
 
     # -- to implement -------------------------------------------------------------------------
     def env(self, inp: Any) -> Env:

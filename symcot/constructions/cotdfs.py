@@ -49,11 +49,13 @@ them into the decoder described above.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from symcot.algorithms.dfs import DfsState
-from symcot.constructions.base import Construction, Expectation, onehot_list
-from symcot.constructions.encoding import StateEncoding, StopRule, indicator, onehot
+from symcot.algorithms.dfs_facts import VOCABULARY as DFS_VOCABULARY
+from symcot.constructions.alln import AllNStatement, Choice, Segment, Y
+from symcot.constructions.base import Construction, Expectation
+from symcot.constructions.encoding import StateEncoding, StopRule, const, indicator, onehot, scalar, vector
 from symcot.errors import InvalidInputError
 from symcot.gadgets import Gadget, ind_pos_at, parent_gate
 from symcot.inputs.graphs import Digraph
@@ -200,18 +202,31 @@ def dfs_token_keys(g: Digraph, s: int) -> list[tuple[str, Any]]:
             + [("y_0", ("y", s, tuple(a[s])))])
 
 
+class TokenKey(NamedTuple):
+    """The fields a prompt token is built from: the vertex ``i`` and its row ``A_{i,:}``."""
+
+    i: int
+    row: tuple[int, ...]
+
+
+#: ``x_i = [e_i ‖ 0^n ‖ 0^n ‖ A_{i,:} ‖ 0^n ‖ 0^n ‖ -1 ‖ -1 ‖ 0]`` (unlisted blocks are 0).
+X_TOKEN = StateEncoding({"cur": onehot("i"), "nbr": vector("row"), "flg1": const(-1), "flg2": const(-1),
+                         "flg3": const(0)})
+#: ``y_0 = [e_p ‖ 0^n ‖ e_p ‖ A_{p,:} ‖ 0^n ‖ 0^n ‖ -1 ‖ -1 ‖ 1]``.
+Y0_TOKEN = StateEncoding({"cur": onehot("i"), "vis": onehot("i"), "nbr": vector("row"), "flg1": const(-1),
+                          "flg2": const(-1), "flg3": const(1)})
+
+
 def dfs_token(cl: Any, key: Any) -> list[Any]:
-    """The token of ``key``: ``x_⊥ = 0^d``, ``x_i`` or ``y_0`` (module docstring).
+    """The token of ``key``: ``x_⊥ = 0^d``, ``x_i`` (:data:`X_TOKEN`) or ``y_0`` (:data:`Y0_TOKEN`).
 
     Blocks beyond ``flg3`` (constructions extending this embedding) are 0.
     """
     if key[0] == "⊥":
         return cl.assemble({})
     kind, i, row = key
-    e = onehot_list(len(row), i)
-    if kind == "x":
-        return cl.assemble({"cur": e, "nbr": list(row), "flg1": -1, "flg2": -1, "flg3": 0})
-    return cl.assemble({"cur": e, "vis": e, "nbr": list(row), "flg1": -1, "flg2": -1, "flg3": 1})
+    enc = X_TOKEN if kind == "x" else Y0_TOKEN
+    return cl.assemble(enc.expected(TokenKey(i, tuple(row)), 0, cl.sizes))
 
 
 #: ``enc`` of the DFS state ``(dfs^(t)(s), par^(t), vst^(t))``: ``cur = e_{dfs^(t)(s)}`` (``0^n`` for φ),
@@ -222,11 +237,49 @@ ENCODING = StateEncoding({"cur": onehot("cur"), "vis": indicator("vst"), "par": 
 STOP = StopRule("cur", 0, "The chain-of-thought terminates when π_cur(y_{t+1}) = 0^n")
 
 
+# -- the statement for every n (read by the all-n prover, symcot.check.alln) -------------------------------
+
+#: ``x_i`` read at its index ``i``: ``e_i`` and the row ``A_{i,:}``.
+X_VIEWS = {"i": lambda c, i: i, "row": lambda c, i: c.vec(lambda j: c.adj(i, j), c.n)}
+#: ``y_0`` read at the source: ``e_p`` and ``A_{p,:}``.
+Y0_VIEWS = {"i": lambda c, i: c.src, "row": lambda c, i: c.vec(lambda j: c.adj(c.src, j), c.n)}
+#: Every block of ``y_τ``: ``enc`` plus ``nbr = A_{cur,:}``, ``tmp = 0``, ``buf = e_{cur(τ-1)}`` (copied in
+#: layer 1 of the step that produced ``y_τ``), ``flg1 = 1[traverse into τ]``, ``flg2 = 0``, ``flg3 = 1``;
+#: at ``τ = 0`` the prompt's values (``buf = 0``, ``flg1 = flg2 = -1``).
+TOKEN = ENCODING.extended(nbr=vector("nbr_row"), tmp=const(0), buf=onehot("prev_cur"), flg1=scalar("flg1_in"),
+                          flg2=scalar("flg2_in"), flg3=const(1))
+TOKEN_VIEWS = {
+    "nbr_row": lambda c, t: c.vec(lambda j: c.adj(c.cur(t), j), c.n),
+    "prev_cur": lambda c, t: c.ite(t == 0, -1, c.cur(t - 1)),
+    "flg1_in": lambda c, t: c.ite(t == 0, -1, c.ite(c.tr(t - 1), 1, 0)),
+    "flg2_in": lambda c, t: c.ite(t == 0, -1, 0),
+    "traverse": lambda c, t: c.ite(c.tr(t), 1, 0),
+}
+#: Layer 1 at step ``τ``: "π_flg1(y_t^(1)) is 1 precisely when γ_t ≥ 1" and "copies π_cur(y_t) into the buffer".
+CUTS = {1: StateEncoding({"flg1": scalar("traverse"), "buf": onehot("cur")})}
+#: Head T: "resolves the lowest-indexed token ... whose current-node encoding corresponds to dfs^(t+1)(s)", else
+#: x_⊥; head B: x_⊥ on a traverse, else the first y whose π_cur is the parent (y_0 when the query is [0 ‖ 1],
+#: the backtrack from s).
+CHOICES = (
+    Choice(2, "T", lambda c, t: [(c.tr(t), "x", c.nxt(t)), (True, "x_⊥", 0)],
+           "head T resolves the lowest-indexed unvisited neighbour, else defaults to x_⊥"),
+    Choice(2, "B", lambda c, t: [(c.tr(t), "x_⊥", 0), (c.par(t, c.cur(t)) == -1, Y, 0),
+                                 (True, Y, c.first(c.par(t, c.cur(t))))],
+           "head B resolves the first y token whose π_cur is the parent; the query vanishes on a traverse"),
+)
+SEGMENTS = (Segment("x_⊥", lambda c: 1, StateEncoding({}), {}, lambda i: "x_⊥"),
+            Segment("x", lambda c: c.n, X_TOKEN, X_VIEWS, lambda i: f"x_{i}"))
+Y0_SEGMENT = Segment("y_0", lambda c: 1, Y0_TOKEN, Y0_VIEWS, lambda i: "y_0")
+STATEMENT = AllNStatement(DFS_VOCABULARY, {n: lambda c: c.n}, SEGMENTS, Y0_SEGMENT, TOKEN, TOKEN_VIEWS, CHOICES,
+                          CUTS)
+
+
 class DfsConstruction(Construction):
     """The paper's DFS decoder with its input encoding and the proof's per-layer invariants."""
 
     encoding = ENCODING
     stop = STOP
+    all_n = STATEMENT
 
     def __init__(self, decoder: Decoder | None = None, variant: str = "as-written", notes: list[str] | None = None):
         super().__init__("thm:cotdfs", variant, decoder or build_decoder(f"thm:cotdfs/{variant}"),

@@ -54,17 +54,19 @@ seven hidden blocks.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
+from symcot.algorithms.alg1_facts import VOCABULARY as ALG1_VOCABULARY
 from symcot.algorithms.batched.fields import Fields
 from symcot.algorithms.batched.paths import algorithm1_batch
 from symcot.algorithms.paths import Alg1State, algorithm1_states
-from symcot.constructions.base import Construction, Expectation, onehot_list
-from symcot.constructions.encoding import StateEncoding, const, flat, onehot
+from symcot.constructions.alln import Y, AllNStatement, Choice, Segment
+from symcot.constructions.base import Construction, Expectation
+from symcot.constructions.encoding import StateEncoding, const, flat, onehot, scalar
 from symcot.gadgets import Gadget, branch, merge_units
 from symcot.inputs.batch import WordBatch
 from symcot.inputs.dyck import UP, validate_dyck
-from symcot.ir import IndexMatrix, Layout, Map, Shift, m, outer
+from symcot.ir import Commutation, Layout, Map, Shift, m, outer
 from symcot.model import FFN, Attention, Decoder, Head, Layer, value_space
 
 BLOCKS = ["cur", "nl", "par", "A", "pos", "stp", "buf", "flg"]
@@ -85,13 +87,6 @@ def hidden_layout() -> Layout:
     """The FFN's hidden layout ``[cur' ‖ nl' ‖ par' ‖ buf' ‖ A ‖ pos ‖ A']`` (``d' = 2m² + 6m - 2``)."""
     return Layout("pathtotree.hidden", [("cur", m), ("nl", m), ("par", m), ("buf", m), ("A", m**2),
                                         ("pos", 2 * m - 2), ("A'", m**2)])
-
-
-def _transpose_index(i: int, j: int, env: dict) -> int:
-    """Entry ``(am+b, bm+a)`` of the permutation sending ``vec`` index ``bm+a`` to ``am+b``."""
-    size = env[m]
-    a, b = divmod(i, size)
-    return 1 if j == b * size + a else 0
 
 
 def proprelu_branches(x: Any) -> dict[str, Gadget]:
@@ -142,8 +137,7 @@ def build_decoder(name: str = "thm:cotpathtotree/as-written") -> Decoder:
                  "A'_{am+b} = π_cur(β)_a π_nl(β)_{b-1} + π_stp - 1")
     h = Hd.vars()
     sel = {b: g.outputs(h)["sel"] for b, g in branches.items()}  # ReLU(v ± π_stp - 1) = 1[π_stp = ±1] v
-    transpose = IndexMatrix(m**2, m**2, _transpose_index, tex="P_{\\top}",
-                            nonzeros=lambda env: ((i, (i % env[m]) * env[m] + i // env[m]) for i in range(env[m] ** 2)))
+    transpose = Commutation(m, tex="P_{\\top}")  # A'[bm+a] read at am+b
     w2 = Map("W_2", Hd, L, {
         "cur": sel["cur"] + sel["buf"],
         "nl": sel["cur"] + sel["nl"],
@@ -164,10 +158,40 @@ ENCODING = StateEncoding({"cur": onehot("i"), "nl": onehot("nl"), "par": onehot(
                           "pos": onehot("cursor"), "stp": const(0), "buf": const(0), "flg": const(1)})
 
 
+class LetterKey(NamedTuple):
+    """The fields a prompt token is built from: the position ``tau`` and the step ``q = s_{τ+1} - s_τ``."""
+
+    tau: int
+    q: int
+
+
+#: ``x_τ = [0^m ‖ 0^m ‖ 0^m ‖ 0^{m²} ‖ ê_τ ‖ q_τ ‖ 0^m ‖ 0]``.
+X_TOKEN = StateEncoding({"pos": onehot("tau"), "stp": scalar("q")})
+#: ``y_0 = [e_0 ‖ e_0 ‖ 0^m ‖ 0^{m²} ‖ ê_0 ‖ 0 ‖ 0^m ‖ 1]`` (``ê_0`` is empty when ``m = 1``).
+Y0_TOKEN = StateEncoding({"cur": onehot("tau"), "nl": onehot("tau"), "pos": onehot("tau"), "flg": const(1)})
+
+# -- the statement for every m (read by the all-n prover, symcot.check.alln) -------------------------------
+
+#: Head U: "the lowest-indexed of these is the input token x_t"; head D: "the creation token of the current
+#: vertex i_t (the y token that first set π_cur = π_cur(y_t))".
+CHOICES = (
+    Choice(1, "U", lambda c, t: [(True, "x", t)], "the lowest-indexed token whose pos block is ê_t is x_t"),
+    Choice(1, "D", lambda c, t: [(True, Y, c.made(c.i(t)))],
+           "the lowest-indexed y token with π_cur = π_cur(y_t) is the creation token of i_t"),
+)
+X_VIEWS = {"tau": lambda c, i: i, "q": lambda c, i: c.ite(c.up(i), 1, -1)}
+STATEMENT = AllNStatement(
+    ALG1_VOCABULARY, {m: lambda c: c.m},
+    (Segment("x", lambda c: c.T, X_TOKEN, X_VIEWS, lambda i: f"x_{i}"),),
+    Segment("y_0", lambda c: 1, Y0_TOKEN, {"tau": lambda c, i: 0}, lambda i: "y_0"),
+    ENCODING, {}, CHOICES, last_token="all")
+
+
 class PathToTreeConstruction(Construction):
     """The paper's Algorithm-1 decoder with its input encoding and the proof's head choices."""
 
     encoding = ENCODING
+    all_n = STATEMENT
 
     def __init__(self, decoder: Decoder | None = None, variant: str = "as-written", notes: list[str] | None = None):
         super().__init__("thm:cotpathtotree", variant, decoder or build_decoder(f"thm:cotpathtotree/{variant}"),
@@ -189,12 +213,9 @@ class PathToTreeConstruction(Construction):
     def token(self, cl: Any, key: Any, lam_value: Any) -> list[Any]:
         """``x_τ = [0 ‖ 0 ‖ 0 ‖ 0 ‖ ê_τ ‖ q_τ ‖ 0 ‖ 0]``, ``y_0 = [e_0 ‖ e_0 ‖ 0 ‖ 0 ‖ ê_0 ‖ 0 ‖ 0 ‖ 1]``."""
         if key[0] == "x":
-            _, steps, tau, c = key
-            return cl.assemble({"pos": onehot_list(steps, tau), "stp": 1 if c == UP else -1})
-        steps = key[1]
-        size = steps // 2 + 1
-        return cl.assemble({"cur": onehot_list(size, 0), "nl": onehot_list(size, 0),
-                            "pos": onehot_list(steps, 0 if steps else None), "flg": 1})
+            _, _steps, tau, c = key
+            return cl.assemble(X_TOKEN.expected(LetterKey(tau, 1 if c == UP else -1), 0, cl.sizes))
+        return cl.assemble(Y0_TOKEN.expected(LetterKey(0, 0), 0, cl.sizes))
 
     def invariants(self, inp: str, states: Sequence[Alg1State], t: int) -> list[Expectation]:
         """Inside step ``t``: head U reads ``x_{t-1}``; head D finds the creation token of the current node."""

@@ -85,10 +85,18 @@ from typing import Any
 from symcot.algorithms.batched.dfs import strahler_dynamic_batch
 from symcot.algorithms.batched.fields import Fields
 from symcot.algorithms.strahler import StrahlerState, ind, strahler_dynamic
+from symcot.algorithms.strahler_facts import VOCABULARY as TREE_VOCABULARY
+from symcot.algorithms.strahler_facts import str_of
+from symcot.constructions.alln import AllNStatement, Choice, Y
 from symcot.constructions.base import Construction, Expectation
+from symcot.constructions.cotdfs import CHOICES as DFS_CHOICES
+from symcot.constructions.cotdfs import CUTS as DFS_CUTS
 from symcot.constructions.cotdfs import ENCODING as DFS_ENCODING
+from symcot.constructions.cotdfs import SEGMENTS as DFS_SEGMENTS
 from symcot.constructions.cotdfs import STOP as DFS_STOP
+from symcot.constructions.cotdfs import TOKEN as DFS_TOKEN
 from symcot.constructions.cotdfs import (
+    TOKEN_VIEWS,
     W_O_DOC,
     backtrack_head,
     backtrack_key_layout,
@@ -101,8 +109,9 @@ from symcot.constructions.cotdfs import (
     w1_2_assign,
     w_o_assign,
 )
+from symcot.constructions.cotdfs import Y0_SEGMENT as DFS_Y0
 from symcot.constructions.cotdfs import layout as dfs_layout
-from symcot.constructions.encoding import LambdaRule, const, scalar
+from symcot.constructions.encoding import LambdaRule, StateEncoding, const, scalar
 from symcot.constructions.readings import Reading, as_written, repair
 from symcot.errors import InvalidInputError
 from symcot.gadgets import Gadget, fold, ind_pos, ind_pos_at, ind_zero, ind_zero_at, merge_units, traverse_gate
@@ -229,6 +238,73 @@ LAMBDA_RULE = LambdaRule(2 * n - 1, "proof of thm:cottreestrahler: \"the constan
                          "attainable timestamp\"", "λ = 2n - 1")
 
 
+# -- the statement for every n (read by the all-n prover, symcot.check.alln) -------------------------------
+
+def _u(c: Any, t: Any) -> Any:
+    """The parent of the current vertex (where a backtrack goes)."""
+    return c.par(t, c.cur(t))
+
+
+def _bt(c: Any, t: Any) -> Any:
+    """A backtrack into a parent (not the final one)."""
+    return c.and_(c.not_(c.tr(t)), _u(c, t) != -1)
+
+
+def _m_u(c: Any, t: Any) -> Any:
+    return c.ite(_bt(c, t), c.accM(c.last(t, _u(c, t))), 0)
+
+
+def _c_u(c: Any, t: Any) -> Any:
+    return c.ite(_bt(c, t), c.accC(c.last(t, _u(c, t))), 0)
+
+
+def _d(c: Any, t: Any) -> Any:
+    return str_of(c, c.accM(t), c.accC(t)) - _m_u(c, t)
+
+
+#: Views of step ``τ`` (producing ``y_{τ+1}``): the parent's accumulator ``(M_u, c_u)`` as the head reads it
+#: (``(0, 0)`` unless the step backtracks into a parent), ``str(v)``, ``D = str(v) - M_u`` and the indicators.
+TREE_VIEWS = {
+    **TOKEN_VIEWS,
+    "stamp": lambda c, t: t + 1,
+    "m_u": _m_u, "c_u": _c_u,
+    "str_v": lambda c, t: str_of(c, c.accM(t), c.accC(t)),
+    "d_minus": lambda c, t: _d(c, t) - 1, "d": _d, "d_plus": lambda c, t: _d(c, t) + 1,
+    "zero": lambda c, t: 0,
+    "m_max": lambda c, t: c.ite(_d(c, t) >= 0, str_of(c, c.accM(t), c.accC(t)), _m_u(c, t)),
+    "ind_d_pos": lambda c, t: c.ite(_d(c, t) > 0, 1, 0), "ind_d_zero": lambda c, t: c.ite(_d(c, t) == 0, 1, 0),
+    "ind_d_neg": lambda c, t: c.ite(_d(c, t) < 0, 1, 0),
+    "ind_cu_pos": lambda c, t: c.ite(_c_u(c, t) > 0, 1, 0), "ind_cu_zero": lambda c, t: c.ite(_c_u(c, t) == 0, 1, 0),
+}
+#: Every block of ``y_τ``: the DFS token and the fold's ``(M, c)``, empty buffers and scratch, ``flg4 = τ``.
+TOKEN = ENCODING.extended(**{b: t for b, t in DFS_TOKEN.blocks.items() if b not in ENCODING.blocks})
+#: The proof's values inside step ``τ``: layer 1 as in thm:cotdfs; after layer 2 "π_flg4 = t", the buffers hold
+#: the parent's accumulator, "π_M(y_t^(2)) = str(v)" and D - 1, D, D + 1; after layer 3 "π_M(y_t^(3)) =
+#: max(str(v), M_u)" and the five indicators.
+CUTS = {
+    1: DFS_CUTS[1],
+    2: StateEncoding({"flg4": scalar("stamp"), "M_buf": scalar("m_u"), "c_buf": scalar("c_u"), "M": scalar("str_v"),
+                      "c": scalar("zero"), "tmp_D-1": scalar("d_minus"), "tmp_D": scalar("d"),
+                      "tmp_D+1": scalar("d_plus"), "tmp_cbuf-1": scalar("zero")}),
+    3: StateEncoding({"M": scalar("m_max"), "tmp_D-1": scalar("ind_d_pos"), "tmp_D": scalar("ind_d_zero"),
+                      "tmp_D+1": scalar("ind_d_neg"), "tmp_cbuf": scalar("ind_cu_pos"),
+                      "tmp_cbuf-1": scalar("ind_cu_zero")}),
+}
+#: Head B: x_⊥ on a traverse; on the final backtrack (the repaired query vanishes) x_⊥, φ's empty accumulator;
+#: otherwise "the token of greatest timestamp among the occurrences of the parent" (x_u when that is y_0,
+#: which ties with it at timestamp 0).
+CHOICES = (
+    DFS_CHOICES[0],
+    Choice(2, "B", lambda c, t: [(c.tr(t), "x_⊥", 0), (_u(c, t) == -1, "x_⊥", 0),
+                                 (c.last(t, _u(c, t)) == 0, "x", _u(c, t)), (True, Y, c.last(t, _u(c, t)))],
+           "the head resolves the token of greatest timestamp among the occurrences of the parent; on the final "
+           "backtrack the (repaired) query vanishes and it defaults to x_⊥"),
+)
+STATEMENT = AllNStatement(TREE_VOCABULARY, {n: lambda c: c.n}, DFS_SEGMENTS, DFS_Y0, TOKEN, TREE_VIEWS, CHOICES, CUTS,
+                          notes=("the statement of the repaired proof: the final backtrack folds str(s) into φ's "
+                                 "empty accumulator",))
+
+
 class StrahlerTreeConstruction(Construction):
     """The Strahler decoder with the paper's input encoding and the proof's per-layer invariants.
 
@@ -240,6 +316,7 @@ class StrahlerTreeConstruction(Construction):
     encoding = ENCODING
     stop = DFS_STOP
     lam_rule = LAMBDA_RULE
+    all_n = STATEMENT
 
     def __init__(self, variant: str = "as-written", notes: list[str] | None = None):
         default_notes = {

@@ -21,10 +21,12 @@ class Derived(Construction):
     def __init__(self, base: Construction, variant: str, decoder: Decoder, notes: list[str]):
         super().__init__(base.claim, variant, decoder, notes)
         self.base = base
-        # the base's statement of enc, the stop rule and λ (instance attributes shadow the class defaults)
+        # the base's statement of enc, the stop rule, λ and what every token holds (instance attributes shadow
+        # the class defaults)
         self.encoding = base.encoding  # type: ignore[misc]
         self.stop = base.stop  # type: ignore[misc]
         self.lam_rule = base.lam_rule  # type: ignore[misc]
+        self.all_n = base.all_n  # type: ignore[misc]
 
     def env(self, inp: Any) -> dict:
         """As the base."""

@@ -195,6 +195,25 @@ class UnitVector(Mat):
         return f"e_{{{_latex_size(self.i)}}}"
 
 
+class Commutation(Mat):
+    """The commutation matrix ``K_k`` of size ``k² × k²``: ``K vec(X) = vec(Xᵀ)``, row ``a·k + b`` reads ``b·k + a``.
+
+    The ``vec`` order is row-major (index ``a·k + b`` holds ``X[a, b]``); ``tex`` is the symbol printed in LaTeX.
+    """
+
+    def __init__(self, k: Any, tex: str = "K"):
+        self.k = sp.sympify(k)
+        self.rows = self.cols = sp.expand(self.k**2)
+        self.tex = tex
+
+    def entries(self, env: Env) -> Entries:
+        k = size_value(self.k, env)
+        return {(a * k + b, b * k + a): sp.Integer(1) for a in range(k) for b in range(k)}
+
+    def latex(self) -> str:
+        return self.tex
+
+
 class IndexMatrix(Mat):
     """A matrix defined entry-wise by a function of the indices (and the concrete sizes).
 

@@ -131,3 +131,20 @@ def test_eq_depth_height_as_printed_is_refuted_and_the_signed_reading_verified(c
     cex = rows["as-written"].counterexample
     assert rows["as-written"].verdict == "refuted" and cex["input"]["word"] == "UD" and cex["step"] == 2
     assert rows["repaired"].verdict == "verified" and rows["repaired"].max_size == 6
+
+
+def test_verify_all_n_rows_explain_and_option_errors(tmp_path, capsys):
+    out = tmp_path / "r.json"
+    rc = main(["verify", "--all-n", "thm:cotwidofpath", "--explain", "--json", str(out), "--no-progress"])
+    assert rc == 2  # no all-n statement: unknown, with the reason in the row
+    printed = capsys.readouterr().out
+    assert "thm:cotwidofpath [as-written]: unknown" in printed and "== thm:cotwidofpath [as-written]" in printed
+    assert "no obligation was stated" in printed and "exhaustive" not in printed.split("claim ")[0]
+    data = json.loads(out.read_text())
+    assert data["meta"]["all_n"] is True and len(data["claims"]) == 3
+    assert all(r["scope"] == "nothing established for all n" for r in data["claims"])
+    for argv in (["verify", "--explain", "thm:cotdfs"], ["verify", "--all-n", "--symbolic"],
+                 ["verify", "--all-n", "lem:addwidplus1"]):
+        assert main(argv) == 2
+        err = capsys.readouterr().err.strip().splitlines()
+        assert len(err) == 1 and err[0].startswith("symcot: error:"), (argv, err)

@@ -1,0 +1,196 @@
+r"""The statement checked on concrete runs before any proof: facts, views, prompt, choices, cuts, tokens.
+
+On every input of the claim's exhaustive families up to a size (:func:`check_statement`):
+
+* the vocabulary's facts hold at every assignment of their variables on the reference run (the
+  definitions thereby agree with the reference implementation), up to ``facts_size``;
+* the views the construction's ``enc`` reads equal the reference states' fields;
+* the prompt built from the statement's segments is the construction's prompt, token for token;
+* exact replay (:func:`symcot.model.semantics.generate` with records): at every step each head selects the
+  stated token, the stated cuts hold after their layer, ``y_{t+1}`` is the stated token (every block; only
+  ``enc`` on the last one), and the run takes exactly ``T`` steps.
+
+A false statement is caught here with the input and step, before Z3 is asked anything.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from symcot.algorithms.logic import Concrete, FactCount, check_facts, check_views
+from symcot.check.exhaustive import Family
+from symcot.constructions.alln import AllNStatement, Segment
+from symcot.constructions.base import Construction
+from symcot.constructions.encoding import StateEncoding
+from symcot.model.semantics import generate
+
+
+class ViewState:
+    """Attribute access to views at one parameter, so a :class:`StateEncoding` reads them like a state.
+
+    A one-hot of ``-1`` (φ, "none") is the zero vector, as for ``None``.
+    """
+
+    def __init__(self, views: dict[str, Any], c: Concrete, p: int):
+        self._views, self._c, self._p = views, c, p
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("_"):
+            raise AttributeError(name)
+        try:
+            view = self._views[name]
+        except KeyError:
+            raise AttributeError(f"no view {name!r}") from None
+        return view(self._c, self._p)
+
+
+def blocks_of(enc: StateEncoding, views: dict[str, Any], c: Concrete, p: int, sizes: dict[str, int],
+              lam: Any = None) -> dict[str, list[Any]]:
+    """The encoding's blocks at parameter ``p`` (only the blocks present there)."""
+    return enc.expected(ViewState(views, c, p), p, sizes, lam)
+
+
+@dataclass
+class ConcreteFailure:
+    """Where the statement is false on a concrete run."""
+
+    kind: str
+    input: dict[str, Any]
+    step: int | None
+    what: str
+    expected: Any = None
+    got: Any = None
+    decoder_departs: bool = False
+
+    def text(self) -> str:
+        """One line."""
+        at = f" at step {self.step}" if self.step is not None else ""
+        shown = self.expected is not None or self.got is not None
+        exp = f": statement {self.expected}, run {self.got}" if shown else ""
+        return f"{self.kind}{at}, {self.what}{exp} ({self.input.get('text', self.input)})"
+
+
+@dataclass
+class ConcreteReport:
+    """What the concrete phase checked, and the first failure."""
+
+    inputs: int = 0
+    max_size: int | None = None
+    facts_size: int | None = None
+    fact_instances: dict[str, int] = field(default_factory=dict)
+    failure: ConcreteFailure | None = None
+    seconds: float = 0.0
+
+
+def _prompt_tokens(stmt: AllNStatement, c: Concrete, cl: Any, lam: Any) -> tuple[list[list[Any]], list[str]]:
+    toks, labels = [], []
+    views = stmt.all_views()
+    segs: Sequence[Segment] = [*stmt.segments, stmt.y0]
+    for seg in segs:
+        for i in range(seg.count(c)):
+            toks.append(cl.assemble(blocks_of(seg.encoding, {**views, **seg.views}, c, i, cl.sizes, lam)))
+            labels.append(seg.label(i))
+    return toks, labels
+
+
+def _position(stmt: AllNStatement, c: Concrete, cls: str, p: int) -> int:
+    off = 0
+    for seg in stmt.segments:
+        if seg.cls == cls:
+            return off + p
+        off += seg.count(c)
+    return off + p
+
+
+def _chosen(stmt: AllNStatement, c: Concrete, layer: int, head: str, t: int) -> tuple[str, int] | None:
+    ch = stmt.choice(layer, head)
+    if ch is None:
+        return None
+    for cond, cls, p in ch.cases(c, t):
+        if cond:
+            return cls, p
+    return None
+
+
+def check_run(cons: Construction, stmt: AllNStatement, inp: Any, states: Sequence[Any], describe: Any,
+              facts: bool, counts: FactCount) -> ConcreteFailure | None:
+    """Check the statement on one input (see the module docstring)."""
+    vocab = stmt.vocabulary
+    c = Concrete(vocab.interpret(inp, states))
+    desc = describe(inp)
+    if facts:
+        bad = check_facts(vocab, c, counts)
+        if bad is not None:
+            return ConcreteFailure("fact", desc, None, f"{bad.fact} is false at {bad.values}")
+    msg = check_views(vocab, c, states, sorted(cons.encoding.fields()))
+    if msg:
+        return ConcreteFailure("view", desc, None, msg)
+    dec = cons.concrete(inp)
+    cl = dec.layout
+    lam = cons.lam_value(inp)
+    prompt = cons.prompt(inp)
+    toks, labels = _prompt_tokens(stmt, c, cl, lam)
+    if labels != prompt.labels or toks != prompt.tokens:
+        k = next((i for i, (a, b) in enumerate(zip(toks, prompt.tokens)) if a != b), min(len(toks), len(prompt.tokens)))
+        return ConcreteFailure("prompt", desc, None, f"token {k}", labels[k:k + 1], prompt.labels[k:k + 1])
+    views = stmt.all_views()
+    T = stmt.steps(c)
+    gen = generate(dec, prompt.tokens, T, stop=(lambda y: cons.terminal(cl, y)) if cons.stop else None, record=True)
+    if len(gen.outputs) != T:
+        return ConcreteFailure("steps", desc, None, "the run's length", T, len(gen.outputs), True)
+    for t in range(T):
+        for rec in gen.records[t]:
+            for hc in rec.heads:
+                want = _chosen(stmt, c, rec.layer, hc.head, t)
+                if want is None:
+                    return ConcreteFailure("choice", desc, t,
+                                           f"head {hc.head} of layer {rec.layer} has no stated choice")
+                pos = _position(stmt, c, *want)
+                if pos != hc.index:
+                    return ConcreteFailure("choice", desc, t, f"layer {rec.layer} head {hc.head}",
+                                           f"{want[0]}[{want[1]}]", f"position {hc.index}")
+            cut = stmt.cuts.get(rec.layer)
+            if cut is not None and rec.out is not None:
+                for b, vals in blocks_of(cut, views, c, t, cl.sizes, lam).items():
+                    if cl.pi(b, rec.out) != vals:
+                        return ConcreteFailure("cut", desc, t, f"layer {rec.layer} block {b}", vals, cl.pi(b, rec.out))
+        y = gen.outputs[t]
+        last = t + 1 == T and stmt.last_token == "encoding"
+        enc = blocks_of(cons.encoding, views, c, t + 1, cl.sizes, lam)
+        for b, vals in enc.items():
+            if cl.pi(b, y) != vals:
+                return ConcreteFailure("encoding", desc, t + 1, f"block {b} of y_{t + 1}", vals, cl.pi(b, y), True)
+        if not last:
+            for b, vals in blocks_of(stmt.token, views, c, t + 1, cl.sizes, lam).items():
+                if cl.pi(b, y) != vals:
+                    return ConcreteFailure("token", desc, t + 1, f"block {b} of y_{t + 1}", vals, cl.pi(b, y))
+    return None
+
+
+def check_statement(cons: Construction, stmt: AllNStatement, reference: Any, families: Sequence[Family],
+                    max_size: int, facts_size: int) -> ConcreteReport:
+    """Every exhaustive family up to ``max_size`` (facts up to ``facts_size``); stops at the first failure."""
+    t0 = time.perf_counter()
+    rep = ConcreteReport(facts_size=min(facts_size, max_size))
+    counts = FactCount()
+    done = 0
+    for size in range(1, max_size + 1):
+        for fam in families:
+            if not fam.exhaustive or size < fam.min_size or (fam.max_size is not None and size > fam.max_size):
+                continue
+            for inp in fam.inputs(size):
+                rep.inputs += 1
+                fail = check_run(cons, stmt, inp, reference(inp), fam.describe, size <= facts_size, counts)
+                if fail is not None:
+                    rep.failure = fail
+                    rep.fact_instances = counts.checked
+                    rep.seconds = time.perf_counter() - t0
+                    return rep
+        done = size
+    rep.max_size = done
+    rep.fact_instances = counts.checked
+    rep.seconds = time.perf_counter() - t0
+    return rep

@@ -1,0 +1,152 @@
+r"""The all-n proof of one construction: lemmas, algorithm facts, base, one step at a symbolic ``t``, stop rule.
+
+Why this proves the construction for every size (def:algorelationbycot): let ``P(t)`` say that the heads
+select the stated tokens and the stated cuts hold at every step ``t' ≤ t``, and that ``y_{t'+1}`` is the
+statement's token at ``t' + 1``. The base obligation gives ``y_0``. The step obligations are proved for a
+symbolic ``t`` with ``0 ≤ t < T``, symbolic sizes and the whole history as uninterpreted functions
+constrained only by the algorithm's facts; their hypotheses about earlier tokens are exactly ``P(t - 1)``
+(the engine builds each earlier token's representation from the choices and cuts at its own step). So
+``P(t - 1) → P(t)`` for every run, and by induction every ``y_t`` is the statement's token, whose encoded
+blocks are the construction's ``enc(s_t)``. The stop obligations show the run stops at ``T``, the
+reference's step count. Every obligation is decided by Z3 (``unsat`` of its negation); one that is not
+proved leaves the verdict ``unknown``.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import sympy as sp
+import z3
+
+from symcot.check.alln.blocks import Unsupported
+from symcot.check.alln.context import DEFAULT_TIMEOUT_S, Context, EarlyStop, Obligation
+from symcot.check.alln.engine import Engine
+from symcot.check.alln.facts import prove_facts
+from symcot.check.alln.lam import derive
+from symcot.check.alln.ops import Symbolic, as_arith, quantified
+from symcot.check.alln.step import prove_base, prove_step, prove_stop
+from symcot.check.alln.sums import Summer, prove_lemmas
+from symcot.constructions.alln import AllNStatement
+from symcot.constructions.base import Construction
+from symcot.ir.symbols import lam
+from symcot.lemmas.kit import sympy_to_z3
+
+
+@dataclass
+class AllNResult:
+    """What one all-n proof established: every obligation, and the first that is not proved."""
+
+    label: str
+    obligations: list[Obligation] = field(default_factory=list)
+    seconds: float = 0.0
+    lam_bound: str | None = None
+    notes: list[str] = field(default_factory=list)
+    #: The λ rule derived from the proof (:mod:`symcot.check.alln.lam`), with its tries.
+    lam_rule: Any = None
+
+    @property
+    def proved(self) -> bool:
+        """Every obligation proved (and there is at least one step obligation)."""
+        return bool(self.obligations) and all(o.ok for o in self.obligations) and any(
+            o.phase == "step" for o in self.obligations)
+
+    @property
+    def first_failure(self) -> Obligation | None:
+        """The first obligation that is not proved."""
+        return next((o for o in self.obligations if not o.ok), None)
+
+    def counts(self) -> dict[str, int]:
+        """Obligations per status."""
+        out: dict[str, int] = {}
+        for o in self.obligations:
+            out[o.status] = out.get(o.status, 0) + 1
+        return out
+
+
+def size_terms(stmt: AllNStatement, c: Symbolic) -> dict[sp.Symbol, Any]:
+    """The layout's size symbols as Z3 terms."""
+    return {sym: as_arith(fn(c)) for sym, fn in stmt.sizes.items()}
+
+
+def prove(cons: Construction, stmt: AllNStatement | None = None, *, lam_bound: Any = None,
+          overlay: Any = None, min_size: int | None = None, timeout_s: float = DEFAULT_TIMEOUT_S,
+          facts: bool = True, lemmas: bool = True, only: tuple[str, ...] = (), stop_early: bool = False,
+          derive_lambda: bool = True) -> AllNResult:
+    """Run every obligation of ``cons`` (``stmt`` defaults to its ``all_n``).
+
+    Args:
+        cons: the construction (its decoder's IR is what is evaluated).
+        stmt: the statement (defaults to ``cons.all_n``).
+        lam_bound: for a construction with ``λ``: the proof assumes ``λ ≥ lam_bound`` (a SymPy expression in
+            the size symbols); ``λ`` is a symbolic real.
+        overlay: a mutation of the weights (:mod:`symcot.check.alln.mutate`).
+        min_size: assume the size is at least this (a mutation addresses fixed coordinates).
+        timeout_s: Z3's limit per obligation.
+        facts: also prove the algorithm's derived facts (independent of the weights: a caller that proved
+            them once may skip them).
+        lemmas: also prove the sum lemmas (likewise independent of the weights).
+        only: restrict to these phases (``base``, ``step``, ``stop``); empty: all.
+        stop_early: stop at the first obligation that is not proved (enough to show a mutant is not proved).
+        derive_lambda: for a construction with ``λ``: after the proof under ``λ ≥ lam_bound`` (default: its
+            rule), derive the least rule ``λ ≥ a·n + b`` the obligations need (:mod:`symcot.check.alln.lam`).
+
+    """
+    t0 = time.perf_counter()
+    stmt = stmt or cons.all_n
+    res = AllNResult(cons.label)
+    if stmt is None:
+        ctx0 = Context([])
+        ctx0.unsupported("statement", cons.label, "what every token holds",
+                         "the construction states no all-n invariant (all_n is None)")
+        res.obligations = ctx0.log
+        return res
+    vocab = stmt.vocabulary
+    c = Symbolic(vocab)
+    sizes = size_terms(stmt, c)
+    consts: dict[sp.Symbol, Any] = {}
+    hyps = [(f.name, quantified(c, f)) for f in vocab.facts]
+    lam_z = None
+    if lam_bound is None and cons.lam_rule is not None:
+        lam_bound = cons.lam_rule.formula
+    if lam_bound is not None:
+        lam_z = z3.Real("λ")
+        consts[lam] = lam_z
+        c.bind("lam", lam_z)
+        hyps.append((f"λ ≥ {lam_bound}", lam_z >= sympy_to_z3(sp.sympify(lam_bound), sizes)))
+        res.lam_bound = str(lam_bound)
+    if min_size is not None:
+        hyps.append((f"size ≥ {min_size}", z3.And(*[v >= min_size for v in sizes.values()])))
+    ctx = Context(hyps, timeout_s)
+    ctx.stop_early = stop_early
+    ctx.kinds = c.kinds
+    ctx.keep_queries = lam_z is not None and derive_lambda
+    t = z3.Int("t")
+    base = [("0 ≤ t < T", z3.And(t >= 0, t < as_arith(stmt.steps(c))))]
+    eng = Engine(stmt, cons.decoder, c, Summer(ctx), consts, t, base, overlay)
+    try:
+        if lemmas:
+            prove_lemmas(ctx)
+        if facts:
+            prove_facts(ctx, vocab, c)
+        if not only or "base" in only:
+            prove_base(eng, ctx)
+        if not only or "step" in only:
+            prove_step(eng, ctx, dict(cons.encoding.blocks))
+        if not only or "stop" in only:
+            prove_stop(eng, ctx, cons.stop, dict(cons.encoding.blocks))
+    except Unsupported as e:
+        try:
+            ctx.unsupported("step", "statement", "the step", str(e))
+        except EarlyStop:
+            pass
+    except EarlyStop:
+        pass
+    res.obligations = ctx.log
+    if ctx.keep_queries and res.proved:
+        size = next(iter(stmt.sizes))
+        res.lam_rule = derive(ctx, ctx.log, f"λ ≥ {lam_bound}", lam_z, sizes, size)
+    res.seconds = time.perf_counter() - t0
+    return res

@@ -1,0 +1,132 @@
+r"""What a construction's proof says about every token, for every size: the statement the all-n prover reads.
+
+The exact checkers compare ``y_t`` with ``enc(s_t)`` on concrete inputs. A proof for every ``n`` needs
+more: what *every* block of every token holds (the input tokens as functions of their index and the
+input, each generated token as a function of the run's history), which token each head selects at each
+step, and the values the proof states inside a step. :class:`AllNStatement` holds exactly that, in the
+vocabulary of the algorithm's runs (:mod:`symcot.algorithms.logic`), and nothing about the weights: the
+prover reads those from the decoder's IR.
+
+* ``segments`` -- the prompt tokens before ``y_0`` (``x_⊥``, then ``x_0 … x_{n-1}``), each a
+  :class:`~symcot.constructions.encoding.StateEncoding` read through views at the token's index; the
+  construction builds its prompt tokens from the same encodings.
+* ``y0`` -- the prompt's last token; the prover shows it is ``token`` at step 0.
+* ``token`` -- every block of ``y_τ`` as a function of the run at ``τ`` (it extends the construction's
+  ``encoding``; the extra blocks are what the proof says the other registers hold).
+* ``choices`` -- per head, the token it selects at step ``τ``, by cases.
+* ``cuts`` -- block values the proof states after a layer (``π_flg1(y_t^(1)) = 1[traverse]``): proved at
+  the step, then used in place of the computed value.
+
+Views are functions ``view(c, τ)`` of an interpretation ``c`` (concrete values or Z3 terms). Each statement
+is checked on every input of the exhaustive families before a proof is attempted
+(:mod:`symcot.check.alln.concrete`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import sympy as sp
+
+from symcot.algorithms.logic import Interp, View, Vocabulary
+from symcot.constructions.encoding import StateEncoding
+
+#: The class of generated tokens ``y_0, y_1, …`` (its parameter is the step).
+Y = "y"
+
+
+@dataclass(frozen=True)
+class Segment:
+    """``count(c)`` consecutive prompt tokens: token ``i`` carries ``encoding`` read through ``views`` at ``i``.
+
+    ``label(i)`` is the token's name in the prompt (``x_⊥``, ``x_3``); blocks the encoding does not list are 0.
+    """
+
+    cls: str
+    count: Callable[[Interp], Any]
+    encoding: StateEncoding
+    views: dict[str, View]
+    label: Callable[[int], str]
+
+
+@dataclass(frozen=True)
+class Choice:
+    """The token head ``head`` of layer ``layer`` selects at step ``τ``.
+
+    ``cases(c, τ)`` lists ``(condition, class, parameter)``; the first case whose condition holds applies,
+    and the conditions together must cover every step. ``source`` quotes the proof.
+    """
+
+    layer: int
+    head: str
+    cases: Callable[[Interp, Any], Sequence[tuple[Any, str, Any]]]
+    source: str = ""
+
+
+@dataclass(frozen=True)
+class Constant:
+    """A constant of the weights kept symbolic in the proof (``λ``), with the hypothesis the proof assumes."""
+
+    symbol: sp.Symbol
+    name: str
+
+
+@dataclass(frozen=True)
+class AllNStatement:
+    """Everything the proof states about the tokens of a construction (see the module docstring).
+
+    Attributes:
+        vocabulary: the algorithm's runs (symbols, facts, views of the reference state).
+        sizes: each size symbol of the layout as a function of ``c`` (``{n: lambda c: c.n}``).
+        segments: the prompt tokens before ``y_0``, in order.
+        y0: the prompt's ``y_0``.
+        token: every block of ``y_τ``.
+        views: views ``token`` and ``cuts`` read beyond the vocabulary's.
+        choices: every head of every layer.
+        cuts: per layer, block values after that layer at step ``τ``.
+        last_token: ``"encoding"`` when the run stops on a token that is never read again (only the
+            construction's ``encoding`` is compared on it), ``"all"`` otherwise.
+        steps: the last step ``T`` (default: the vocabulary's ``T``).
+        notes: what the statement assumes or leaves out, for the report.
+
+    """
+
+    vocabulary: Vocabulary
+    sizes: dict[sp.Symbol, Callable[[Interp], Any]]
+    segments: tuple[Segment, ...]
+    y0: Segment
+    token: StateEncoding
+    views: dict[str, View]
+    choices: tuple[Choice, ...]
+    cuts: dict[int, StateEncoding] = field(default_factory=dict)
+    last_token: str = "encoding"
+    steps: Callable[[Interp], Any] = field(default=lambda c: c.T)
+    notes: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.last_token not in ("encoding", "all"):
+            raise ValueError("last_token must be 'encoding' or 'all'")
+        names = [s.cls for s in self.segments]
+        if Y in names or len(set(names)) != len(names):
+            raise ValueError(f"segment classes must be distinct and not {Y!r}: {names}")
+
+    def all_views(self) -> dict[str, View]:
+        """The vocabulary's views and this statement's."""
+        return {**self.vocabulary.views, **self.views}
+
+    def choice(self, layer: int, head: str) -> Choice | None:
+        """The stated choice of ``head`` at ``layer`` (``None`` if the statement has none)."""
+        return next((ch for ch in self.choices if ch.layer == layer and ch.head == head), None)
+
+    def classes(self) -> list[str]:
+        """Token classes in prompt order: the segments', then ``y``."""
+        return [s.cls for s in self.segments] + [Y]
+
+    def segment(self, cls: str) -> Segment:
+        """The segment of class ``cls``."""
+        for s in self.segments:
+            if s.cls == cls:
+                return s
+        raise KeyError(cls)

@@ -1,0 +1,46 @@
+"""AllNCheck rows: proved with scope all n, unknown with the reason, never proved without a proof."""
+
+import importlib
+
+from symcot.check.alln.check import AllNCheck
+from symcot.check.alln.context import Obligation
+from symcot.check.alln.prover import AllNResult
+from symcot.constructions.cotdfs import DfsConstruction
+from symcot.constructions.cottreestrahler import StrahlerTreeConstruction
+from symcot.constructions.cotwidofpath import WidthPathConstruction
+
+
+def test_no_statement_is_unknown_with_the_reason():
+    m = importlib.import_module("proofs.thm_cotwidofpath")
+    row = AllNCheck(lambda: WidthPathConstruction("as-written"), m.SPEC, [m.NONEMPTY_DYCK_WORDS]).run("x", 4)
+    assert row.verdict == "unknown" and "no all-n statement" in row.notes[-1]
+    assert row.scope == "nothing established for all n" and row.details == {"obligations": []}
+
+
+def test_a_statement_false_on_a_concrete_run_is_unknown_before_any_proof():
+    m = importlib.import_module("proofs.thm_cottreestrahler")
+    row = AllNCheck(lambda: StrahlerTreeConstruction("as-written"), m.SPEC, [m.TREES], concrete_size=3,
+                    facts_size=2).run("thm:cottreestrahler", 3)
+    assert row.verdict == "unknown" and "false on a concrete run" in row.notes[-1] and "head B" in row.notes[-1]
+    assert row.details["concrete_failure"]["step"] == 2 and row.details["obligations"] == []
+
+
+def _row(res, **kw):
+    m = importlib.import_module("proofs.thm_cotdfs")
+    chk = AllNCheck(DfsConstruction, m.SPEC, [m.DIGRAPHS], **kw)
+    return chk._verdict("thm:cotdfs", DfsConstruction(), res, {"inputs": 5, "facts_size": 3, "sizes_complete": 3},
+                        [], 1.0)
+
+
+def test_rows_from_results():
+    ok = Obligation("step", "head T", "s", "proved")
+    res = AllNResult("thm:cotdfs/as-written", [ok])
+    row = _row(res)
+    assert row.verdict == "proved" and row.scope.startswith("all n")
+    assert any("definition lowest" in t for t in row.details["trusted_base"])
+    res_bad = AllNResult("thm:cotdfs/as-written", [ok, Obligation("stop", "block cur", "s", "unknown", detail="Z3")])
+    row = _row(res_bad)
+    assert row.verdict == "unknown" and "first obligation not proved: [unknown] stop" in row.notes[-1]
+    row = _row(res, beyond="the count on trees")
+    assert row.verdict == "unknown" and "the count on trees" in row.notes[-1]
+    assert _row(AllNResult("x", [])).verdict == "unknown"  # no obligation: never proved

@@ -1,0 +1,41 @@
+"""Derived facts proved by Z3 induction from the facts before them; a false one is not proved."""
+
+import pytest
+import z3
+
+from symcot.algorithms.dfs_facts import MOVE, VERTEX
+from symcot.algorithms.dfs_facts import VOCABULARY as DFS
+from symcot.algorithms.logic import Fact, Induction, Vocabulary
+from symcot.check.alln.context import Context
+from symcot.check.alln.facts import conjuncts, hypotheses_for, prove_fact, prove_facts
+from symcot.check.alln.ops import Symbolic
+
+
+@pytest.mark.slow
+def test_dfs_facts_are_proved():
+    c = Symbolic(DFS)
+    ctx = Context([], 60)
+    ctx.kinds = c.kinds
+    obs = prove_facts(ctx, DFS, c)
+    assert obs and all(o.ok for o in obs), [o.line() for o in obs if not o.ok]
+    assert {o.where for o in obs} == {"run", "monotone", "seen", "parent-seen"}
+    assert any("induction hypothesis" in o.used for o in obs)
+
+
+def test_a_false_fact_is_not_proved_and_a_fact_never_assumes_itself_or_a_later_one():
+    shrink = Fact("shrinks", (MOVE, VERTEX), lambda c, t, v: c.implies(c.vis(t + 1, v), c.vis(t, v)), "derived",
+                  Induction("τ"))
+    vocab = Vocabulary("dfs+false", DFS.symbols, (*DFS.facts, shrink), DFS.views, DFS.interpret)
+    c = Symbolic(vocab)
+    ctx = Context([], 5)
+    obs = prove_fact(ctx, vocab, c, shrink)
+    assert not all(o.ok for o in obs)
+    names = [n for n, _ in hypotheses_for(vocab, c, shrink)]
+    assert "shrinks" not in names and "monotone" in names
+    first = next(f for f in vocab.facts if f.name == "run")
+    assert "monotone" not in [n for n, _ in hypotheses_for(vocab, c, first)]
+
+
+def test_conjuncts_split_under_an_implication():
+    a, b, d = z3.Bools("a b d")
+    assert [str(x) for x in conjuncts(z3.Implies(a, z3.And(b, d)))] == ["Implies(a, b)", "Implies(a, d)"]

@@ -1,0 +1,102 @@
+"""The all-n proofs: DFS, Algorithm 1 and tree Strahler (repaired) proved; mutants and the as-written Strahler not."""
+
+import importlib
+
+import pytest
+
+from symcot.check.alln.mutate import overlay, single_weight_mutants
+from symcot.check.alln.prover import prove
+from symcot.check.stepwise import check_input
+from symcot.constructions.cotdfs import DfsConstruction
+from symcot.constructions.cotpathtotree import PathToTreeConstruction
+from symcot.constructions.cottreestrahler import StrahlerTreeConstruction
+from symcot.constructions.mutant import Mutant
+from symcot.inputs import Digraph
+from symcot.ir import n
+
+
+def test_one_dfs_step_is_proved_for_every_n():
+    r = prove(DfsConstruction(), facts=False, lemmas=False)
+    assert r.proved, r.first_failure and r.first_failure.line()
+    phases = {o.phase for o in r.obligations}
+    assert {"base", "step", "stop", "sum"} <= phases
+    heads = {o.where.split(",")[0] for o in r.obligations if o.layer == 2 and o.where.startswith("head")}
+    assert heads == {"head T", "head B"}
+
+
+def test_a_dropped_parent_gate_weight_is_not_proved_and_the_block_is_named():
+    inp = (Digraph.from_arcs(2, [(0, 1)]), 0)
+    mut = Mutant(DfsConstruction(), 2, "W_2", ("par", 0), [("flg1", 0), ("buf", 0)], 0)
+    ov, least = overlay(mut, inp)
+    r = prove(mut.base, overlay=ov, min_size=least, facts=False, lemmas=False, stop_early=True, timeout_s=10)
+    f = r.first_failure
+    assert not r.proved and f is not None and f.phase == "step" and "block par" in f.where
+
+
+def refutes(mut, spec, families, least, size):
+    """Whether exact replay refutes the mutant on an input of the families (sizes ``least .. size``)."""
+    for k in range(least, size + 1):
+        for fam in families:
+            for inp in fam.inputs(k):
+                if check_input(mut, spec, inp) is not None:
+                    return True
+    return False
+
+
+def _soundness(cons, inp, spec, families, size):
+    """Every sampled mutant the exhaustive checker refutes is not proved, and a failing obligation is named."""
+    seen = 0
+    for mut in single_weight_mutants(cons, inp):
+        ov, least = overlay(mut, inp)
+        if not refutes(mut, spec, families, least, size):
+            continue
+        seen += 1
+        r = prove(mut.base, overlay=ov, min_size=least, facts=False, lemmas=False, stop_early=True, timeout_s=15)
+        f = r.first_failure
+        assert not r.proved and f is not None and f.phase in ("base", "step", "stop", "sum"), (mut.layer, mut.map_label)
+    return seen
+
+
+@pytest.mark.slow
+def test_every_refuted_dfs_mutant_of_the_sample_is_not_proved():
+    m = importlib.import_module("proofs.thm_cotdfs")
+    inp = (Digraph.from_arcs(3, [(0, 1), (1, 2)]), 0)
+    assert _soundness(DfsConstruction(), inp, m.SPEC, [m.DIGRAPHS], 3) >= 6
+
+
+@pytest.mark.slow
+def test_every_refuted_path_to_tree_mutant_of_the_sample_is_not_proved():
+    m = importlib.import_module("proofs.thm_cotpathtotree")
+    from symcot.inputs.dyck_families import DYCK_WORDS
+
+    assert _soundness(PathToTreeConstruction(), "UUDD", m.SPEC, [DYCK_WORDS], 5) >= 4
+
+
+@pytest.mark.slow
+def test_every_refuted_tree_strahler_mutant_of_the_sample_is_not_proved():
+    m = importlib.import_module("proofs.thm_cottreestrahler")
+    inp = (Digraph.undirected(3, [(0, 1), (1, 2)]), 0)
+    assert _soundness(StrahlerTreeConstruction("repaired"), inp, m.SPEC, [m.TREES], 4) >= 8
+
+
+@pytest.mark.slow
+def test_dfs_and_algorithm_1_are_proved_with_their_facts_and_lemmas():
+    for cons in (DfsConstruction(), PathToTreeConstruction()):
+        r = prove(cons)
+        assert r.proved, (cons.label, r.first_failure and r.first_failure.line())
+        assert any(o.phase == "fact" for o in r.obligations) and any(o.phase == "lemma" for o in r.obligations)
+
+
+@pytest.mark.slow
+def test_tree_strahler_repaired_is_proved_and_its_lambda_rule_derived():
+    r = prove(StrahlerTreeConstruction("repaired"), facts=False, lemmas=False)
+    assert r.proved and r.lam_bound == "2*n - 1"
+    assert r.lam_rule.rule == 2 * n - 3
+    assert r.lam_rule.below["rule"] == "λ ≥ 2*n - 4" and r.lam_rule.below["status"] != "proved"
+
+
+@pytest.mark.slow
+def test_tree_strahler_as_written_is_not_proved():
+    r = prove(StrahlerTreeConstruction("as-written"), facts=False, lemmas=False, stop_early=True, timeout_s=30)
+    f = r.first_failure
+    assert not r.proved and f is not None and f.layer == 2 and "head B" in f.where
