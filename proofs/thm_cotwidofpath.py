@@ -31,8 +31,8 @@ from typing import Any
 from symcot.algorithms.batched.trees import tree_width_batch
 from symcot.algorithms.bijection import psi
 from symcot.algorithms.paths import WidthState, tree_height, tree_width
-from symcot.check.bound import BoundCheck
 from symcot.check.alln.check import AllNCheck
+from symcot.check.bound import BoundCheck
 from symcot.check.spec import Conclusion, StepwiseSpec
 from symcot.claims import Claim, ConstructionCheck, as_written, reading, repair
 from symcot.constructions.cotwidofpath import (

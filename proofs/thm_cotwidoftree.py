@@ -229,7 +229,8 @@ CLAIMS = [
                   "n - 1 steps.",
         where="Section 4.2; proof in Appendix Realizing wd (app:cotwid), with lem:widsupffn",
         checks=[_check("as-written"), _check("repaired"), _symbolic("as-written"), _symbolic("repaired"),
-                *[AllNCheck(lambda v=v: WidthTreeConstruction(v), SPEC, TREE_FAMILIES) for v in ("as-written", "repaired")]],
+                *[AllNCheck(lambda v=v: WidthTreeConstruction(v), SPEC, TREE_FAMILIES)
+                  for v in ("as-written", "repaired")]],
         default_max_size=6,
         notes=["Layer 3 is our completion of 'analogous to lem:widsupffn considering V_max = n' (λ := n); "
                "twd/mwd compared with obs:dynamicwidbfs's repaired reading (running count, running max)."],

@@ -60,7 +60,7 @@ from symcot.algorithms.alg1_facts import VOCABULARY as ALG1_VOCABULARY
 from symcot.algorithms.batched.fields import Fields
 from symcot.algorithms.batched.paths import algorithm1_batch
 from symcot.algorithms.paths import Alg1State, algorithm1_states
-from symcot.constructions.alln import Y, AllNStatement, Choice, Segment
+from symcot.constructions.alln import AllNStatement, Choice, Segment, Y
 from symcot.constructions.base import Construction, Expectation
 from symcot.constructions.encoding import StateEncoding, const, flat, onehot, scalar
 from symcot.gadgets import Gadget, branch, merge_units

@@ -32,6 +32,7 @@ from symcot.ir.matrices import (
     MatProduct,
     MatSum,
     Ones,
+    Ramp,
     Scaled,
     Shift,
     Transposed,
@@ -218,6 +219,14 @@ class MapEval:
     # -- structured matrices ------------------------------------------------------------------------
     def rows(self, m: Mat, idx: Index) -> list[tuple[Any, Index, Any]]:
         """Row ``idx`` of ``m``: ``[(coefficient, column index, guard)]`` (finitely many)."""
+        out = self._leaf_rows(m, idx)
+        if out is None:
+            out = self._composite_rows(m, idx)
+        if out is None:
+            raise Unsupported(f"no symbolic row for the matrix {type(m).__name__} {m.latex()}")
+        return out
+
+    def _leaf_rows(self, m: Mat, idx: Index) -> list[tuple[Any, Index, Any]] | None:
         if isinstance(m, Identity):
             return [(1, idx, True)]
         if isinstance(m, Zero):
@@ -228,48 +237,37 @@ class MapEval:
                 raise Unsupported(f"{m.latex()} sums over {c} coordinates")
             return [(1, (j,), True) for j in range(int(c))]
         if isinstance(m, Shift):
-            i = z_index(idx[0])
-            col = i - m.k
+            col = z_index(idx[0]) - m.k
             return [(1, (col,), z3.And(col >= 0, col < self.size(m.cols)))]
         if isinstance(m, UnitVector):
             return [(1, (0,), z_index(idx[0]) == self.size(m.i))]
         if isinstance(m, Commutation):
             return [(1, (idx[1], idx[0]), True)]
+        if isinstance(m, Ramp):
+            return [(self.z(m.start) + self.z(m.step) * z_index(idx[0]), (0,), True)]
+        return None
+
+    def _composite_rows(self, m: Mat, idx: Index) -> list[tuple[Any, Index, Any]] | None:
         if isinstance(m, Scaled):
             c = self.z(m.c)
             return [(c * a, col, g) for a, col, g in self.rows(m.m, idx)]
         if isinstance(m, MatSum):
             return self.rows(m.a, idx) + self.rows(m.b, idx)
         if isinstance(m, MatProduct):
-            out = []
-            for ca, k, ga in self.rows(m.a, idx):
-                for cb, col, gb in self.rows(m.b, k):
-                    out.append((ca * cb, col, _and(ga, gb)))
-            return out
+            return [(ca * cb, col, _and(ga, gb)) for ca, k, ga in self.rows(m.a, idx)
+                    for cb, col, gb in self.rows(m.b, k)]
         if isinstance(m, Transposed):
             inner = m.m
             if isinstance(inner, Identity):
                 return [(1, idx, True)]
             if isinstance(inner, Shift):
-                i = z_index(idx[0])
-                col = i + inner.k
+                col = z_index(idx[0]) + inner.k
                 return [(1, (col,), z3.And(col >= 0, col < self.size(inner.rows)))]
             if isinstance(inner, Ones) and sp.sympify(inner.rows).is_Integer:
                 return [(1, (j,), True) for j in range(int(sp.sympify(inner.rows)))]
             if isinstance(inner, Commutation):
                 return [(1, (idx[1], idx[0]), True)]
-        ramp = _ramp_row(self, m, idx)
-        if ramp is not None:
-            return ramp
-        raise Unsupported(f"no symbolic row for the matrix {type(m).__name__} {m.latex()}")
-
-
-def _ramp_row(ev: MapEval, m: Mat, idx: Index) -> list[tuple[Any, Index, Any]] | None:
-    """Row ``i`` of a ``Ramp`` column (``start + step·i``), where the IR has one."""
-    if type(m).__name__ != "Ramp":
         return None
-    i = z_index(idx[0])
-    return [(ev.z(m.start) + ev.z(m.step) * i, (0,), True)]  # type: ignore[attr-defined]
 
 
 def _zero(idx: Index) -> Any:

@@ -115,6 +115,51 @@ def _chosen(stmt: AllNStatement, c: Concrete, layer: int, head: str, t: int) -> 
     return None
 
 
+def _check_prompt(cons: Construction, stmt: AllNStatement, c: Concrete, inp: Any, desc: dict[str, Any],
+                  lam: Any) -> ConcreteFailure | None:
+    cl = cons.concrete(inp).layout
+    prompt = cons.prompt(inp)
+    toks, labels = _prompt_tokens(stmt, c, cl, lam)
+    if labels != prompt.labels or toks != prompt.tokens:
+        k = next((i for i, (a, b) in enumerate(zip(toks, prompt.tokens)) if a != b), min(len(toks), len(prompt.tokens)))
+        return ConcreteFailure("prompt", desc, None, f"token {k}", labels[k:k + 1], prompt.labels[k:k + 1])
+    return None
+
+
+def _check_records(stmt: AllNStatement, c: Concrete, records: Sequence[Any], t: int, cl: Any, lam: Any,
+                   desc: dict[str, Any]) -> ConcreteFailure | None:
+    """The head choices and cuts of step ``t`` against its layer records."""
+    views = stmt.all_views()
+    for rec in records:
+        for hc in rec.heads:
+            want = _chosen(stmt, c, rec.layer, hc.head, t)
+            if want is None:
+                return ConcreteFailure("choice", desc, t, f"head {hc.head} of layer {rec.layer} has no stated choice")
+            if _position(stmt, c, *want) != hc.index:
+                return ConcreteFailure("choice", desc, t, f"layer {rec.layer} head {hc.head}",
+                                       f"{want[0]}[{want[1]}]", f"position {hc.index}")
+        cut = stmt.cuts.get(rec.layer)
+        if cut is not None and rec.out is not None:
+            for b, vals in blocks_of(cut, views, c, t, cl.sizes, lam).items():
+                if cl.pi(b, rec.out) != vals:
+                    return ConcreteFailure("cut", desc, t, f"layer {rec.layer} block {b}", vals, cl.pi(b, rec.out))
+    return None
+
+
+def _check_output(cons: Construction, stmt: AllNStatement, c: Concrete, y: Any, t: int, last: bool, cl: Any,
+                  lam: Any, desc: dict[str, Any]) -> ConcreteFailure | None:
+    """``y_t`` against ``enc`` (every token) and the statement's token (every token but the last one)."""
+    views = stmt.all_views()
+    for b, vals in blocks_of(cons.encoding, views, c, t, cl.sizes, lam).items():
+        if cl.pi(b, y) != vals:
+            return ConcreteFailure("encoding", desc, t, f"block {b} of y_{t}", vals, cl.pi(b, y), True)
+    if not last:
+        for b, vals in blocks_of(stmt.token, views, c, t, cl.sizes, lam).items():
+            if cl.pi(b, y) != vals:
+                return ConcreteFailure("token", desc, t, f"block {b} of y_{t}", vals, cl.pi(b, y))
+    return None
+
+
 def check_run(cons: Construction, stmt: AllNStatement, inp: Any, states: Sequence[Any], describe: Any,
               facts: bool, counts: FactCount) -> ConcreteFailure | None:
     """Check the statement on one input (see the module docstring)."""
@@ -128,45 +173,22 @@ def check_run(cons: Construction, stmt: AllNStatement, inp: Any, states: Sequenc
     msg = check_views(vocab, c, states, sorted(cons.encoding.fields()))
     if msg:
         return ConcreteFailure("view", desc, None, msg)
+    lam = cons.lam_value(inp)
+    fail = _check_prompt(cons, stmt, c, inp, desc, lam)
+    if fail is not None:
+        return fail
     dec = cons.concrete(inp)
     cl = dec.layout
-    lam = cons.lam_value(inp)
-    prompt = cons.prompt(inp)
-    toks, labels = _prompt_tokens(stmt, c, cl, lam)
-    if labels != prompt.labels or toks != prompt.tokens:
-        k = next((i for i, (a, b) in enumerate(zip(toks, prompt.tokens)) if a != b), min(len(toks), len(prompt.tokens)))
-        return ConcreteFailure("prompt", desc, None, f"token {k}", labels[k:k + 1], prompt.labels[k:k + 1])
-    views = stmt.all_views()
     T = stmt.steps(c)
-    gen = generate(dec, prompt.tokens, T, stop=(lambda y: cons.terminal(cl, y)) if cons.stop else None, record=True)
+    gen = generate(dec, cons.prompt(inp).tokens, T, stop=(lambda y: cons.terminal(cl, y)) if cons.stop else None,
+                   record=True)
     if len(gen.outputs) != T:
         return ConcreteFailure("steps", desc, None, "the run's length", T, len(gen.outputs), True)
     for t in range(T):
-        for rec in gen.records[t]:
-            for hc in rec.heads:
-                want = _chosen(stmt, c, rec.layer, hc.head, t)
-                if want is None:
-                    return ConcreteFailure("choice", desc, t,
-                                           f"head {hc.head} of layer {rec.layer} has no stated choice")
-                pos = _position(stmt, c, *want)
-                if pos != hc.index:
-                    return ConcreteFailure("choice", desc, t, f"layer {rec.layer} head {hc.head}",
-                                           f"{want[0]}[{want[1]}]", f"position {hc.index}")
-            cut = stmt.cuts.get(rec.layer)
-            if cut is not None and rec.out is not None:
-                for b, vals in blocks_of(cut, views, c, t, cl.sizes, lam).items():
-                    if cl.pi(b, rec.out) != vals:
-                        return ConcreteFailure("cut", desc, t, f"layer {rec.layer} block {b}", vals, cl.pi(b, rec.out))
-        y = gen.outputs[t]
-        last = t + 1 == T and stmt.last_token == "encoding"
-        enc = blocks_of(cons.encoding, views, c, t + 1, cl.sizes, lam)
-        for b, vals in enc.items():
-            if cl.pi(b, y) != vals:
-                return ConcreteFailure("encoding", desc, t + 1, f"block {b} of y_{t + 1}", vals, cl.pi(b, y), True)
-        if not last:
-            for b, vals in blocks_of(stmt.token, views, c, t + 1, cl.sizes, lam).items():
-                if cl.pi(b, y) != vals:
-                    return ConcreteFailure("token", desc, t + 1, f"block {b} of y_{t + 1}", vals, cl.pi(b, y))
+        fail = _check_records(stmt, c, gen.records[t], t, cl, lam, desc) or _check_output(
+            cons, stmt, c, gen.outputs[t], t + 1, t + 1 == T and stmt.last_token == "encoding", cl, lam, desc)
+        if fail is not None:
+            return fail
     return None
 
 

@@ -66,6 +66,29 @@ class AllNResult:
         return out
 
 
+def _run_phases(cons: Construction, eng: Engine, ctx: Context, vocab: Any, c: Symbolic, lemmas: bool, facts: bool,
+                only: tuple[str, ...]) -> None:
+    """Lemmas, facts, base, step and stop, in order (an early stop ends the run quietly; it is in the log)."""
+    try:
+        if lemmas:
+            prove_lemmas(ctx)
+        if facts:
+            prove_facts(ctx, vocab, c)
+        if not only or "base" in only:
+            prove_base(eng, ctx)
+        if not only or "step" in only:
+            prove_step(eng, ctx, dict(cons.encoding.blocks))
+        if not only or "stop" in only:
+            prove_stop(eng, ctx, cons.stop, dict(cons.encoding.blocks))
+    except Unsupported as e:
+        try:
+            ctx.unsupported("step", "statement", "the step", str(e))
+        except EarlyStop:
+            pass
+    except EarlyStop:
+        pass
+
+
 def size_terms(stmt: AllNStatement, c: Symbolic) -> dict[sp.Symbol, Any]:
     """The layout's size symbols as Z3 terms."""
     return {sym: as_arith(fn(c)) for sym, fn in stmt.sizes.items()}
@@ -108,9 +131,9 @@ def prove(cons: Construction, stmt: AllNStatement | None = None, *, lam_bound: A
     sizes = size_terms(stmt, c)
     consts: dict[sp.Symbol, Any] = {}
     hyps = [(f.name, quantified(c, f)) for f in vocab.facts]
-    lam_z = None
     if lam_bound is None and cons.lam_rule is not None:
         lam_bound = cons.lam_rule.formula
+    lam_z = None
     if lam_bound is not None:
         lam_z = z3.Real("λ")
         consts[lam] = lam_z
@@ -126,24 +149,7 @@ def prove(cons: Construction, stmt: AllNStatement | None = None, *, lam_bound: A
     t = z3.Int("t")
     base = [("0 ≤ t < T", z3.And(t >= 0, t < as_arith(stmt.steps(c))))]
     eng = Engine(stmt, cons.decoder, c, Summer(ctx), consts, t, base, overlay)
-    try:
-        if lemmas:
-            prove_lemmas(ctx)
-        if facts:
-            prove_facts(ctx, vocab, c)
-        if not only or "base" in only:
-            prove_base(eng, ctx)
-        if not only or "step" in only:
-            prove_step(eng, ctx, dict(cons.encoding.blocks))
-        if not only or "stop" in only:
-            prove_stop(eng, ctx, cons.stop, dict(cons.encoding.blocks))
-    except Unsupported as e:
-        try:
-            ctx.unsupported("step", "statement", "the step", str(e))
-        except EarlyStop:
-            pass
-    except EarlyStop:
-        pass
+    _run_phases(cons, eng, ctx, vocab, c, lemmas, facts, only)
     res.obligations = ctx.log
     if ctx.keep_queries and res.proved:
         size = next(iter(stmt.sizes))
