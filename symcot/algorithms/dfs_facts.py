@@ -146,12 +146,13 @@ def interpret(inp: tuple[Any, int], states: Sequence[DfsState]) -> dict[str, Any
 
 
 #: The reference state's fields as views: what :mod:`symcot.algorithms.dfs` calls ``cur``, ``vst``, ``par_cur``,
-#: ``has_cur`` (the fields the constructions' encodings read).
+#: ``has_cur``, ``step_sign`` (the fields the constructions' encodings read).
 VIEWS = {
     "cur": lambda c, t: c.cur(t),
     "vst": lambda c, t: c.set(lambda v: c.vis(t, v), c.n),
     "par_cur": lambda c, t: c.par(t, c.cur(t)),
     "has_cur": lambda c, t: c.cur(t) != -1,
+    "step_sign": lambda c, t: c.ite(t == 0, 0, c.ite(c.tr(t - 1), 1, -1)),
     "t": lambda c, t: t,
 }
 

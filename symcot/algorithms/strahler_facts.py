@@ -133,12 +133,11 @@ def interpret(inp: tuple[Any, int], states: Sequence[StrahlerState]) -> dict[str
     store: list[dict[int, tuple[int, int]]] = []
     cur: dict[int, tuple[int, int]] = {}
     for t, st in enumerate(states):
+        v = st.dfs.cur
         if t == 0:
             cur = {}
-        elif st.dfs.move == "traverse":
-            cur = {**cur, st.dfs.cur: (0, 0)}
-        elif st.dfs.cur is not None:
-            cur = {**cur, st.dfs.cur: st.acc}
+        elif v is not None:  # a traverse always enters a vertex
+            cur = {**cur, v: (0, 0) if st.dfs.move == "traverse" else st.acc}
         store.append(cur)
     last: dict[tuple[int, int], int] = {}
     for t in range(T + 1):

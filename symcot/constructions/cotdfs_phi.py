@@ -27,8 +27,12 @@ Interpretive choices (beyond the DFS ones, choices 1-6 of :mod:`symcot.construct
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from symcot.constructions.base import Construction
 from symcot.constructions.cotdfs import ENCODING as DFS_ENCODING
+from symcot.constructions.cotdfs import STATEMENT as DFS_STATEMENT
+from symcot.constructions.cotdfs import TOKEN as DFS_TOKEN
 from symcot.constructions.cotdfs import (
     W_O_DOC,
     DfsConstruction,
@@ -75,11 +79,16 @@ def build_decoder(name: str = "thm:cotdfs:phi/as-written") -> Decoder:
 #: The DFS ``enc`` and ``q``: ``+1`` after a traverse, ``-1`` after a backtrack, ``0`` at ``t = 0`` (choice 2).
 ENCODING = DFS_ENCODING.extended(q=scalar("step_sign"))
 
+#: For every n: the DFS statement (:data:`symcot.constructions.cotdfs.STATEMENT`) with ``π_q(y_τ)`` the sign of
+#: the move into ``τ`` (0 at ``τ = 0``, as in the prompt, whose tokens carry ``q = 0``: unlisted blocks are 0).
+STATEMENT = replace(DFS_STATEMENT, token=DFS_TOKEN.extended(q=scalar("step_sign")))
+
 
 class DfsPhiConstruction(DfsConstruction):
     """The DFS construction (same prompt, same invariants) on the layout with ``q``; ``q = 0`` in the prompt."""
 
     encoding = ENCODING
+    all_n = STATEMENT
 
     def __init__(self, variant: str = "as-written", notes: list[str] | None = None):
         Construction.__init__(self, "thm:cotdfs:phi", variant, build_decoder(f"thm:cotdfs:phi/{variant}"),

@@ -89,8 +89,8 @@ class Engine:
         return Rep(fns, what)
 
     def _term_fn(self, term: Term, views: dict[str, Any], p: Any, block: str, what: str) -> Callable[[Index], Any]:
-        def view(f: str) -> Any:
-            if f not in views:
+        def view(f: str | None) -> Any:
+            if f is None or f not in views:
                 raise Unsupported(f"{what}: no view for the field {f!r}")
             return views[f](self.c, p)
 
@@ -199,7 +199,7 @@ class Engine:
                     total = total + key.read(b, (j,)) * query.read(b, (j,))
             else:
                 total = total + self.summer.value(self.ev.size(size),
-                                                  lambda j, b=b: key.read(b, (j,)) * query.read(b, (j,)),
+                                                  _dot_term(key, query, b),
                                                   f"{what}: ⟨K, Q⟩ on {b}", local)
         return total
 
@@ -233,3 +233,8 @@ def _add(z: Rep, alpha: Rep, b: str) -> Callable[[Index], Any]:
 
 def _relu_of(hidden: Rep, b: str) -> Callable[[Index], Any]:
     return lambda idx: relu(hidden.read(b, idx))
+
+
+def _dot_term(key: Any, query: Any, b: str) -> Callable[[Any], Any]:
+    """``j ↦ K_b[j]·Q_b[j]``, the terms of a block's contribution to a score."""
+    return lambda j: key.read(b, (j,)) * query.read(b, (j,))

@@ -49,6 +49,7 @@ def overlay(mutant: Mutant, inp: Any) -> tuple[Callable[[Map, str, Index, Any], 
     ins = [_coord(mp.src, b, i) for b, i in mutant.ins]
     flat_ins = [mp.src.slice(b).start + i for b, i in mutant.ins]
     old = mp.coefficient(mp.dst.slice(mutant.out[0]).start + mutant.out[1], *flat_ins)
+    assert mutant.value is not None  # Mutant's constructor requires it
     delta = mutant.value - old
     least = 1 + max([*o_idx, *[x for _, idx in ins for x in idx]])
 

@@ -18,6 +18,7 @@ Base: the prompt's ``y_0`` is the statement's token at step 0. Stop rule: it doe
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import z3
@@ -76,7 +77,7 @@ def prove_head(eng: Engine, ctx: Context, k: int, head: Any, local: list[tuple[s
             ctx.unsupported("step", f"{where}, case {i + 1}", f"select {tgt}", str(e), k)
 
 
-def prove_blocks(eng: Engine, ctx: Context, got: Any, want: Any, blocks: list[str], local: list[tuple[str, Any]],
+def prove_blocks(eng: Engine, ctx: Context, got: Any, want: Any, blocks: Sequence[str], local: list[tuple[str, Any]],
                  phase: str, where: str, layer: int | None, guards: dict[str, Any] | None = None) -> None:
     """``got[b] = want[b]`` at a fresh index of every block in ``blocks`` (under ``guards[b]`` where given)."""
     for b in blocks:

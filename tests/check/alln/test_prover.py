@@ -8,6 +8,7 @@ from symcot.check.alln.mutate import overlay, single_weight_mutants
 from symcot.check.alln.prover import prove
 from symcot.check.stepwise import check_input
 from symcot.constructions.cotdfs import DfsConstruction
+from symcot.constructions.cotdfs_phi import DfsPhiConstruction
 from symcot.constructions.cotpathtotree import PathToTreeConstruction
 from symcot.constructions.cottreestrahler import StrahlerTreeConstruction
 from symcot.constructions.mutant import Mutant
@@ -31,6 +32,15 @@ def test_a_dropped_parent_gate_weight_is_not_proved_and_the_block_is_named():
     r = prove(mut.base, overlay=ov, min_size=least, facts=False, lemmas=False, stop_early=True, timeout_s=10)
     f = r.first_failure
     assert not r.proved and f is not None and f.phase == "step" and "block par" in f.where
+
+
+def test_a_wrong_sign_weight_of_q_is_not_proved_and_q_is_named():
+    inp = (Digraph.undirected(2, [(0, 1)]), 0)
+    mut = Mutant(DfsPhiConstruction(), 2, "W_2", ("q", 0), [("flg1", 0)], 1)  # q ← flg1 - 1, not 2 flg1 - 1
+    ov, least = overlay(mut, inp)
+    r = prove(mut.base, overlay=ov, min_size=least, facts=False, lemmas=False, stop_early=True, timeout_s=10)
+    f = r.first_failure
+    assert not r.proved and f is not None and f.phase == "step" and "block q" in f.where
 
 
 def refutes(mut, spec, families, least, size):
@@ -85,6 +95,13 @@ def test_dfs_and_algorithm_1_are_proved_with_their_facts_and_lemmas():
         r = prove(cons)
         assert r.proved, (cons.label, r.first_failure and r.first_failure.line())
         assert any(o.phase == "fact" for o in r.obligations) and any(o.phase == "lemma" for o in r.obligations)
+
+
+@pytest.mark.slow
+def test_dfs_with_the_sign_component_is_proved():
+    r = prove(DfsPhiConstruction(), facts=False, lemmas=False)
+    assert r.proved, r.first_failure and r.first_failure.line()
+    assert any(o.phase == "step" and "block q" in o.where for o in r.obligations)
 
 
 @pytest.mark.slow
