@@ -89,7 +89,7 @@ CLAIMS = [
         where="Section 4.1, paragraph after thm:cotdfs, item i (no label in the paper; id ours)",
         checks=[ConstructionCheck(DfsPhiConstruction, SPEC, [TREES, ORDERED], PAPER_SIZES,
                                   method="exhaustive exact replay, every CoT step, word = φ(G_T)"),
-                AllNCheck(DfsPhiConstruction, SPEC, [TREES],
+                AllNCheck(DfsPhiConstruction, SPEC, [TREES], concrete_size=5, facts_size=4,
                           conclusion="that π_q(y_1) … π_q(y_{2(n-1)}) is φ(G_T) is φ's definition (DFS on G_T, U on a "
                                      "traverse, D on a backtrack) with T = 2n - 1 on a tree (hand fact H1, "
                                      "docs/all-n.md); both checked exhaustively by the exact row")],
