@@ -9,6 +9,7 @@ import z3
 from symcot.check.alln.blocks import MapEval, Rep, Unsupported, shape_of
 from symcot.check.alln.ops import as_real
 from symcot.constructions.cotdfs import DfsConstruction
+from symcot.constructions.cotdfs_phi import DfsPhiConstruction
 from symcot.constructions.cotpathtotree import PathToTreeConstruction
 from symcot.constructions.cottreestrahler import StrahlerTreeConstruction
 from symcot.ir import lam, m, n
@@ -53,6 +54,7 @@ def symbolic_outputs(mp, env, subs, x, overlay=None):
 
 CASES = [
     (DfsConstruction(), {n: 3}, {}),
+    (DfsPhiConstruction(), {n: 3}, {}),
     (StrahlerTreeConstruction("repaired"), {n: 3}, {lam: 7}),
     (StrahlerTreeConstruction("as-written"), {n: 4}, {lam: 5}),
     (PathToTreeConstruction(), {m: 3}, {}),
