@@ -14,6 +14,7 @@ from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
+import sympy as sp
 import z3
 
 from symcot.check.alln.blocks import Index, shape_of, z_index
@@ -34,10 +35,37 @@ def _coord(layout: ConcreteLayout, block: str, i: int) -> Coord:
     return block, (i,)
 
 
+def _least_size(coords: list[tuple[ConcreteLayout, str, tuple[int, ...]]], upto: int) -> int:
+    """The least size (every size symbol of the layouts set to it) at which every coordinate exists.
+
+    A block's extent is a formula of the size (``n``, ``m - 1``, ``n × n``): coordinate ``(a, b)`` exists
+    when each component is below the block's extent along it. ``upto`` (the mutant's own size) has them all.
+    """
+    for k in range(1, upto + 1):
+        ok = True
+        for layout, block, idx in coords:
+            shape = shape_of(layout.layout.size(block))
+            dims = [int(sp.sympify(d).subs({x: k for x in sp.sympify(d).free_symbols})) for d in shape]
+            ok = ok and all(0 <= i < d for i, d in zip(idx, dims))
+        if ok:
+            return k
+    return upto
+
+
 def _real(v: Any) -> Any:
     if isinstance(v, Fraction):
         return z3.RealVal(f"{v.numerator}/{v.denominator}")
     return as_real(v)
+
+
+def coordinates(mutant: Mutant, inp: Any) -> list[Coord]:
+    """The output and monomial coordinates ``mutant`` addresses at ``inp``'s size, as index tuples.
+
+    A flat index into a two-index block (``vec`` order) names a different ``(a, b)`` at another size, so
+    the same :class:`Mutant` is a different mutation there; the overlay keeps the pair of ``inp``'s size.
+    """
+    mp = mutant.base.concrete(inp).get_map(mutant.layer, mutant.map_label)
+    return [_coord(mp.dst, *mutant.out), *[_coord(mp.src, b, i) for b, i in mutant.ins]]
 
 
 def overlay(mutant: Mutant, inp: Any) -> tuple[Callable[[Map, str, Index, Any], Any], int]:
@@ -51,7 +79,8 @@ def overlay(mutant: Mutant, inp: Any) -> tuple[Callable[[Map, str, Index, Any], 
     old = mp.coefficient(mp.dst.slice(mutant.out[0]).start + mutant.out[1], *flat_ins)
     assert mutant.value is not None  # Mutant's constructor requires it
     delta = mutant.value - old
-    least = 1 + max([*o_idx, *[x for _, idx in ins for x in idx]])
+    size = max(int(v) for v in mp.dst.env.values())
+    least = _least_size([(mp.dst, o_block, o_idx), *[(mp.src, b, idx) for b, idx in ins]], size)
 
     def extra(m: Map, block: str, idx: Index, read: Any) -> Any:
         if m is not target or block != o_block:

@@ -4,7 +4,7 @@ import importlib
 
 import pytest
 
-from symcot.check.alln.mutate import overlay, single_weight_mutants
+from symcot.check.alln.mutate import coordinates, overlay, single_weight_mutants
 from symcot.check.alln.prover import prove
 from symcot.check.stepwise import check_input
 from symcot.constructions.cotdfs import DfsConstruction
@@ -43,12 +43,17 @@ def test_a_wrong_sign_weight_of_q_is_not_proved_and_q_is_named():
     assert not r.proved and f is not None and f.phase == "step" and "block q" in f.where
 
 
-def refutes(mut, spec, families, least, size):
-    """Whether exact replay refutes the mutant on an input of the families (sizes ``least .. size``)."""
+def refutes(mut, spec, families, least, size, own):
+    """Whether exact replay refutes the mutant on an input of the families (sizes ``least .. size``).
+
+    Only inputs where the mutant addresses the coordinates it has at ``own`` (the overlay's) count: a flat
+    index into an ``m × m`` block is another weight at another size.
+    """
+    at = coordinates(mut, own)
     for k in range(least, size + 1):
         for fam in families:
             for inp in fam.inputs(k):
-                if check_input(mut, spec, inp) is not None:
+                if coordinates(mut, inp) == at and check_input(mut, spec, inp) is not None:
                     return True
     return False
 
@@ -58,7 +63,7 @@ def _soundness(cons, inp, spec, families, size):
     seen = 0
     for mut in single_weight_mutants(cons, inp):
         ov, least = overlay(mut, inp)
-        if not refutes(mut, spec, families, least, size):
+        if not refutes(mut, spec, families, least, size, inp):
             continue
         seen += 1
         r = prove(mut.base, overlay=ov, min_size=least, facts=False, lemmas=False, stop_early=True, timeout_s=15)
