@@ -4,7 +4,7 @@ import random
 
 import z3
 
-from symcot.check.alln.mutate import overlay, single_weight_mutants
+from symcot.check.alln.mutate import coordinates, overlay, single_weight_mutants
 from symcot.constructions.cotdfs import DfsConstruction
 from symcot.constructions.cotpathtotree import PathToTreeConstruction
 from symcot.constructions.mutant import Mutant
@@ -55,3 +55,12 @@ def test_overlay_is_zero_elsewhere():
     ov, _ = overlay(mut, inp)
     other = dict(DfsConstruction().decoder.maps_of(2))["W_2"]
     assert z3.simplify(ov(other, "flg1", (0,), lambda b, i: z3.RealVal(1))).eq(z3.RealVal(0))
+
+
+def test_coordinates_and_least_size_follow_each_block_extent():
+    mut = Mutant(PathToTreeConstruction(), 1, "W_1", ("A'", 3), [("stp", 0)], 0)
+    assert coordinates(mut, "UUDD") == [("A'", (1, 0)), ("stp", (0,))]  # m = 3: vec index 3 is (1, 0)
+    assert coordinates(mut, "UUDDUD") == [("A'", (0, 3)), ("stp", (0,))]  # m = 4: another weight
+    assert overlay(mut, "UUDD")[1] == 2
+    mut = Mutant(PathToTreeConstruction(), 1, "W_1", ("pos", 3), [("stp", 0)], 0)
+    assert overlay(mut, "UUDDUD")[1] == 3  # pos has 2m - 2 coordinates: index 3 needs m ≥ 3
