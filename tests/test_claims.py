@@ -38,8 +38,10 @@ def test_no_paper_label_without_a_claim_but_definitions(claims):
 
 
 def test_a_default_run_has_one_row_per_claim_and_variant(claims):
-    """Exhaustive and symbolic checks may share a variant name (they run in different runs), nothing else."""
+    """Exhaustive, symbolic and all-n checks may share a variant name (they run in different runs), nothing else."""
     for c in claims.values():
-        for symbolic in (False, True):
-            names = [chk.variant for chk in c.checks if bool(getattr(chk, "symbolic", False)) == symbolic]
+        for symbolic, all_n in ((False, False), (True, False), (False, True)):
+            names = [chk.variant for chk in c.selected(None, symbolic, all_n)]
             assert len(names) == len(set(names)), (c.id, names)
+        assert sum(len(c.selected(None, s, a)) for s, a in ((False, False), (True, False), (False, True))) == \
+            len(c.checks)  # every check runs in one of them
