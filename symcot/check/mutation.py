@@ -65,7 +65,8 @@ def construction_checks(claim: Any) -> list[Any]:
     """The checks of ``claim`` that replay a construction against a spec on input families."""
     out = []
     for chk in claim.checks:
-        if getattr(chk, "symbolic", False) or not hasattr(chk, "families") or not hasattr(chk, "spec"):
+        if getattr(chk, "symbolic", False) or getattr(chk, "all_n", False) or not hasattr(chk, "families") \
+                or not hasattr(chk, "spec"):
             continue
         if callable(getattr(chk, "make", None)) or callable(getattr(chk, "construction", None)):
             out.append(chk)

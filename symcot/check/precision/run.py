@@ -108,7 +108,7 @@ class ClaimPrecision:
 def construction_checks(claim: Any) -> list[Any]:
     """The claim's checks that replay a construction (``construction()``, ``spec`` and ``families``)."""
     return [c for c in claim.checks if hasattr(c, "construction") and hasattr(c, "spec")
-            and hasattr(c, "families") and not getattr(c, "symbolic", False)]
+            and hasattr(c, "families") and not getattr(c, "symbolic", False) and not getattr(c, "all_n", False)]
 
 
 def _top(f: Family, max_size: int, reach: int | None) -> int:
