@@ -150,6 +150,16 @@ int symcot_run(const int64_t *toks, int64_t P, int64_t B, const int64_t *steps, 
     return 0;
 }
 
+/* How many leading prompt positions of row ib are those of the previous row (last), of which the cache
+ * still holds `valid`; the last position is always recomputed. */
+static inline int64_t shared_prefix(const int64_t *last, const int64_t *ib, int64_t valid, int64_t P) {
+    int64_t start = 0;
+    if (last == NULL) return 0;
+    const int64_t lim = valid < P - 1 ? valid : P - 1;
+    while (start < lim && ib[start] == last[start]) start++;
+    return start;
+}
+
 /* The same with the prompts given as distinct tokens table (U, D) and indices index (B, P) into it. A row
    whose first indices equal those of the last row run reuses their cached positions. */
 int symcot_run_indexed(const int64_t *table, const int64_t *index, int64_t P, int64_t B, const int64_t *steps,
@@ -164,11 +174,7 @@ int symcot_run_indexed(const int64_t *table, const int64_t *index, int64_t P, in
         const int64_t *ib = index + b * P;
         status[b] = 0;
         if (steps[b] <= 0) continue;
-        int64_t start = 0;
-        if (last != NULL) {
-            const int64_t lim = valid < P - 1 ? valid : P - 1;
-            while (start < lim && ib[start] == last[start]) start++;
-        }
+        const int64_t start = shared_prefix(last, ib, valid, P);
         for (int64_t p = 0; p < P; p++) tokp[p] = table + ib[p] * D;
         last = ib;
         status[b] = (int8_t)run_row(tokp, P, start, steps[b], outs + b * T * D, cache, &valid);
@@ -319,11 +325,7 @@ int symcot_check_indexed(const int64_t *table, const int64_t *index, int64_t P, 
     for (int64_t k = 0; k < B; k++) {
         const int64_t b = order != NULL ? order[k] : k;
         const int64_t *ib = index + b * P;
-        int64_t start = 0;
-        if (last != NULL) {
-            const int64_t lim = valid < P - 1 ? valid : P - 1;
-            while (start < lim && ib[start] == last[start]) start++;
-        }
+        const int64_t start = shared_prefix(last, ib, valid, P);
         for (int64_t p = 0; p < P; p++) tokp[p] = table + ib[p] * D;
         last = ib;
         status[b] = (int8_t)check_row(&cs, tokp, P, start, steps[b], b, trace + b * T * ntrace, final + b * D,
