@@ -57,7 +57,16 @@ def _interrupt(tmp_path: Path, sig: int, engine: str, group: bool) -> tuple[int,
         os.killpg(p.pid, sig)
     else:
         os.kill(p.pid, sig)
-    stdout, stderr = p.communicate(timeout=60)
+    try:
+        stdout, stderr = p.communicate(timeout=60)
+    except subprocess.TimeoutExpired:  # leave no run behind: end it, its workers and their children
+        for pid in [p.pid, *workers, *(c for w in workers for c in _children(w))]:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except OSError:
+                pass
+        p.communicate()
+        pytest.fail(f"the run did not end within 60 s of the signal (workers {sorted(workers)} killed)")
     return p.returncode, stdout, stderr, json.loads(out.read_text()), md.read_text(), workers
 
 
