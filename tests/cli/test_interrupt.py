@@ -37,13 +37,19 @@ def _alive(pid: int) -> bool:
     return state != "Z"
 
 
+def _default_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def _interrupt(tmp_path: Path, sig: int, engine: str, group: bool) -> tuple[int, str, str, dict, str, set[int]]:
     out, md = tmp_path / "r.json", tmp_path / "r.md"
     # eq:depth-height finishes at once; thm:cotdfs at size 5 (5,259,561 inputs) runs in a worker pool
     argv = [sys.executable, "-m", "symcot.cli", "verify", "eq:depth-height", "thm:cotdfs", "--max-size", "5",
             "--jobs", "2", "--engine", engine, "--no-progress", "--json", str(out), "--markdown", str(md)]
+    # SIGINT back to its default action in the run, as under a terminal: a test run started in the background
+    # of a non-interactive shell inherits SIGINT ignored, and verify keeps an ignored signal ignored
     p = subprocess.Popen(argv, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                         start_new_session=group)
+                         start_new_session=group, preexec_fn=_default_sigint)
     workers: set[int] = set()
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline and p.poll() is None:
