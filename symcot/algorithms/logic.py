@@ -293,12 +293,19 @@ def normalise(v: Any) -> Any:
     return v
 
 
-def check_views(vocab: Vocabulary, c: Concrete, states: Sequence[Any], fields: Sequence[str]) -> str | None:
-    """Compare the views named ``fields`` with the reference states' attributes; the first difference, or None."""
+def check_views(vocab: Vocabulary, c: Concrete, states: Sequence[Any], fields: Sequence[str],
+                views: dict[str, View] | None = None) -> str | None:
+    """Compare the views named ``fields`` with the reference states' attributes; the first difference, or None.
+
+    ``views`` defaults to the vocabulary's (a statement passes all of its views: the ones the prover reads).
+    """
+    views = vocab.views if views is None else views
     for t, st in enumerate(states):
         for f in fields:
+            if f not in views:
+                return f"no view {f!r}: the encoding reads a field that the statement does not define"
             want = getattr(st, f)
-            got = vocab.views[f](c, t)
+            got = views[f](c, t)
             if isinstance(want, bool):
                 same = bool(got) == want
             else:

@@ -111,9 +111,15 @@ class AllNStatement:
         names = [s.cls for s in self.segments]
         if Y in names or len(set(names)) != len(names):
             raise ValueError(f"segment classes must be distinct and not {Y!r}: {names}")
+        shadowed = sorted(set(self.views) & set(self.vocabulary.views))
+        for seg in (*self.segments, self.y0):
+            shadowed += [f"{v} (segment {seg.cls})" for v in sorted(set(seg.views) & set(self.all_views()))]
+        if shadowed:
+            raise ValueError(f"one view per name: {', '.join(shadowed)} would shadow a view of the same name (the "
+                             "concrete phase and the prover must read the same one); rename it")
 
     def all_views(self) -> dict[str, View]:
-        """The vocabulary's views and this statement's."""
+        """The vocabulary's views and this statement's (no name is in both: see ``__post_init__``)."""
         return {**self.vocabulary.views, **self.views}
 
     def choice(self, layer: int, head: str) -> Choice | None:

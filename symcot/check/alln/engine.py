@@ -18,7 +18,7 @@ import sympy as sp
 import z3
 
 from symcot.check.alln.blocks import Index, MapEval, Rep, Unsupported, relu, shape_of, z_index
-from symcot.check.alln.ops import Symbolic, as_arith, as_bool, as_real
+from symcot.check.alln.ops import Symbolic, as_arith, as_bool, as_real, reading
 from symcot.check.alln.sums import Summer
 from symcot.constructions.alln import AllNStatement, Y
 from symcot.constructions.encoding import StateEncoding, Term
@@ -34,7 +34,8 @@ class Engine:
     def __init__(self, stmt: AllNStatement, decoder: Decoder, c: Symbolic, summer: Summer,
                  consts: dict[sp.Symbol, Any], t: Any, base: Local, overlay: Any = None):
         self.stmt, self.dec, self.c, self.summer = stmt, decoder, c, summer
-        self.sizes = {sym: as_arith(fn(c)) for sym, fn in stmt.sizes.items()}
+        with reading("the statement's sizes"):
+            self.sizes = {sym: as_arith(fn(c)) for sym, fn in stmt.sizes.items()}
         self.consts, self.overlay = consts, overlay
         self.ev = self.evaluator(list(base))
         self.layout: Layout = decoder.layout
@@ -47,7 +48,13 @@ class Engine:
     # -- positions and ranges ------------------------------------------------------------------------
     def count(self, cls: str) -> Any:
         """How many tokens the segment ``cls`` has."""
-        return as_arith(self.stmt.segment(cls).count(self.c))
+        with reading(f"the count of segment {cls}"):
+            return as_arith(self.stmt.segment(cls).count(self.c))
+
+    def steps(self) -> Any:
+        """The statement's last step ``T``."""
+        with reading("the statement's step count T"):
+            return as_arith(self.stmt.steps(self.c))
 
     def offset(self, cls: str) -> Any:
         """Position of the first token of class ``cls``."""
@@ -55,7 +62,7 @@ class Engine:
         for s in self.stmt.segments:
             if s.cls == cls:
                 return off
-            off = off + as_arith(s.count(self.c))
+            off = off + self.count(s.cls)
         return off
 
     def position(self, cls: str, p: Any) -> Any:
@@ -92,7 +99,8 @@ class Engine:
         def view(f: str | None) -> Any:
             if f is None or f not in views:
                 raise Unsupported(f"{what}: no view for the field {f!r}")
-            return views[f](self.c, p)
+            with reading(f"view {f} ({what})"):
+                return views[f](self.c, p)
 
         if term.kind == "const":
             val: Callable[[Index], Any] = lambda idx: as_real(_exact(term.value))  # noqa: E731
@@ -118,7 +126,7 @@ class Engine:
             conds.append(as_arith(p) >= term.from_step)
         if not conds:
             return val
-        undef = self._undef.setdefault(block, z3.Function(f"undef_{block}", *([z3.IntSort()] * 3), z3.RealSort()))
+        undef = self._undef.setdefault(block, z3.Function(f"undef!{block}", *([z3.IntSort()] * 3), z3.RealSort()))
 
         def guarded(idx: Index) -> Any:
             pad = [z_index(i) for i in idx] + [z3.IntVal(0)] * (2 - len(idx))
@@ -165,7 +173,8 @@ class Engine:
         ch = self.stmt.choice(k, head)
         if ch is None or cls != Y:
             raise Unsupported(f"no stated choice for head {head} of layer {k} at a token of class {cls}")
-        return ch.cases(self.c, p)
+        with reading(f"the choice of head {head} at layer {k}"):
+            return ch.cases(self.c, p)
 
     def layer(self, k: int, z: Rep, cls: str, p: Any, local: Local) -> Rep:
         """Layer ``k`` on representation ``z`` of token ``(cls, p)`` (heads take the stated choices)."""

@@ -20,7 +20,7 @@ import z3
 
 from symcot.algorithms.logic import Direct, Fact, Induction, Vocabulary
 from symcot.check.alln.context import Context, Obligation
-from symcot.check.alln.ops import Symbolic, as_arith, as_bool, bound_var, fresh_int, quantified
+from symcot.check.alln.ops import Symbolic, as_arith, as_bool, bound_var, fresh_int, quantified, reading
 
 
 def hypotheses_for(vocab: Vocabulary, c: Symbolic, fact: Fact) -> list[tuple[str, Any]]:
@@ -129,5 +129,6 @@ def prove_facts(ctx: Context, vocab: Vocabulary, c: Symbolic) -> list[Obligation
     """Every derived fact's obligations, in order."""
     out: list[Obligation] = []
     for f in vocab.facts:
-        out += prove_fact(ctx, vocab, c, f)
+        with reading(f"fact {f.name}"):
+            out += prove_fact(ctx, vocab, c, f)
     return out

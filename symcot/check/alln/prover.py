@@ -26,7 +26,7 @@ from symcot.check.alln.context import DEFAULT_TIMEOUT_S, Context, EarlyStop, Obl
 from symcot.check.alln.engine import Engine
 from symcot.check.alln.facts import prove_facts
 from symcot.check.alln.lam import derive
-from symcot.check.alln.ops import Symbolic, as_arith, quantified
+from symcot.check.alln.ops import Symbolic, as_arith, quantified, reading
 from symcot.check.alln.step import prove_base, prove_step, prove_stop
 from symcot.check.alln.sums import Summer, prove_lemmas
 from symcot.constructions.alln import AllNStatement
@@ -46,6 +46,8 @@ class AllNResult:
     notes: list[str] = field(default_factory=list)
     #: The λ rule derived from the proof (:mod:`symcot.check.alln.lam`), with its tries.
     lam_rule: Any = None
+    #: The construction's fixed λ, when it has one (the proof is at that value only).
+    lam_fixed: str | None = None
 
     @property
     def proved(self) -> bool:
@@ -91,7 +93,71 @@ def _run_phases(cons: Construction, eng: Engine, ctx: Context, vocab: Any, c: Sy
 
 def size_terms(stmt: AllNStatement, c: Symbolic) -> dict[sp.Symbol, Any]:
     """The layout's size symbols as Z3 terms."""
-    return {sym: as_arith(fn(c)) for sym, fn in stmt.sizes.items()}
+    with reading("the statement's sizes"):
+        return {sym: as_arith(fn(c)) for sym, fn in stmt.sizes.items()}
+
+
+#: The prover's own constants: the step and λ. Their names carry ``!``, which no vocabulary name can
+#: (:func:`symcot.check.alln.ops.check_names`), so a symbol of the statement never denotes them.
+STEP_NAME, LAMBDA_NAME = "t!", "λ!"
+
+
+def lambda_hypothesis(cons: Construction, lam_bound: Any, sizes: dict[sp.Symbol, Any]) -> tuple[Any, str, Any] | None:
+    """``(λ term, hypothesis name, hypothesis)`` for the construction's own λ; ``None`` when it has none.
+
+    A construction with a fixed λ (:meth:`Construction.with_lambda`) is proved at exactly that value; one
+    with a rule at ``λ ≥ lam_bound`` (default: the rule), ``λ`` a symbolic real. A fixed λ with a
+    different ``lam_bound`` is refused: the proof would be about another decoder.
+    """
+    fixed = cons.lam_fixed
+    if fixed is not None and not (isinstance(fixed, sp.Basic) and fixed.free_symbols):
+        if lam_bound is not None:
+            raise ValueError(f"{cons.label} has λ = {fixed}: a bound λ ≥ {lam_bound} would prove another decoder")
+        q = sp.Rational(fixed)
+        return z3.Q(int(q.p), int(q.q)), f"λ = {fixed}", None
+    if lam_bound is None and cons.lam_rule is not None:
+        lam_bound = cons.lam_rule.formula
+    if lam_bound is None:
+        return None
+    lam_z = z3.Real(LAMBDA_NAME)
+    return lam_z, f"λ ≥ {lam_bound}", lam_z >= sympy_to_z3(sp.sympify(lam_bound), sizes)
+
+
+def _prove_in(res: AllNResult, cons: Construction, stmt: AllNStatement, lam_bound: Any, overlay: Any,
+              min_size: int | None, timeout_s: float, facts: bool, lemmas: bool, only: tuple[str, ...],
+              stop_early: bool, derive_lambda: bool) -> None:
+    vocab = stmt.vocabulary
+    c = Symbolic(vocab)
+    sizes = size_terms(stmt, c)
+    consts: dict[sp.Symbol, Any] = {}
+    hyps = [(f.name, quantified(c, f)) for f in vocab.facts]
+    lam_h = lambda_hypothesis(cons, lam_bound, sizes)
+    lam_z = None
+    if lam_h is not None:
+        lam_term, lam_name, lam_hyp = lam_h
+        consts[lam] = lam_term
+        c.bind("lam", lam_term)
+        if lam_hyp is not None:
+            res.lam_bound = lam_name.removeprefix("λ ≥ ")
+            lam_z = lam_term
+            hyps.append((lam_name, lam_hyp))
+        else:
+            res.lam_fixed = str(cons.lam_fixed)
+    if min_size is not None:
+        hyps.append((f"size ≥ {min_size}", z3.And(*[v >= min_size for v in sizes.values()])))
+    ctx = Context(hyps, timeout_s)
+    ctx.stop_early = stop_early
+    ctx.kinds = c.kinds
+    ctx.keep_queries = lam_z is not None and derive_lambda
+    t = z3.Int(STEP_NAME)
+    with reading("the statement's step count T"):
+        base = [("0 ≤ t < T", z3.And(t >= 0, t < as_arith(stmt.steps(c))))]
+    eng = Engine(stmt, cons.decoder, c, Summer(ctx), consts, t, base, overlay)
+    _run_phases(cons, eng, ctx, vocab, c, lemmas, facts, only)
+    res.obligations = ctx.log
+    if ctx.keep_queries and res.proved:
+        size = next(iter(stmt.sizes))
+        res.lam_rule = derive(ctx, ctx.log, f"λ ≥ {res.lam_bound}", lam_z, sizes, size)
 
 
 def prove(cons: Construction, stmt: AllNStatement | None = None, *, lam_bound: Any = None,
@@ -126,33 +192,8 @@ def prove(cons: Construction, stmt: AllNStatement | None = None, *, lam_bound: A
                          "the construction states no all-n invariant (all_n is None)")
         res.obligations = ctx0.log
         return res
-    vocab = stmt.vocabulary
-    c = Symbolic(vocab)
-    sizes = size_terms(stmt, c)
-    consts: dict[sp.Symbol, Any] = {}
-    hyps = [(f.name, quantified(c, f)) for f in vocab.facts]
-    if lam_bound is None and cons.lam_rule is not None:
-        lam_bound = cons.lam_rule.formula
-    lam_z = None
-    if lam_bound is not None:
-        lam_z = z3.Real("λ")
-        consts[lam] = lam_z
-        c.bind("lam", lam_z)
-        hyps.append((f"λ ≥ {lam_bound}", lam_z >= sympy_to_z3(sp.sympify(lam_bound), sizes)))
-        res.lam_bound = str(lam_bound)
-    if min_size is not None:
-        hyps.append((f"size ≥ {min_size}", z3.And(*[v >= min_size for v in sizes.values()])))
-    ctx = Context(hyps, timeout_s)
-    ctx.stop_early = stop_early
-    ctx.kinds = c.kinds
-    ctx.keep_queries = lam_z is not None and derive_lambda
-    t = z3.Int("t")
-    base = [("0 ≤ t < T", z3.And(t >= 0, t < as_arith(stmt.steps(c))))]
-    eng = Engine(stmt, cons.decoder, c, Summer(ctx), consts, t, base, overlay)
-    _run_phases(cons, eng, ctx, vocab, c, lemmas, facts, only)
-    res.obligations = ctx.log
-    if ctx.keep_queries and res.proved:
-        size = next(iter(stmt.sizes))
-        res.lam_rule = derive(ctx, ctx.log, f"λ ≥ {lam_bound}", lam_z, sizes, size)
+    with reading(f"the statement of {cons.label}"):
+        _prove_in(res, cons, stmt, lam_bound, overlay, min_size, timeout_s, facts, lemmas, only, stop_early,
+                  derive_lambda)
     res.seconds = time.perf_counter() - t0
     return res

@@ -26,7 +26,7 @@ import z3
 from symcot.check.alln.blocks import Unsupported, shape_of
 from symcot.check.alln.context import Context
 from symcot.check.alln.engine import Engine
-from symcot.check.alln.ops import as_arith, as_bool, fresh_int
+from symcot.check.alln.ops import as_bool, fresh_int, reading
 from symcot.check.alln.sums import support_points
 from symcot.constructions.alln import Y
 from symcot.constructions.encoding import StopRule
@@ -114,14 +114,15 @@ def prove_step(eng: Engine, ctx: Context, encoding_blocks: dict[str, Any]) -> No
     except Unsupported as e:
         ctx.unsupported("step", "output", "y_{t+1} as stated", str(e))
         return
-    last = as_arith(stmt.steps(c))
+    last = eng.steps()
     if stmt.last_token == "all":
         prove_blocks(eng, ctx, out, nxt, eng.layout.names, base, "step", "output y_{t+1}:", None)
         return
     prove_blocks(eng, ctx, out, nxt, eng.layout.names, [*base, ("y_{t+1} is not the last token", t + 1 < last)],
                  "step", "output y_{t+1} (t + 1 < T):", None)
     views = eng.views
-    guards = {b: as_bool(views[term.when](c, t + 1)) for b, term in encoding_blocks.items() if term.when}
+    with reading("the encoding's guards"):
+        guards = {b: as_bool(views[term.when](c, t + 1)) for b, term in encoding_blocks.items() if term.when}
     prove_blocks(eng, ctx, out, nxt, list(encoding_blocks), [*base, ("y_{t+1} is the last token", t + 1 == last)],
                  "step", "output y_T (t + 1 = T), encoded", None, guards)
 
@@ -146,12 +147,12 @@ def prove_stop(eng: Engine, ctx: Context, stop: StopRule | None, encoding_blocks
     """
     if stop is None:
         return
-    c, b = eng.c, stop.block
+    b = stop.block
     if eng.stmt.last_token == "encoding" and encoding_blocks is not None and b not in encoding_blocks:
         ctx.unsupported("stop", f"block {b}", "the stop rule fires exactly at T",
                         f"the rule reads {b!r}, which the encoding does not compare on the last token")
         return
-    last = as_arith(eng.stmt.steps(c))
+    last = eng.steps()
     tau = fresh_int("τ")
     try:
         tok = eng.token(Y, tau)

@@ -17,8 +17,9 @@ def _dfs():
 
 def test_the_dfs_statement_holds_on_every_digraph_to_three_vertices():
     m = _dfs()
-    rep = check_statement(DfsConstruction(), DFS, m.SPEC.reference, [m.DIGRAPHS], 3, 3)
+    rep = check_statement(DfsConstruction(), DFS, m.SPEC.reference, [m.DIGRAPHS], 3, 3, reading_size=2)
     assert rep.failure is None and rep.max_size == 3 and rep.inputs == 1 + 8 + 192
+    assert rep.z3_reading_inputs == 1 + 8
     assert rep.fact_instances["monotone"] > 0
 
 

@@ -21,7 +21,7 @@ def test_facts_become_bounded_quantified_formulas():
     c = Symbolic(VOCABULARY)
     fact = next(f for f in VOCABULARY.facts if f.name == "simple")
     q = quantified(c, fact)
-    assert z3.is_quantifier(q) and q.var_name(0) == "v:vertex" and bound_var(fact.vars[0]).eq(z3.Int("v:vertex"))
+    assert z3.is_quantifier(q) and q.var_name(0) == "v!:vertex" and bound_var(fact.vars[0]).eq(z3.Int("v!:vertex"))
     s = z3.Solver()
     s.add(q, c.n == 3, c.adj(1, 1))
     assert s.check() == z3.unsat
