@@ -92,7 +92,9 @@ CLAIMS = [
                 AllNCheck(DfsPhiConstruction, SPEC, [TREES], concrete_size=5, facts_size=4,
                           conclusion="that π_q(y_1) … π_q(y_{2(n-1)}) is φ(G_T) is φ's definition (DFS on G_T, U on a "
                                      "traverse, D on a backtrack) with T = 2n - 1 on a tree (hand fact H1, "
-                                     "docs/all-n.md); both checked exhaustively by the exact row")],
+                                     "docs/all-n.md); both checked exhaustively by the exact row; termination "
+                                     "(definition `ends`) is assumed, checked on every run of the concrete phase and "
+                                     "the witness")],
         default_max_size=6,
         notes=["q ← 2π_flg1 - 1 in W_2^(2); the word is read over steps 1..2(n-1); y_{2n-1} (the stop) is excluded."],
     ),

@@ -122,7 +122,9 @@ def _symbolic(variant: str, size: int, lambda_min: bool = True) -> SymbolicCheck
 def _all_n(variant: str) -> AllNCheck:
     return AllNCheck(_variant(variant), SPEC, [TREES], concrete_size=6, facts_size=4,
                      conclusion="that the fold's final M is str(G_T) is obs:dynamicstrdfs (checked exhaustively); "
-                                "T = 2n - 1 on a tree is the hand fact tree-steps (docs/all-n.md, H1)")
+                                "T = 2n - 1 on a tree is the hand fact tree-steps (docs/all-n.md, H1); termination "
+                                "(definition `ends`) is assumed, checked on every run of the concrete phase and the "
+                                "witness")
 
 
 CLAIMS = [
