@@ -47,9 +47,12 @@ def z3_num(v: Any) -> Any:
 
 
 def sympy_to_z3(e: Any, symbols: dict[sp.Symbol, Any]) -> Any:
-    """Translate an exact SymPy expression (rationals, ``+``, ``*``, integer powers, ``floor``) to Z3.
+    """Translate an exact SymPy expression to Z3.
 
-    ``symbols`` maps each free symbol (``λ``, ``H``, ``n``, …) to a Z3 term or an exact number.
+    Rationals, ``+``, ``*``, natural powers, ``floor``, ``Max``, ``Min`` and ``Piecewise`` (with an
+    otherwise branch, conditions made of comparisons, ``And``, ``Or`` and ``Not``) are translated exactly;
+    anything else raises :class:`Unsupported`. ``symbols`` maps each free symbol (``λ``, ``H``, ``n``, …) to
+    a Z3 term or an exact number.
     """
     if isinstance(e, (int, Fraction)) or is_z3(e):
         return z3_num(e)
@@ -67,7 +70,60 @@ def sympy_to_z3(e: Any, symbols: dict[sp.Symbol, Any]) -> Any:
     if isinstance(e, sp.floor):
         arg = sympy_to_z3(e.args[0], symbols)
         return z3.ToInt(arg) if z3.is_real(arg) else arg
+    if isinstance(e, (sp.Max, sp.Min)):
+        return _z3_extremum([sympy_to_z3(a, symbols) for a in e.args], isinstance(e, sp.Max))
+    if isinstance(e, sp.Piecewise):
+        return _z3_piecewise(e, symbols)
     raise Unsupported(f"cannot translate {e} ({type(e).__name__}) to Z3 exactly")
+
+
+def _z3_extremum(values: list[Any], largest: bool) -> Any:
+    """``max`` (``largest``) or ``min`` of exact numbers and Z3 terms: a chain of ``If``."""
+    out = values[0]
+    for v in values[1:]:
+        if not is_z3(out) and not is_z3(v):
+            out = max(out, v) if largest else min(out, v)
+        else:
+            out = z3.If(out >= v if largest else out <= v, out, v)
+    return out
+
+
+_RELATIONS: dict[str, Callable[[Any, Any], Any]] = {
+    "<": lambda a, b: a < b, "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, ">=": lambda a, b: a >= b,
+    "==": lambda a, b: a == b, "!=": lambda a, b: a != b,
+}
+
+
+def _z3_piecewise(e: sp.Piecewise, symbols: dict[sp.Symbol, Any]) -> Any:
+    """A ``Piecewise`` with an otherwise branch as a chain of ``If`` (the first true condition's value)."""
+    pieces = list(e.args)
+    if pieces[-1].cond is not sp.true:
+        raise Unsupported(f"the piecewise expression {e} is undefined where no condition holds")
+    out = sympy_to_z3(pieces[-1].expr, symbols)
+    for value, cond in reversed(pieces[:-1]):
+        c = _z3_condition(cond, symbols)
+        v = sympy_to_z3(value, symbols)
+        if isinstance(c, bool):
+            out = v if c else out
+        else:
+            out = z3.If(c, v, out)
+    return out
+
+
+def _z3_condition(c: Any, symbols: dict[sp.Symbol, Any]) -> Any:
+    """A SymPy condition (comparisons, ``And``, ``Or``, ``Not``, ``true``, ``false``) as a Z3 term or a bool."""
+    if c is sp.true or c is sp.false:
+        return bool(c)
+    if isinstance(c, sp.core.relational.Relational) and c.rel_op in _RELATIONS:
+        out = _RELATIONS[c.rel_op](sympy_to_z3(c.lhs, symbols), sympy_to_z3(c.rhs, symbols))
+        return out if is_z3(out) else bool(out)
+    if isinstance(c, (sp.And, sp.Or)):
+        parts = tuple(_z3_condition(a, symbols) for a in c.args)
+        return _fold(parts, absorbing=isinstance(c, sp.Or), join=z3.Or if isinstance(c, sp.Or) else z3.And)
+    if isinstance(c, sp.Not):
+        inner = _z3_condition(c.args[0], symbols)
+        return (not inner) if isinstance(inner, bool) else z3.Not(inner)
+    raise Unsupported(f"cannot translate the condition {c} ({type(c).__name__}) to Z3 exactly")
 
 
 def _z3_arithmetic(e: sp.Add | sp.Mul | sp.Pow, symbols: dict[sp.Symbol, Any]) -> Any:
@@ -106,7 +162,6 @@ def exact_str(v: Any) -> str:
     if isinstance(v, Fraction) and v.denominator != 1:
         return f"{v.numerator}/{v.denominator}"
     return str(int(v)) if isinstance(v, Fraction) else str(v)
-
 
 
 def _fold(cs: tuple[Any, ...], absorbing: bool, join: Callable[..., Any]) -> Any:

@@ -22,22 +22,32 @@ def _concrete_summer(size, body, what):
 
 
 def _flat(layout, block, idx, env):
-    shape = shape_of(layout.size(block))
+    """The flat coordinate of ``idx`` in ``block``, or ``None`` when a component is outside the block's shape."""
+    dims = [int(sp.sympify(d).subs(env)) for d in shape_of(layout.size(block))]
     vals = [z3.simplify(i).as_long() if not isinstance(i, int) else i for i in idx]
-    if len(shape) == 2:
-        return vals[0] * int(shape[1].subs(env)) + vals[1]
-    return vals[0]
+    assert len(vals) == len(dims), (block, idx)
+    if not all(0 <= v < d for v, d in zip(vals, dims)):
+        return None
+    return vals[0] * dims[1] + vals[1] if len(dims) == 2 else vals[0]
 
 
 def symbolic_outputs(mp, env, subs, x, overlay=None):
-    """Every output coordinate of ``mp`` at input ``x`` through :class:`MapEval` (exact values)."""
+    """Every output coordinate of ``mp`` at input ``x`` through :class:`MapEval` (exact values).
+
+    A coordinate outside a block reads an unknown (a fresh Z3 constant): it must be guarded away, or the
+    output is not a number.
+    """
     cin, cout = ConcreteLayout(mp.src, env), ConcreteLayout(mp.dst, env)
     sizes = {s: z3.IntVal(v) for s, v in env.items()}
     consts = {k: z3.RealVal(v) for k, v in subs.items()}
     ev = MapEval(sizes, consts, _concrete_summer, overlay)
 
     def fn(b):
-        return lambda idx: z3.RealVal(x[cin.offsets[b] + _flat(mp.src, b, idx, env)])
+        def read(idx):
+            f = _flat(mp.src, b, idx, env)
+            return z3.Real(f"outside!{b}") if f is None else z3.RealVal(x[cin.offsets[b] + f])
+
+        return read
 
     out = ev.apply(mp, Rep({b: fn(b) for b in mp.src.names}))
     got = [0] * cout.dim
@@ -87,3 +97,16 @@ def test_shapes_of_blocks():
     assert shape_of(2 * m - 2) == (2 * m - 2,)
     with pytest.raises(Unsupported):
         shape_of(n**3 + 1)
+
+
+def test_a_coefficient_max_0_m_minus_8_compiles_and_is_read_at_every_size():
+    from symcot.ir import Layout, Map, UnitVector
+    from symcot.ir.expr import Const
+
+    lay = Layout("A", [("A", m**2)])
+    mp = Map("P", lay, lay, {"A": lay.vars().A + Const(UnitVector(m**2, 1), sp.Max(0, m - 8))})
+    for size, extra in [(3, 0), (8, 0), (9, 1), (10, 2)]:
+        env = {m: size}
+        x = list(range(size**2))
+        want = [v + (extra if i == 1 else 0) for i, v in enumerate(x)]
+        assert mp.instantiate(env)(x) == want == symbolic_outputs(mp, env, {}, x)

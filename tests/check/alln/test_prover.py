@@ -122,3 +122,62 @@ def test_tree_strahler_as_written_is_not_proved():
     r = prove(StrahlerTreeConstruction("as-written"), facts=False, lemmas=False, stop_early=True, timeout_s=30)
     f = r.first_failure
     assert not r.proved and f is not None and f.layer == 2 and "head B" in f.where
+
+
+def _path_to_tree_with_a_term_on_a(term):
+    """Algorithm 1's decoder with ``max(0, m − 8) · term(h)`` added to block ``A`` of ``W_2`` (0 for every m ≤ 8)."""
+    import dataclasses
+
+    import sympy as sp
+
+    from symcot.constructions.derived import Derived
+    from symcot.ir import Map, m
+    from symcot.ir.expr import Scale
+
+    base = PathToTreeConstruction()
+    layer = base.decoder.layers[0]
+    w2 = layer.ffn.w2
+    assign = {b: e for b, e in w2.exprs.items() if b not in w2.kept}
+    assign["A"] = assign["A"] + Scale(sp.Max(0, m - 8), term(w2.src.vars()))
+    w2m = Map(w2.name, w2.src, w2.dst, assign, keep=w2.kept, zero=w2.zeroed, max_degree=w2.max_degree, doc=w2.doc)
+    layer_m = dataclasses.replace(layer, ffn=dataclasses.replace(layer.ffn, w2=w2m))
+    decoder = dataclasses.replace(base.decoder, layers=[layer_m])
+    return Derived(base, "A + max(0, m - 8) term", decoder, ["a term on A that is 0 up to m = 8"])
+
+
+def _unit_1(h):
+    from symcot.ir import UnitVector, m
+    from symcot.ir.expr import Const
+
+    return Const(UnitVector(m**2, 1))  # e_1 of the m × m block: coordinate (0, 1)
+
+
+def _unit_m(h):
+    from symcot.ir import UnitVector, m
+    from symcot.ir.expr import Const
+
+    return Const(UnitVector(m**2, m))  # e_m of the m × m block: coordinate (1, 0), not a row "a = m" out of range
+
+
+def _shifted_a(h):
+    from symcot.ir import Shift, m
+
+    return Shift(m**2, 1) @ h.A
+
+
+@pytest.mark.parametrize("term", [_unit_m, pytest.param(_unit_1, marks=pytest.mark.slow),
+                                  pytest.param(_shifted_a, marks=pytest.mark.slow)], ids=["e_m", "e_1", "S A"])
+def test_a_term_on_the_m_by_m_block_that_is_zero_up_to_m_8_is_not_proved_and_a_is_named(term):
+    mut = _path_to_tree_with_a_term_on_a(term)
+    r = prove(mut, facts=False, lemmas=False, stop_early=True, timeout_s=20)
+    f = r.first_failure
+    assert not r.proved and f is not None and f.phase == "step" and "block A" in f.where, f and f.line()
+
+
+@pytest.mark.parametrize("term", [_unit_m, _unit_1, _shifted_a], ids=["e_m", "e_1", "S A"])
+def test_exact_replay_refutes_the_term_on_a_beyond_m_8_only(term):
+    spec = importlib.import_module("proofs.thm_cotpathtotree").SPEC
+    mut = _path_to_tree_with_a_term_on_a(term)
+    assert check_input(mut, spec, "UUUDDD") is None and check_input(mut, spec, "UDUDUDUDUDUDUD") is None  # m ≤ 8
+    mm = check_input(mut, spec, "U" * 9 + "D" * 9)  # m = 10
+    assert mm is not None and mm.kind == "block" and mm.name == "A"
