@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ast
 import difflib
+import fnmatch
 import importlib
 import importlib.util
 import sys
@@ -78,6 +79,9 @@ def discover(explicit: str | Path | None = None) -> ProofsSource:
     package_dir = _package_dir()
     if explicit is not None:
         d = Path(explicit)
+        if d.exists() and not d.is_dir():
+            raise SymcotError(f"--proofs {d} is a file, not a directory: pass the claims directory that holds "
+                              f"it ({d.parent})")
         if not d.is_dir():
             raise SymcotError(f"proofs directory {d} does not exist")
     else:
@@ -185,16 +189,32 @@ def _did_you_mean(word: str, known: Sequence[str]) -> str:
     return f"; known: {', '.join(known)}"
 
 
+def is_glob(text: str) -> bool:
+    """Whether ``text`` is a shell-style pattern (``thm:cotdfs*``, ``lem:?``, ``thm:cot[dw]*``)."""
+    return any(ch in text for ch in "*?[")
+
+
 def select(claims: dict[str, Claim], ids: list[str]) -> list[Claim]:
-    """The claims named by ``ids`` (all when empty); an unknown id is a clear error."""
+    """The claims named by ``ids`` (all when empty), in the order named, each once.
+
+    An id is a claim's id or a shell-style pattern (``'thm:cotdfs*'``, :mod:`fnmatch`), which names the
+    matching claims in module order. An unknown id, or a pattern that matches nothing, is a clear error.
+    """
     if not ids:
         return list(claims.values())
-    out = []
+    out: dict[str, Claim] = {}
     for i in ids:
-        if i not in claims:
+        if i in claims:
+            out.setdefault(i, claims[i])
+        elif is_glob(i):
+            matched = [c for c in claims if fnmatch.fnmatchcase(c, i)]
+            if not matched:
+                raise UnknownClaimError(f"no claim matches {i!r} (symcot claims lists the {len(claims)} claim ids)")
+            for c in matched:
+                out.setdefault(c, claims[c])
+        else:
             raise UnknownClaimError(f"unknown claim {i!r}{_did_you_mean(i, list(claims))}")
-        out.append(claims[i])
-    return out
+    return list(out.values())
 
 
 def select_checks(claims: Sequence[Claim], variants: Sequence[str] | None = None, symbolic: bool = False,

@@ -10,10 +10,12 @@ from __future__ import annotations
 import argparse
 import sys
 import traceback
+from collections.abc import Iterable
 from typing import Any
 
 from symcot import __version__
 from symcot.cli import claims, coverage, export, latex, mutate, precision, replay, verify
+from symcot.cli.argv import attach_dash_values, unrecognized
 from symcot.cli.common import add_debug, interrupt_status, silence_stdout
 from symcot.errors import SymcotError, UserCodeError, locate, user_frame
 
@@ -22,10 +24,22 @@ COMMANDS = (verify, claims, replay, latex, precision, export, mutate, coverage)
 
 
 class _Parser(argparse.ArgumentParser):
-    """argparse with one-line errors (no usage dump), exit status 2."""
+    """argparse with one-line errors (no usage dump), exit status 2.
+
+    A command's parser also takes a value that starts with a minus after its option (``--tree -1,0,0``) and
+    answers an unknown option with the closest one (:mod:`symcot.cli.argv`).
+    """
 
     def error(self, message: str) -> Any:
         self.exit(2, f"symcot: error: {message} (see '{self.prog} --help')\n")
+
+    def parse_known_args(self, args: Iterable[str] | None = None, namespace: Any = None) -> tuple[Any, list[str]]:
+        if args is not None:  # a command's own words, passed on by the top-level parser
+            args = attach_dash_values(list(args), self._option_string_actions)
+        parsed, extras = super().parse_known_args(args, namespace)
+        if extras and self._subparsers is None:  # a command: nothing after it may be left over
+            self.error(unrecognized(extras, list(self._option_string_actions)))
+        return parsed, extras
 
 
 def build_parser() -> argparse.ArgumentParser:

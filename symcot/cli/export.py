@@ -6,6 +6,7 @@ import argparse
 from fractions import Fraction
 from typing import Any
 
+from symcot.cli.size import N_HELP
 from symcot.errors import SymcotError
 
 
@@ -13,7 +14,10 @@ def add_parser(sub: Any) -> None:
     """The ``export`` subcommand's options."""
     p = sub.add_parser("export", help="write a construction's weights at one size (numpy .npz or torch)")
     p.add_argument("claim", metavar="CLAIM")
-    p.add_argument("--n", type=int, required=True, help="size (vertices; for Dyck words the vertices of ψ(w))")
+    size = p.add_mutually_exclusive_group(required=True)
+    size.add_argument("--n", type=int, metavar="N", help=f"export at this value of {N_HELP}")
+    size.add_argument("--vertices", type=int, metavar="V",
+                      help="instead of --n: the number of vertices of the example input (of ψ(w) for a Dyck word w)")
     p.add_argument("--lam", help="the constant λ (an integer or p/q; default: the construction's rule at this size)")
     p.add_argument("--variant", help="construction variant (default: as-written)")
     p.add_argument("--format", choices=["numpy", "torch"], required=True, dest="fmt")
@@ -49,14 +53,15 @@ def example_input(chk: Any, size: int) -> tuple[Any, Any]:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Build the decoder at ``--n`` (and ``--lam``) and write it; 0 on success."""
+    """Build the decoder at ``--n`` or ``--vertices`` (and ``--lam``) and write it; 0 on success."""
+    from symcot.check.size import check_size_parameter
     from symcot.cli.common import check_output_path
     from symcot.cli.replay import construction_check
+    from symcot.cli.size import at_least_one, parameter_or_none, size_words, vertices_for
     from symcot.export import TORCH_HINT, save_npz, state_dict
     from symcot.ir.symbols import lam
 
-    if args.n < 1:
-        raise SymcotError(f"--n must be at least 1, got {args.n}")
+    at_least_one("--n" if args.n is not None else "--vertices", args.n if args.n is not None else args.vertices)
     lam_value = _lam(args.lam) if args.lam is not None else None
     check_output_path(args.output, "-o")
     if args.fmt == "torch":
@@ -70,12 +75,14 @@ def run(args: argparse.Namespace) -> int:
         if cons.lam_rule is None and cons.lam_fixed is None:
             raise SymcotError(f"{args.claim} [{cons.variant}] has no constant λ; drop --lam")
         cons = cons.with_lambda(lam_value)
-    inp, fam = example_input(chk, args.n)
+    param = check_size_parameter(chk, cons) if args.n is not None else parameter_or_none(chk, cons)
+    size = vertices_for(param, args.n, cons) if param is not None and args.n is not None else args.vertices
+    inp, fam = example_input(chk, size)
     dec = cons.concrete(inp)
     subs = dec.subs
     state, meta = state_dict(dec)
     prompt = cons.prompt(inp)
-    meta.update({"claim": args.claim, "variant": cons.variant, "n": args.n, "lambda_rule": cons.lambda_text,
+    meta.update({"claim": args.claim, "variant": cons.variant, "vertices": size, "lambda_rule": cons.lambda_text,
                  "example": {"input": fam.describe(inp), "labels": prompt.labels,
                              "prompt": [[float(v) for v in tok] for tok in prompt.tokens]}})
     if args.fmt == "numpy":
@@ -86,7 +93,8 @@ def run(args: argparse.Namespace) -> int:
         tm = torch_api()
         tm.save(args.output, tm.CoTDecoder(state, meta))
     lam_text = f", λ = {subs[lam]}" if lam in subs else ""
-    print(f"{args.output}: {args.claim} [{cons.variant}] at n = {args.n}{lam_text}: d = {meta['d_model']}, "
-          f"{meta['n_layers']} layers, heads per layer {[len(x['heads']) for x in meta['layers']]}, "
+    print(f"{args.output}: {args.claim} [{cons.variant}] at {size_words(param, size)}{lam_text}: "
+          f"d = {meta['d_model']}, {meta['n_layers']} layers, "
+          f"heads per layer {[len(x['heads']) for x in meta['layers']]}, "
           f"{sum(a.size for a in state.values())} weights ({args.fmt}; see docs/export.md)")
     return 0

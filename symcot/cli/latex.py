@@ -6,6 +6,7 @@ import argparse
 from typing import Any
 
 from symcot.cli.replay import construction_check
+from symcot.cli.size import N_HELP
 from symcot.errors import SymcotError
 
 
@@ -14,7 +15,8 @@ def add_parser(sub: Any) -> None:
     t = sub.add_parser("latex", help="LaTeX of every weight matrix (standalone document or --fragment)")
     t.add_argument("claim", metavar="CLAIM")
     t.add_argument("--variant", help="construction variant (default: as-written)")
-    t.add_argument("--n", type=int, help="explicit matrices at this size (default: symbolic block matrices)")
+    t.add_argument("--n", type=int, metavar="N",
+                   help=f"explicit matrices at this value of {N_HELP} (default: symbolic block matrices)")
     t.add_argument("--symbolic", action="store_true", help="symbolic block matrices (the default without --n)")
     t.add_argument("--lam", help="value of λ for explicit matrices (default: keep λ symbolic)")
     t.add_argument("--fragment", action="store_true",
@@ -42,12 +44,13 @@ def size_problem(layout: Any, env: dict[Any, int]) -> str | None:
 
 def _bind_n(cons: Any, n_value: int) -> dict[Any, int]:
     """``{size symbol: n}`` for the layout's one size symbol, with a clear error when that size does not fit."""
-    import sympy as sp
+    from symcot.check.size import size_symbols
 
     layout = cons.decoder.layout
-    sizes = sorted({s for b in layout.blocks for s in sp.sympify(b.size).free_symbols}, key=str)
+    sizes = size_symbols(cons)
     if len(sizes) != 1:
-        raise SymcotError(f"cannot bind --n: the layout's sizes use {[str(s) for s in sizes]}")
+        raise SymcotError(f"cannot bind --n: the layout's sizes use {', '.join(map(str, sizes)) or 'no symbol'}, "
+                          "not one size parameter")
     if n_value < 1:
         raise SymcotError(f"--n must be at least 1, got {n_value}")
     sym = sizes[0]

@@ -16,10 +16,12 @@ def add_parser(sub: Any) -> None:
     r.add_argument("--graph-file", metavar="PATH", help="edge list file (u v [weight] per line, networkx format)")
     r.add_argument("--undirected", action="store_true", help="read --graph-file edges as undirected")
     r.add_argument("--tree", help="a rooted tree: Dyck word, nested parentheses (()()) or parent array "
-                                  "(write --tree=-1,0,0 when it starts with a minus)")
+                                  "(--tree -1,0,0: entry i is the parent of vertex i, -1 the root)")
     r.add_argument("--input", help="input text for constructions with their own parser")
     r.add_argument("--plot", metavar="PATH", help="write a heatmap of the tokens and the input (.png/.svg/.pdf)")
-    r.add_argument("--n", type=int, help="with --graph: number of vertices (default: largest named + 1)")
+    r.add_argument("--n", type=int, metavar="N",
+                   help="with --graph: n = |V|, the graph's vertices 0..n-1 (default: largest named + 1); as "
+                        "everywhere, the construction's size parameter, so not for a path-side construction (n = |w|)")
     r.add_argument("--dyck", help="a Dyck word over U/D; the tree ψ(w) rooted at vertex 0")
     r.add_argument("--source", help="source / root vertex: a number, or a name of --graph/--graph-file (default 0)")
     r.add_argument("--variant", help="construction variant (default: as-written)")
@@ -89,6 +91,17 @@ def _replay_input(chk: Any, args: argparse.Namespace) -> tuple[Any, str, dict[st
     return (g, source), f"{g}, source {source}", {"graph": g, "root": source}
 
 
+def _n_counts_vertices(chk: Any) -> None:
+    """``--n`` with ``--graph`` sets the vertices: an error where the size parameter is not them (``n = |w|``)."""
+    from symcot.cli.size import parameter_or_none
+
+    cons = _build(chk)
+    param = parameter_or_none(chk, cons)
+    if param is not None and not param.counts_vertices():
+        raise SymcotError(f"--n is {cons.claim}'s size parameter {param.name} = {param.measure or '?'}, not the "
+                          "number of vertices of --graph: drop --n (the vertices are 0 to the largest named)")
+
+
 def _source(g: Any, given: str | None, root: int | None) -> int:
     """The source vertex: ``--source`` as a number or a vertex name, else the tree's root, else vertex 0."""
     if given is None:
@@ -134,6 +147,8 @@ def run(args: argparse.Namespace) -> int:
             raise SymcotError(f"--lam must be an exact number (e.g. 9 or 15/2), got {args.lam!r}") from None
         value = exact.numerator if exact.denominator == 1 else exact
     chk = construction_check(args.claim, args.variant, args.proofs)
+    if args.n is not None:
+        _n_counts_vertices(chk)
     inp, text, drawing = _replay_input(chk, args)
     cons = _build(chk)
     context = f"replaying {cons.claim} [{cons.variant}] on {text}"
@@ -174,7 +189,11 @@ def construction_check(claim_id: str, variant: str | None, proofs: str | None) -
     """The ``ConstructionCheck`` of ``claim_id`` (its ``variant``, else the first one)."""
     from symcot.registry import load_claims, select
 
-    claim = select(load_claims(proofs), [claim_id])[0]
+    found = select(load_claims(proofs), [claim_id])
+    if len(found) > 1:
+        raise SymcotError(f"{claim_id!r} matches {len(found)} claims ({', '.join(c.id for c in found)}); "
+                          "this command takes one")
+    claim = found[0]
     checks = [c for c in claim.checks if hasattr(c, "construction")]
     if not checks:
         raise SymcotError(f"{claim.id} is not checked through a construction (nothing to replay or print)")

@@ -102,9 +102,33 @@ def parse_tree(text: str) -> tuple[Digraph, int]:
     for i, p in enumerate(parents):
         if p != -1 and not 0 <= p < len(parents):
             raise InvalidInputError(f"parent of vertex {i} is {p}, not a vertex 0..{len(parents) - 1}")
+    cycle = parent_cycle(parents)
+    if cycle:
+        raise InvalidInputError(f"the parent array has a cycle {' → '.join(map(str, cycle))} "
+                                "(each vertex's parent, followed, must reach the root -1)")
     g = Digraph.undirected(len(parents), [(p, i) for i, p in enumerate(parents) if p != -1])
     validate_tree(g, roots[0])
     return g, roots[0]
+
+
+def parent_cycle(parents: list[int]) -> list[int] | None:
+    """A cycle of parent links (``[1, 2, 1]``: 1's parent is 2, 2's is 1), the first found; ``None`` if none.
+
+    ``parents[i]`` is the parent of vertex ``i``, ``-1`` for the root; every other entry is a vertex.
+    """
+    done: set[int] = set()
+    for start in range(len(parents)):
+        path: list[int] = []
+        on_path: dict[int, int] = {}
+        v = start
+        while v != -1 and v not in done:
+            if v in on_path:
+                return path[on_path[v]:] + [v]
+            on_path[v] = len(path)
+            path.append(v)
+            v = parents[v]
+        done.update(path)
+    return None
 
 
 def read_graph_file(path: str, directed: bool = True) -> Digraph:

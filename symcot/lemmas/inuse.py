@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from symcot.check.exhaustive import Progress
+from symcot.check.size import size_text_of
 from symcot.check.verdict import Verdict, jsonable
 from symcot.claims import ConstructionCheck
 from symcot.errors import SymcotError
@@ -194,7 +195,13 @@ class InUseCheck:
         return Verdict(claim_id, self.variant, "verified", self.method, complete, sv.inputs, secs, None, notes, None,
                        sv.families, jsonable(details),
                        scope=f"the decoder's own gadget weights on the stated use domain ({', '.join(kinds)}{lam}); "
-                             f"domain confirmed on every input, n ≤ {complete}")
+                             f"domain confirmed on every input, {self._sizes_text(cons, complete)}")
+
+    def _sizes_text(self, cons: Any, complete: int | None) -> str:
+        """``n ≤ 10`` (``n = |w| ≤ 18`` on a path-side construction): the sizes the replay covered completely."""
+        if complete is None:
+            return "no size complete"
+        return size_text_of(self._construction_check(), cons)("≤", complete)
 
 
 @dataclass

@@ -16,7 +16,8 @@ def test_export_numpy_and_torch(tmp_path, capsys):
     assert main(["export", "thm:cotdfs", "--n", "5", "--format", "torch", "-o", str(pt)]) == 0
     assert "d = 33, 2 layers, heads per layer [0, 2]" in capsys.readouterr().out
     state, meta = load_npz(npz)
-    assert meta["claim"] == "thm:cotdfs" and meta["n"] == 5 and meta["d_model"] == 33
+    assert meta["claim"] == "thm:cotdfs" and meta["d_model"] == 33
+    assert meta["sizes"] == {"n": 5} and meta["vertices"] == 5
     assert state["blocks.1.attn.W_Q.0.bilinear_weight"].shape[0] == 5
     from symcot.export import load_torch
 

@@ -1,13 +1,11 @@
 """The LaTeX of every construction compiles with pdflatex, with no overfull box, symbolic and at n = 3.
 
 These tests need ``pdflatex`` (Debian: ``texlive-latex-base``) and ``pdftoppm`` (``poppler-utils``);
-``.ci/run`` installs them. Where they are missing the tests fail, unless ``SYMCOT_ALLOW_NO_TEX=1`` is set,
-which lets them skip (for a machine without TeX).
+``.ci/run`` installs them. Where they are missing the tests skip with one reason, except where ``CI=true``:
+there they fail (:mod:`tests.latex.tex`).
 """
 
-import os
 import re
-import shutil
 import struct
 import subprocess
 from pathlib import Path
@@ -15,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from symcot.cli import main
+from tests.latex.tex import require_tex
 
 #: (claim, variant) of every construction the paper's claims check.
 CONSTRUCTIONS = [
@@ -26,14 +25,12 @@ CONSTRUCTIONS = [
 ]
 
 
+#: Marks a test that runs pdflatex or pdftoppm (the ``tex`` fixture: skipped without them, except in CI).
+needs_tex = pytest.mark.usefixtures("tex")
+
+
 def _tool(name: str) -> str:
-    path = shutil.which(name)
-    if path is None:
-        if os.environ.get("SYMCOT_ALLOW_NO_TEX") == "1":
-            pytest.skip(f"{name} is not installed and SYMCOT_ALLOW_NO_TEX=1")
-        pytest.fail(f"{name} is not installed: apt-get install texlive-latex-base poppler-utils (as .ci/run does), "
-                    "or set SYMCOT_ALLOW_NO_TEX=1 to skip the LaTeX compilation tests")
-    return path
+    return require_tex()[name]
 
 
 def compile_tex(path: Path) -> str:
@@ -58,6 +55,7 @@ def _latex(tmp_path, claim, variant, *extra):
     return out
 
 
+@needs_tex
 @pytest.mark.parametrize(("claim", "variant"), CONSTRUCTIONS)
 def test_symbolic_and_explicit_latex_compile_without_overfull_boxes(tmp_path, capsys, claim, variant):
     n = "4" if claim == "thm:cotwidofpath" else "3"  # its layout needs n even (tested below)
@@ -74,6 +72,7 @@ def test_odd_n_where_the_construction_needs_even_is_one_line(capsys):
                    "n/2 + 1 = 5/2, not a whole number of coordinates; try --n 2 or --n 4")
 
 
+@needs_tex
 @pytest.mark.parametrize("extra", [("--n", "8"), ("--n", "8", "--landscape"), ("--landscape",)])
 def test_big_explicit_matrices_by_blocks_and_landscape(tmp_path, capsys, extra):
     # --n 8 of DFS is 51 x 51: printed by blocks, each labelled, breaking across pages
@@ -86,6 +85,7 @@ def test_big_explicit_matrices_by_blocks_and_landscape(tmp_path, capsys, extra):
     assert ("landscape" in text.split(r"\begin{document}")[0]) == ("--landscape" in extra)
 
 
+@needs_tex
 def test_pages_are_portrait_unless_landscape(tmp_path, capsys):
     pdftoppm = _tool("pdftoppm")
     sizes = []
@@ -100,6 +100,7 @@ def test_pages_are_portrait_unless_landscape(tmp_path, capsys):
     assert w0 < h0 and w1 > h1
 
 
+@needs_tex
 def test_fragment_is_only_the_matrices_and_compiles_inside_a_paper(tmp_path, capsys):
     for extra in ((), ("--n", "3")):
         frag = _latex(tmp_path, "thm:cottreestrahler", "repaired", "--fragment", *extra).read_text()
@@ -113,6 +114,7 @@ def test_fragment_is_only_the_matrices_and_compiles_inside_a_paper(tmp_path, cap
         assert overfull(compile_tex(paper)) == []
 
 
+@needs_tex
 def test_a_deliberately_too_wide_matrix_is_caught_by_the_overfull_check(tmp_path):
     # the check above must be able to fail: a 60-column bmatrix on a portrait page overflows
     from symcot.latex import Page, bmatrix
@@ -122,6 +124,7 @@ def test_a_deliberately_too_wide_matrix_is_caught_by_the_overfull_check(tmp_path
     assert len(overfull(compile_tex(path))) == 1
 
 
+@needs_tex
 def test_sparse_block_lists_compile_without_overfull_boxes(tmp_path, capsys):
     # thm:cotpathtotree at m = 5: the 25-entry bias and the sparse 25 x 1 blocks are listed entry by entry
     log = compile_tex(_latex(tmp_path, "thm:cotpathtotree", "as-written", "--n", "5"))

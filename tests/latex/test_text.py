@@ -1,7 +1,6 @@
 """Text fragments for LaTeX: prose escaped, docstring formulas as math, width estimates close to TeX's."""
 
 import re
-import shutil
 import subprocess
 
 import pytest
@@ -66,12 +65,8 @@ SAMPLES = [r"\pi_{cur}", r"I_{n}", r"-\mathbf{1}_{\frac{n}{2} + 1}", r"\left(1 -
            r"\frac{1}{2}", r"-\frac{\lambda}{2}", r"\pi_{tmp\_D}\,\pi_{tmp\_c\_buf-1}", r"\pi_{c\_buf^{(B)}}"]
 
 
-def test_width_estimates_are_close_to_what_pdflatex_sets():
-    pdflatex = shutil.which("pdflatex")
-    if pdflatex is None:
-        from tests.latex.test_compile import _tool
-
-        _tool("pdflatex")  # fails, or skips where SYMCOT_ALLOW_NO_TEX=1
+def test_width_estimates_are_close_to_what_pdflatex_sets(tex):
+    pdflatex = tex["pdflatex"]
     import tempfile
     from pathlib import Path
 
