@@ -34,7 +34,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("check", ("symcot.check", "symcot.lemmas", "symcot.claims")),
     ("proofs", ("proofs",)),
     ("report", ("symcot.report", "symcot.latex")),
-    ("interface", ("symcot.registry", "symcot.cli")),
+    ("interface", ("symcot.registry", "symcot.cli", "symcot.pytest_plugin")),
 )
 #: Layers that may import fewer than all the layers before them.
 ONLY: dict[str, tuple[str, ...]] = {"gadgets": ("foundation", "ir", "model"), "replay": ("foundation", "ir", "model")}
