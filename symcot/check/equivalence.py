@@ -93,9 +93,10 @@ def _batched_diffs(base: Construction, other: Construction, inputs: list[Any], s
                    index: list[int]) -> list[TokenDiff]:
     layout = base.concrete(inputs[0]).layout
     a, b = _run_steps(base, inputs, steps), _run_steps(other, inputs, steps)
-    first: dict[int, int] = {}
-    blocks: dict[int, set[str]] = {}
-    spans = [(name, layout.slice(name)) for name in layout.names]
+    names = list(layout.names)
+    spans = [layout.slice(name) for name in names]
+    first = np.zeros(len(inputs), dtype=np.int64)  # per row: the first step that differs (0: none)
+    blocks = np.zeros((len(inputs), len(names)), dtype=bool)  # per row and block: differs at some step
     for t, ((ra, ya, sa), (rb, yb, sb)) in enumerate(zip(a, b), start=1):
         if not np.array_equal(ra, rb):  # every row runs its own step count in both: the rows agree
             raise AssertionError("batched runs of one group disagree on their rows")
@@ -104,12 +105,13 @@ def _batched_diffs(base: Construction, other: Construction, inputs: list[Any], s
         else:  # compare y_a / s_a with y_b / s_b exactly
             diff = np.asarray(ya.astype(object) * sb != yb.astype(object) * sa, dtype=bool)
         cols = np.flatnonzero(diff.any(axis=0))
-        for c in cols.tolist():
-            r = int(ra[c])
-            first.setdefault(r, t)
-            here = blocks.setdefault(r, set())
-            here.update(name for name, sl in spans if diff[sl, c].any())
-    return [TokenDiff(index[r], first[r], [n for n in layout.names if n in blocks[r]]) for r in sorted(first)]
+        if not len(cols):
+            continue
+        rows = np.asarray(ra)[cols]  # distinct rows
+        first[rows] = np.where(first[rows] == 0, t, first[rows])
+        blocks[rows] |= np.stack([diff[sl][:, cols].any(axis=0) for sl in spans], axis=1)
+    return [TokenDiff(index[r], int(first[r]), [n for n, hit in zip(names, blocks[r]) if hit])
+            for r in np.flatnonzero(first).tolist()]
 
 
 @dataclass

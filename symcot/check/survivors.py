@@ -5,7 +5,9 @@ the claim's exhaustive families one and two sizes above the default (each size o
 budget, estimated from the rate measured so far), then seeded random inputs of every size up to the reach
 size (uniform ranks of the exhaustive families, and the claim's own sampled families). On each input the
 mutant's tokens are compared with the original's, every coordinate of every step
-(:func:`symcot.check.equivalence.token_diffs`); where they differ, the claim's per-input check decides:
+(:func:`symcot.check.equivalence.token_diffs`); where they differ, the claim's check decides, on those inputs
+together with the batched checker (:class:`~symcot.check.batched_check.BatchedChecker`: the verdict of the
+per-input check, its counterexample from exact replay):
 
 * it fails: the mutant is **exposed** (behaviour-changing): the input, its size (the *kill size*; the
   smallest one when found by an exhaustive size), the check's counterexample and where the runs part;
@@ -25,10 +27,12 @@ from dataclasses import dataclass, field
 from itertools import islice
 from typing import Any
 
+from symcot.check.batched_check import BatchedChecker
 from symcot.check.equivalence import locate, token_diffs
 from symcot.check.exhaustive import Family
 from symcot.check.mutation import Target
 from symcot.check.shard import range_function
+from symcot.check.spec import StepwiseSpec
 from symcot.check.stepwise import check_input
 from symcot.check.verdict import jsonable
 from symcot.constructions.base import Construction
@@ -81,27 +85,51 @@ class _Clock:
         return count * max(self.per_input, 1e-4) <= self.left()
 
 
+def _check(checker: BatchedChecker | None, mutant: Construction, spec: StepwiseSpec,
+           inputs: list[Any]) -> tuple[list[dict[str, Any] | None], BaseException | None]:
+    """The check's results on ``inputs`` in order, up to the first failure (:meth:`BatchedChecker.check`).
+
+    ``checker=None``: by exact replay, input by input (:func:`check_input`), the reference of the batched path.
+    """
+    if checker is not None:
+        return checker.check(inputs)
+    results: list[dict[str, Any] | None] = []
+    for inp in inputs:
+        mm = check_input(mutant, spec, inp)
+        results.append(None if mm is None else mm.as_dict())
+        if mm is not None:
+            break
+    return results, None
+
+
 def _compare(target: Target, base: Construction, mutant: Construction, fam: Family, size: int,
-             inputs: list[Any], out: Beyond, clock: _Clock, every: bool) -> bool:
-    """Compare one list of inputs (``every``: all of the size, in order); ``True`` once the mutant is exposed."""
+             inputs: list[Any], out: Beyond, clock: _Clock, every: bool, checker: BatchedChecker | None) -> bool:
+    """Compare one list of inputs (``every``: all of the size, in order); ``True`` once the mutant is exposed.
+
+    The check runs on the inputs whose tokens differ, in order, up to the first failure (:func:`_check`); where
+    the runs part is located only for the inputs the record keeps (the exposing one, the first scratch one).
+    """
     t0 = time.perf_counter()
     steps = [len(target.spec.reference(inp)) - 1 for inp in inputs]
     diffs = token_diffs(base, mutant, inputs, steps)
     out.inputs_compared += len(inputs)
-    for d in diffs:
+    results, err = _check(checker, mutant, target.spec, [inputs[d.index] for d in diffs]) if diffs else ([], None)
+    for d, mm in zip(diffs, results):
         inp = inputs[d.index]
-        mm = check_input(mutant, target.spec, inp)
-        dep = locate(base, mutant, inp, steps[d.index])
         if mm is not None:
+            dep = locate(base, mutant, inp, steps[d.index])
             out.status, out.size, out.family, out.exhaustive = "exposed", size, fam.name, every
-            out.input, out.where = fam.describe(inp), mm.as_dict()
+            out.input, out.where = fam.describe(inp), mm
             out.departure = dep.as_dict() if dep else None
             return True
         for b in d.blocks:
             out.scratch[b] = out.scratch.get(b, 0) + 1
         if out.scratch_example is None:
+            dep = locate(base, mutant, inp, steps[d.index])
             out.scratch_example = {"size": size, "family": fam.name, "input": fam.describe(inp), "step": d.step,
                                    "blocks": d.blocks, "departure": dep.as_dict() if dep else None}
+    if err is not None:
+        raise err
     clock.per_input = (time.perf_counter() - t0) / max(1, len(inputs))  # the latest rate
     return False
 
@@ -125,7 +153,7 @@ def _tops(fams: Iterable[Family]) -> int:
 
 
 def _every(target: Target, base: Construction, mutant: Construction, fam: Family, size: int, out: Beyond,
-           clock: _Clock) -> str:
+           clock: _Clock, checker: BatchedChecker | None) -> str:
     """Compare every input of ``fam`` at ``size``, chunk by chunk while the rest fits the budget.
 
     Returns ``exposed``, ``done`` or ``abandoned`` (the rest did not fit: the inputs compared so far count, the
@@ -137,7 +165,7 @@ def _every(target: Target, base: Construction, mutant: Construction, fam: Family
     for chunk in _chunks(fam, size):
         if done and not clock.fits(total - done):
             return "abandoned"
-        if _compare(target, base, mutant, fam, size, chunk, out, clock, True):
+        if _compare(target, base, mutant, fam, size, chunk, out, clock, True, checker):
             return "exposed"
         done += len(chunk)
     return "done"
@@ -155,16 +183,19 @@ def in_domain(fam: Family, size: int) -> bool:
 
 
 def compare_beyond(target: Target, base: Construction, mutant: Construction, from_size: int, reach: int,
-                   budget: float = 60.0, per_size: int = 8, seed: Any = 0, rate: float = 0.0) -> Beyond:
+                   budget: float = 60.0, per_size: int = 8, seed: Any = 0, rate: float = 0.0,
+                   exact: bool = False) -> Beyond:
     """Compare ``mutant`` with ``base`` on inputs above ``from_size`` (module docstring).
 
     Size by size up to ``reach``: each exhaustive family on every input of the size, chunk by chunk while the
     rest fits the ``budget`` (estimated from the latest chunk's rate; ``rate`` is a first estimate in seconds
     per input), else, from then on, on ``per_size`` seeded random inputs; the claim's sampled families on
-    their own inputs. The first size with an exposing input ends the comparison.
+    their own inputs. The first size with an exposing input ends the comparison. The check decides the inputs
+    whose tokens differ with the batched checker, or (``exact``) by exact replay input by input: the same record.
     """
     out = Beyond()
     clock = _Clock(budget, per_input=2 * rate)
+    checker = None if exact else BatchedChecker(mutant, target.spec)
     full = {f.name for f in target.families if f.exhaustive}  # families still compared on every input
     for size in range(from_size + 1, max(reach, _tops(target.families)) + 1):
         if clock.left() <= 0:
@@ -173,7 +204,7 @@ def compare_beyond(target: Target, base: Construction, mutant: Construction, fro
         for fam in target.families:
             got = "abandoned"
             if fam.name in full and in_domain(fam, size):
-                got = _every(target, base, mutant, fam, size, out, clock)
+                got = _every(target, base, mutant, fam, size, out, clock, checker)
                 if got == "done":
                     out.every.setdefault(fam.name, []).append(size)
                 elif got == "abandoned":
@@ -182,7 +213,8 @@ def compare_beyond(target: Target, base: Construction, mutant: Construction, fro
             if got == "abandoned":
                 inputs = _sample(fam, size, per_size, seed)
                 if inputs:
-                    got = "exposed" if _compare(target, base, mutant, fam, size, inputs, out, clock, False) else got
+                    exposed = _compare(target, base, mutant, fam, size, inputs, out, clock, False, checker)
+                    got = "exposed" if exposed else got
                     out.sampled.setdefault(fam.name, []).append(size)
             if got == "exposed":
                 out.smallest = out.exhaustive and all(s in out.every.get(f.name, []) for f in target.families

@@ -14,7 +14,7 @@ Each map is ``y = weight @ x + bias`` (the orientation of ``torch.nn.Linear``, s
 ``….bilinear_index`` (``(K, 2)`` int64, pairs ``i ≤ j`` of input coordinates) and ``….bilinear_weight``
 (``(d_out, K)``): ``y += bilinear_weight @ (x[i_k]·x[j_k])_k``. A layer with trivial attention has no
 ``attn`` keys. ``meta`` (a JSON string) names the claim, variant, sizes, λ, the heads, the blocks of the
-model layout with their offsets, and an example prompt.
+model layout and of each layer's hidden layout with their offsets, and an example prompt.
 
 The weights are the exact ones converted to float64 (exact for integers and dyadic fractions; the
 metadata says whether every weight was).
@@ -71,8 +71,11 @@ def state_dict(dec: ConcreteDecoder) -> tuple[dict[str, np.ndarray], dict[str, A
     layers = []
     exact = True
     for lidx, layer in enumerate(dec.layers):
+        hidden = layer.ffn.w1.dst
         info: dict[str, Any] = {"trivial_attention": layer.attention is None, "heads": [], "d_head": [],
-                                "d_value": [], "d_mlp": layer.ffn.w1.d_out}
+                                "d_value": [], "d_mlp": layer.ffn.w1.d_out,
+                                "hidden_blocks": [{"name": b, "offset": hidden.offsets[b], "size": hidden.sizes[b]}
+                                                  for b in hidden.names]}
         maps: list[tuple[str, ConcreteMap]] = []
         if layer.attention is not None:
             for h, head in enumerate(layer.attention.heads):

@@ -5,7 +5,8 @@ degree-2 terms) for the others; per layer the heads' ``W_Q``, ``W_K``, ``W_V`` (
 ``blocks[l].attn.W_Q[h]``), ``W_O``, and the MLP ``W_in``, ``W_out`` with the ReLU between them; the
 residual is around attention only. Attention is hard (the smallest index among the maximal scores) or
 softmax at an inverse temperature ``beta``, causal over every position. The module's ``state_dict`` has
-exactly the names and arrays of :mod:`symcot.export.state`.
+exactly the names and arrays of :mod:`symcot.export.state`. :meth:`CoTDecoder.run_with_cache` also returns
+every layer's activations (:mod:`symcot.export.cache`); ``forward`` records nothing.
 """
 
 from __future__ import annotations
@@ -16,6 +17,8 @@ from typing import Any
 import numpy as np
 import torch
 from torch import nn
+
+from symcot.export.cache import ActivationCache
 
 
 class Bilinear(nn.Linear):
@@ -52,21 +55,37 @@ class Attention(nn.Module):
         self.W_V = nn.ModuleList([_map(state, f"{prefix}.W_V.{h}", dtype) for h in range(heads)])
         self.W_O = _map(state, f"{prefix}.W_O", dtype)
 
-    def forward(self, x: torch.Tensor, beta: float | None = None) -> torch.Tensor:
-        """``x``: ``(B, L, d)``; position ``m`` attends to ``0..m``; ``beta=None`` is hard attention."""
+    def forward(self, x: torch.Tensor, beta: float | None = None, cache: dict[str, torch.Tensor] | None = None,
+                name: str = "attn") -> torch.Tensor:
+        """``x``: ``(B, L, d)``; position ``m`` attends to ``0..m``; ``beta=None`` is hard attention.
+
+        ``cache``: where to put each head's ``{name}.{h}.scores``, ``.pattern``, ``.index`` (hard) and ``.z``.
+        """
         length = x.shape[1]
         future = torch.triu(torch.ones(length, length, dtype=torch.bool, device=x.device), diagonal=1)
         outs = []
-        for wq, wk, wv in zip(self.W_Q, self.W_K, self.W_V):
+        for h, (wq, wk, wv) in enumerate(zip(self.W_Q, self.W_K, self.W_V)):
             scores = wq(x) @ wk(x).transpose(-1, -2)  # (B, query m, key i)
             v = wv(x)
             if beta is None:
                 masked = scores.masked_fill(future, float("-inf"))
                 idx = torch.argmax(masked, dim=-1)  # the first maximum: the smallest index
                 outs.append(torch.gather(v, 1, idx.unsqueeze(-1).expand(-1, -1, v.shape[-1])))
+                if cache is not None:
+                    cache[f"{name}.{h}.scores"] = masked
+                    cache[f"{name}.{h}.pattern"] = nn.functional.one_hot(idx, length).to(scores.dtype)
+                    cache[f"{name}.{h}.index"] = idx
             else:
                 w = torch.softmax((beta * scores).masked_fill(future, float("-inf")), dim=-1)
                 outs.append(w @ v)
+                if cache is not None:
+                    cache[f"{name}.{h}.scores"] = scores.masked_fill(future, float("-inf"))
+                    cache[f"{name}.{h}.pattern"] = w
+            if cache is not None:
+                cache[f"{name}.{h}.z"] = outs[-1]
+        if cache is not None:
+            for site, tl in (("scores", "hook_attn_scores"), ("pattern", "hook_pattern")):
+                cache[f"{name}.{tl}"] = torch.stack([cache[f"{name}.{h}.{site}"] for h in range(len(outs))], dim=1)
         return self.W_O(torch.cat(outs, dim=-1))
 
 
@@ -88,11 +107,24 @@ class Block(nn.Module):
     def __init__(self, state: dict[str, np.ndarray], layer: int, info: dict[str, Any], dtype: torch.dtype):
         super().__init__()
         prefix = f"blocks.{layer}"
+        self.layer = layer
         self.attn = None if info["trivial_attention"] else Attention(state, f"{prefix}.attn", len(info["heads"]), dtype)
         self.mlp = MLP(state, f"{prefix}.mlp", dtype)
 
-    def forward(self, x: torch.Tensor, beta: float | None = None) -> torch.Tensor:
-        return self.mlp(x if self.attn is None else self.attn(x, beta) + x)
+    def forward(self, x: torch.Tensor, beta: float | None = None,
+                cache: dict[str, torch.Tensor] | None = None) -> torch.Tensor:
+        """The layer's output; with ``cache``, its activations are put there (:mod:`symcot.export.cache`)."""
+        if cache is None:
+            return self.mlp(x if self.attn is None else self.attn(x, beta) + x)
+        p = f"blocks.{self.layer}"
+        cache[f"{p}.hook_resid_pre"] = x
+        attn = torch.zeros_like(x) if self.attn is None else self.attn(x, beta, cache, f"{p}.attn")
+        cache[f"{p}.hook_attn_out"] = attn
+        cache[f"{p}.hook_resid_mid"] = mid = x if self.attn is None else attn + x
+        cache[f"{p}.hook_mlp_pre"] = pre = self.mlp.W_in(mid)
+        cache[f"{p}.hook_mlp_post"] = post = torch.relu(pre)
+        cache[f"{p}.hook_resid_post"] = out = self.mlp.W_out(post)
+        return out
 
 
 class CoTDecoder(nn.Module):
@@ -120,6 +152,14 @@ class CoTDecoder(nn.Module):
         for block in self.blocks:
             x = block(x, beta)
         return x
+
+    def run_with_cache(self, tokens: torch.Tensor, beta: float | None = None) -> tuple[torch.Tensor, ActivationCache]:
+        """``forward(tokens, beta)`` and every layer's activations (names in :mod:`symcot.export.cache`)."""
+        raw: dict[str, torch.Tensor] = {}
+        x = tokens
+        for block in self.blocks:
+            x = block(x, beta, raw)
+        return x, ActivationCache({k: v.detach() for k, v in raw.items()}, self.meta)
 
     @torch.no_grad()
     def generate(self, prompt: torch.Tensor, steps: int, beta: float | None = None) -> torch.Tensor:

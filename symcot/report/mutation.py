@@ -3,12 +3,13 @@
 Per claim variant: the mutation score (killed / behaviour-changing), each survivor with the smallest input
 that exposes it and where its run parts from the original's, the kill sizes, the mutants that change only
 scratch blocks (per block), the equivalent ones, the coverage of activation regions, and the recommended
-default size with its reasons.
+default size with its reasons, also said in plain words (:func:`advice`).
 """
 
 from __future__ import annotations
 
 import json
+import textwrap
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -119,6 +120,7 @@ def render_text(a: Analysis) -> str:
     if not a.complete:
         out.append(f"  incomplete: {len(a.done())} of {len(a.selected)} selected mutants decided so far")
     out.append(f"  recommended default size: {a.recommended_default()} ({reasons(a)})")
+    out += textwrap.wrap(advice(a), 110, initial_indent="    ", subsequent_indent="    ")
     return "\n".join(out)
 
 
@@ -130,6 +132,35 @@ def reasons(a: Analysis) -> str:
     if a.coverage is not None and a.coverage.saturation is not None:
         parts.append(f"coverage saturation {a.coverage.saturation}")
     return "; ".join(parts)
+
+
+def advice(a: Analysis) -> str:
+    """The recommended default size explained in plain words: what a kill size is and which reason decides."""
+    cur, want = a.current_default, a.recommended_default()
+    parts = []
+    k = a.max_kill_size
+    deepest = next((r for r in a.behaviour_changing if r.kill_size == k), None)
+    if k is None or deepest is None:
+        parts.append("No mutant changed the check's verdict on the inputs compared, so the mutants ask for no "
+                     "particular size.")
+    else:
+        n_deep = sum(1 for r in a.behaviour_changing if r.kill_size == k)
+        parts.append(f"A mutant's kill size is the least input size n at which the claim's check first refutes it "
+                     f"(its smallest counterexample). The largest kill size here is {k} ({n_deep} "
+                     f"mutant{'s' if n_deep > 1 else ''}, e.g. {deepest.id}), so a default of at least {k + 1}, "
+                     f"one size more, refutes every behaviour-changing mutant found with a size to spare (one "
+                     f"refuted only at exactly the default would pass a check one size smaller).")
+    sat = a.coverage.saturation if a.coverage is not None else None
+    if sat is not None:
+        parts.append(f"The last new activation region appears at n = {sat}, so the default should reach it too.")
+    if want > cur:
+        parts.append(f"The current default {cur} is below that: raise the claim's default_max_size to {want}.")
+    elif deepest is not None or sat is not None:
+        parts.append(f"The current default {cur} is already at least that, so the advice keeps it: it never lowers "
+                     f"a default (a larger one checks more inputs; lowering it to save time is your choice).")
+    else:
+        parts.append(f"The advice keeps the current default {cur}.")
+    return " ".join(parts)
 
 
 def analysis_dict(a: Analysis) -> dict[str, Any]:

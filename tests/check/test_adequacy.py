@@ -145,3 +145,17 @@ def test_a_state_file_of_another_statement_is_refused(tmp_path):
     del legacy["statement"]  # written before digests were recorded: taken as it is
     path.write_text(json.dumps(legacy))
     assert load_states([path], changed, replace(SETTINGS, sample=3), statement_digest(changed.make().decoder))
+
+
+def test_the_toys_verdicts_are_those_of_the_input_by_input_comparison():
+    """The partition the comparison gave when it checked each differing input by exact replay, one by one."""
+    a = analyse(target_of(claim()), Settings(size=4, sample=0, reach=6, budget=300))
+    by = {s: {r.id for r in a.by_status(s)} for s in ("inert", "killed", "exposed", "scratch-only", "equivalent",
+                                                       "error")}
+    assert {s: len(ids) for s, ids in by.items()} == {"inert": 12, "killed": 25, "exposed": 0, "scratch-only": 6,
+                                                      "equivalent": 2, "error": 0}
+    assert by["scratch-only"] == {f"1/{m}/flg/:implicit={op}" for m in ("W_1", "W_2") for op in ("0", "+1", "neg")}
+    assert by["equivalent"] == {"1/K_R/p/:implicit=+1", "1/Q_R/p/:implicit=+1"}
+    assert sorted(r.kill_size for r in a.by_status("killed")) == [1] * 12 + [2] * 13
+    assert all(r.beyond["scratch"] == {"flg": 32 + 64} and r.beyond["every"] == {"bit strings": [5, 6]}
+               for r in a.by_status("scratch-only"))

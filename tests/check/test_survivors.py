@@ -60,3 +60,19 @@ def test_random_inputs_are_seeded_uniform_ranks():
     a, b = _sample(BITS, 12, 5, seed=1), _sample(BITS, 12, 5, seed=1)
     assert a == b and len(a) == 5 and all(len(x) == 12 for x in a)
     assert _sample(BITS, 12, 5, seed=2) != a
+
+
+def _record(b):
+    return {k: v for k, v in b.as_dict().items() if k != "seconds"}
+
+
+def test_the_batched_check_of_differing_inputs_records_what_exact_replay_input_by_input_does():
+    for deep, sid, value in ((False, "1/W_2/flg/:implicit", 0), (False, "1/W_1/flg/:implicit", -1),
+                             (False, "1/K_R/p/:implicit", 2), (True, "1/W_1/sum/3:c", 0)):
+        t = target_of(claim(deep=deep))
+        base = t.make()
+        m = _mutant(base, sid, value)
+        batched = compare_beyond(t, base, m, 4, reach=7, budget=300, per_size=3)
+        exact = compare_beyond(t, base, m, 4, reach=7, budget=300, per_size=3, exact=True)
+        assert _record(batched) == _record(exact), sid
+        assert batched.status == ("exposed" if deep else "equivalent" if "K_R" in sid else "scratch-only")

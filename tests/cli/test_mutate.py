@@ -36,6 +36,9 @@ def test_a_deep_survivor_is_reported_with_its_input_and_exit_1(proofs, tmp_path,
     assert "fails at n = 5 (every input of that size, bit strings)" in text
     assert "scratch-only in block flg (not compared by the check): 6 mutants" in text
     assert "recommended default size: 6 (current 4; largest kill size 5 + 1 = 6; coverage saturation 2)" in text
+    words = " ".join(text.split())
+    assert "A mutant's kill size is the least input size n at which the claim's check first refutes it" in words
+    assert "The current default 4 is below that: raise the claim's default_max_size to 6." in words
     data = json.loads(out.read_text())
     (a,) = data["analyses"]
     assert a["recommended_default"] == 6 and a["counts"]["exposed"] == 4 and a["complete"]

@@ -17,9 +17,11 @@ def test_export_page_runs(tmp_path, monkeypatch, capsys):
     assert main(["export", "thm:cotdfs", "--n", "5", "--format", "numpy", "-o", "dfs.npz"]) == 0
     capsys.readouterr()
     blocks = re.findall(r"```python\n(.*?)```", DOC.read_text(), re.S)
-    assert len(blocks) == 3
+    assert len(blocks) == 4
     ns: dict = {}
     for code in blocks:
         exec(compile(code, str(DOC), "exec"), ns)  # noqa: S102 - our own documentation
     printed = capsys.readouterr().out.splitlines()
-    assert printed == ["[1, 2, 3, 4, 3, 2, 1, 0, 0]", "False", "[1, 0, 2, 3, 2, 4, 2, 0, 0]", "[1, 2, 3]"]
+    assert printed == ["[1, 2, 3, 4, 3, 2, 1, 0, 0]", "False", "[1, 0, 2, 3, 2, 4, 2, 0, 0]",
+                       "True", "['T', 'B'] [2, 3, 4, 5, 0, 0, 0, 0, 0]", "[0, 0, 0, 0, 9, 8, 7, 6, 6]",
+                       "[1, 2, 3, 4, 3, 2, 1, 0, 0]", "[1, 2, 3]"]

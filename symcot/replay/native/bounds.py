@@ -48,14 +48,14 @@ class _Stage:
             vcat: dict[int, int] = {}
             for bq, bk, bv, v_up, hl in self.heads:
                 qb, kb, vb = bq(b), bk(b), bv(b)
-                big = max(big, *qb.values(), *kb.values(), *vb.values())
+                big = max([big, *qb.values(), *kb.values(), *vb.values()])
                 for c in hl.vneed:
                     vcat[hl.offset + c] = max(u, vb[c]) * v_up
-            big = max(big, *vcat.values())
+            big = max([big, *vcat.values()])  # no value read: vcat is empty
             alpha = self.w_o(vcat)
             ffn = {c: alpha[c] * self.alpha_up + b[c] * self.z_up for c in self.ffn_need}
-            big = max(big, *(alpha[c] * self.alpha_up for c in self.ffn_need),
-                      *(b[c] * self.z_up for c in self.ffn_need), *ffn.values())
+            big = max([big, *(alpha[c] * self.alpha_up for c in self.ffn_need),
+                       *(b[c] * self.z_up for c in self.ffn_need), *ffn.values()])
         else:
             ffn = b
         hidden = self.w1(ffn)

@@ -69,3 +69,18 @@ def test_the_fixed_part_compiles_with_any_push_and_feedback(tmp_path, monkeypatc
     with pytest.raises(NativeError):  # negative: without the generated functions it does not link as a kernel
         build(consts + kernel_c() + "static inline int feedback(int64_t *v) { (void)v; return 0; }\n",
               (DEFAULT_OPT, "-Werror", *BASE_FLAGS))
+
+
+def test_a_layer_whose_w_o_reads_no_value_still_gets_its_bounds():
+    from symcot.model import Attention, Head, value_space
+    from tests.fixtures.toys import TOY
+
+    x = TOY.vars()
+    ks = Map("K_A", TOY, TOY, keep=["k"], zero=["v", "q", "out"]).dst
+    head = Head("A", query=Map("Q_A", TOY, ks, keep=["q"], zero=["k", "v", "out"]),
+                key=Map("K_A", TOY, ks, keep=["k"], zero=["v", "q", "out"]),
+                value=Map("V_A", TOY, TOY, keep=["v"], zero=["k", "q", "out"]))
+    w_o = Map("W_O", value_space([head]), TOY, zero=["k", "v", "q", "out"])  # reads no value coordinate
+    ffn = FFN(Map("W_1", TOY, TOY, keep=TOY.names), Map("W_2", TOY, TOY, {"out": x.out + x.v}, zero=["k", "v", "q"]))
+    dec = Decoder("blind", TOY, [Layer(Attention([head], w_o), ffn)]).instantiate({})
+    assert "#define D 4\n" in generate_source(BatchedDecoder(dec).scaled(1))
