@@ -13,8 +13,10 @@ def _line(o: dict[str, Any]) -> str:
     at = f"layer {o['layer']} " if o.get("layer") is not None else ""
     used = f"\n        facts used: {', '.join(o['used'])}" if o.get("used") else ""
     detail = f"\n        why not proved: {o['detail']}" if o.get("detail") and o["status"] != "proved" else ""
+    second = f"\n        cvc5: {o['second']}" if o.get("second") else ""
+    smt2 = f"\n        SMT-LIB 2: {o['smt2']}" if o.get("smt2") else ""
     return (f"  [{o['status']}] {at}{o['where']}: {o['statement']}\n        discharged by: {o['method']} "
-            f"({o['seconds']} s){used}{detail}")
+            f"({o['seconds']} s){used}{second}{smt2}{detail}")
 
 
 def render_obligations(rows: list[Verdict]) -> str:

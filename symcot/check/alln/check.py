@@ -21,25 +21,22 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from symcot.check.alln.concrete import check_statement
+from symcot.check.alln.concrete import ConcreteFailure, check_statement, check_witness
 from symcot.check.alln.context import DEFAULT_TIMEOUT_S
+from symcot.check.alln.ops import NameClash, SymbolicTruthiness
 from symcot.check.alln.prover import AllNResult, prove
+from symcot.check.alln.second import DEFAULT_TIMEOUT_S as SECOND_TIMEOUT_S
+from symcot.check.alln.second import second_opinion
+from symcot.check.alln.trust import trusted_base, trusted_summary
 from symcot.check.exhaustive import Family, Progress
 from symcot.check.spec import StepwiseSpec
 from symcot.check.verdict import Verdict
+from symcot.constructions.alln import AllNStatement
 from symcot.constructions.base import Construction
+from symcot.errors import SymcotError, locate
 
 METHOD = "all-n proof: one CoT step at symbolic n and t, by Z3 on the IR's block algebra"
 
-#: The trusted base every all-n proof shares (docs/all-n.md, "Trusted base").
-TRUSTED = (
-    "Z3: an unsat answer is a proof (ground instantiation only weakens hypotheses)",
-    "sum lemmas L1 (finite support) and L2 (0/1 terms): Z3 induction on the length, hand proof in docs/all-n.md",
-    "the symbolic block algebra reads the IR maps coordinate by coordinate: tested equal to the compiled maps "
-    "(tests/check/alln/test_blocks.py)",
-    "the layer semantics (attention by stated choices, W_O, residual, W_2 ReLU(W_1 ·)) mirror "
-    "symcot/model/semantics.py; the statement's choices are checked against exact replay",
-)
 
 
 @dataclass
@@ -57,6 +54,15 @@ class AllNCheck:
         beyond: set when the claim *is* such a conclusion (a step count on trees): the realization may be
             proved, but the row stays ``unknown`` with this reason.
         timeout_s: Z3's limit per obligation.
+        reading_size: the prover's (Z3) reading of the statement is compared with the concrete one on every
+            input up to this size (and ``facts_size``) and on the witness run.
+        witness_size: the size of the real runs that must satisfy every hypothesis together (default: one
+            beyond ``concrete_size``).
+        second_solver: re-prove every obligation of a proved row with cvc5 (:mod:`symcot.check.alln.second`):
+            the row says ``proved (Z3, cvc5)``, or which obligations only Z3 closed; ``sat`` from cvc5 makes it
+            an ``error``.
+        second_timeout_s: cvc5's limit per obligation (and per try).
+        smt2_dir: write every obligation as an SMT-LIB 2 file into this directory (``--smt2 DIR``).
 
     """
 
@@ -68,9 +74,14 @@ class AllNCheck:
     conclusion: str = ""
     beyond: str = ""
     timeout_s: float = DEFAULT_TIMEOUT_S
+    reading_size: int = 4
+    witness_size: int | None = None
     method: str = METHOD
     all_n: bool = True
     notes: list[str] = field(default_factory=list)
+    second_solver: bool = True
+    second_timeout_s: float = SECOND_TIMEOUT_S
+    smt2_dir: str | None = None
 
     @property
     def variant(self) -> str:
@@ -81,47 +92,102 @@ class AllNCheck:
             **options: Any) -> Verdict:
         """The verdict row (``max_size`` is ignored: the proof is for every size)."""
         t0 = time.perf_counter()
-        cons = self.construction()
         notes = list(self.notes)
+        try:
+            cons = self.construction()
+        except Exception as e:  # noqa: BLE001 - a crashing check is an "error" row; the run goes on
+            return self._error(claim_id, "?", e, "while building the construction", notes, t0)
         stmt = cons.all_n
         if stmt is None:
             return Verdict(claim_id, cons.variant, "unknown", self.method, None, 0, time.perf_counter() - t0, None,
                            [*notes, "no all-n statement: the construction does not state what every token holds "
                             "(an AllNStatement; see symcot/constructions/alln.py), so no obligation can be stated"],
                            scope="nothing established for all n", details={"obligations": []})
-        conc = check_statement(cons, stmt, self.spec.reference, self.families, self.concrete_size, self.facts_size)
-        concrete = {"inputs": conc.inputs, "sizes_complete": conc.max_size, "facts_size": conc.facts_size,
-                    "fact_instances": conc.fact_instances, "seconds": round(conc.seconds, 3)}
+        try:
+            return self._checked(claim_id, cons, stmt, notes, t0)
+        except (SymbolicTruthiness, NameClash) as e:
+            return self._error(claim_id, cons.variant, e, "the all-n statement cannot be read", notes, t0)
+        except Exception as e:  # noqa: BLE001 - a crashing check is an "error" row; the run goes on
+            return self._error(claim_id, cons.variant, e, "the all-n check failed", notes, t0)
+
+    def _error(self, claim_id: str, variant: str, e: BaseException, what: str, notes: list[str],
+               t0: float) -> Verdict:
+        """An ``error`` row naming the user's file and line where the exception was raised."""
+        err = locate(e)
+        kind = "" if isinstance(e, SymcotError) else f"{type(e).__name__}: "
+        tb = getattr(err, "traceback_text", None)
+        return Verdict(claim_id, variant, "error", self.method, None, 0, time.perf_counter() - t0, None,
+                       [*notes, f"{what}: {kind}{err}" if kind and kind not in str(err) else f"{what}: {err}"],
+                       scope="nothing established for all n",
+                       details={"obligations": [], **({"traceback": tb} if tb else {})})
+
+    def _checked(self, claim_id: str, cons: Construction, stmt: AllNStatement, notes: list[str],
+                 t0: float) -> Verdict:
+        """The concrete phase, the witness run, then the proof."""
+        conc = check_statement(cons, stmt, self.spec.reference, self.families, self.concrete_size, self.facts_size,
+                               min(self.facts_size, self.reading_size))
+        concrete: dict[str, Any] = {
+            "inputs": conc.inputs, "sizes_complete": conc.max_size, "facts_size": conc.facts_size,
+            "fact_instances": conc.fact_instances, "z3_reading_inputs": conc.z3_reading_inputs,
+            "z3_reading_size": min(self.facts_size, self.reading_size, self.concrete_size),
+            "families_skipped": conc.skipped, "seconds": round(conc.seconds, 3)}
+        if conc.skipped:
+            notes = [*notes, f"not in the concrete phase (not exhaustive): {', '.join(conc.skipped)}"]
         if conc.failure is not None:
-            f = conc.failure
-            ce = {"kind": f.kind, "input": f.input, "step": f.step, "what": f.what, "expected": f.expected,
-                  "got": f.got, "size": f.input.get("n", f.input.get("size"))}
-            if f.decoder_departs:
-                return Verdict(claim_id, cons.variant, "refuted", self.method, conc.max_size, conc.inputs,
-                               time.perf_counter() - t0, ce, [*notes, f"the decoder departs from the reference: "
-                                                                   f"{f.text()}"],
-                               details={"concrete": concrete, "obligations": []})
+            return self._concrete_failure(claim_id, cons, conc.failure, conc.max_size, conc.inputs, concrete, notes, t0)
+        if conc.inputs == 0 or not conc.fact_instances:
+            why = "no input" if conc.inputs == 0 else "no fact on any input"
             return Verdict(claim_id, cons.variant, "unknown", self.method, None, conc.inputs, time.perf_counter() - t0,
-                           None, [*notes, f"the all-n statement is false on a concrete run, so no proof was tried: "
-                                          f"{f.text()}"],
-                           scope="nothing established for all n",
-                           details={"concrete": concrete, "concrete_failure": ce, "obligations": []})
+                           None, [*notes, f"the concrete phase checked {why} (no exhaustive family has an input up to "
+                                          f"size {self.concrete_size}), so the statement is unchecked: no proof tried"],
+                           scope="nothing established for all n", details={"concrete": concrete, "obligations": []})
+        wsize = self.witness_size or self.concrete_size + 1
+        wit = check_witness(cons, stmt, self.spec.reference, self.families, wsize)
+        concrete["witness"] = {"size": wsize, "input": wit.input, "seconds": round(wit.seconds, 3)}
+        if wit.failure is not None:
+            return self._concrete_failure(claim_id, cons, wit.failure, conc.max_size, conc.inputs, concrete,
+                                          [*notes, f"no real run of size {wsize} satisfies the hypotheses"], t0)
         res = prove(cons, stmt, timeout_s=self.timeout_s)
         return self._verdict(claim_id, cons, res, concrete, notes, time.perf_counter() - t0)
+
+    def _concrete_failure(self, claim_id: str, cons: Construction, f: ConcreteFailure, max_size: int | None,
+                          inputs: int, concrete: dict[str, Any], notes: list[str], t0: float) -> Verdict:
+        """``refuted`` where the decoder departs from the reference on a real run; else the statement is false."""
+        ce = {"kind": f.kind, "input": f.input, "step": f.step, "what": f.what, "expected": f.expected,
+              "got": f.got, "size": f.input.get("n", f.input.get("size"))}
+        if f.decoder_departs:
+            return Verdict(claim_id, cons.variant, "refuted", self.method, max_size, inputs,
+                           time.perf_counter() - t0, ce,
+                           [*notes, f"the decoder departs from the reference: {f.text()}"],
+                           details={"concrete": concrete, "obligations": []})
+        return Verdict(claim_id, cons.variant, "unknown", self.method, None, inputs, time.perf_counter() - t0,
+                       None, [*notes, f"the all-n statement is false on a concrete run, so no proof was tried: "
+                                      f"{f.text()}"],
+                       scope="nothing established for all n",
+                       details={"concrete": concrete, "concrete_failure": ce, "obligations": []})
 
     def _verdict(self, claim_id: str, cons: Construction, res: AllNResult, concrete: dict[str, Any],
                  notes: list[str], seconds: float) -> Verdict:
         stmt = cons.all_n
         assert stmt is not None
-        trusted = [*TRUSTED, *trusted_facts(stmt, concrete)]
+        lam_words = (f"λ = {res.lam_fixed} (fixed)" if res.lam_fixed is not None else
+                     f"λ ≥ {res.lam_bound} assumed" if res.lam_bound is not None else None)
+        trusted = trusted_base(stmt, concrete, lam_words, self.conclusion)
+        second = second_opinion(claim_id, cons.variant, res.obligations, res.proved, self.second_solver,
+                                self.second_timeout_s, self.smt2_dir)
+        if second.recheck is not None:
+            seconds += second.recheck.seconds
         details: dict[str, Any] = {
-            "obligations": [o.as_dict() for o in res.obligations], "counts": res.counts(),
+            "obligations": second.obligation_dicts(res.obligations), "counts": res.counts(),
             "trusted_base": trusted, "concrete": concrete, "prover_seconds": round(res.seconds, 3),
         }
+        if res.proved:
+            details["second_solver"] = second.details(res.obligations)
+        both = second.agreement.notes(res.obligations)
         if self.conclusion:
             details["conclusion_not_proved_here"] = self.conclusion
             notes = [*notes, f"not part of this proof: {self.conclusion}"]
-        lam_text = ""
+        lam_text = f", λ = {res.lam_fixed} only" if res.lam_fixed is not None else ""
         if res.lam_bound is not None:
             details["lambda_assumed"] = f"λ ≥ {res.lam_bound}"
             lr = res.lam_rule
@@ -135,34 +201,24 @@ class AllNCheck:
             else:
                 rule = lr.rule if lr is not None and lr.rule is not None else res.lam_bound
                 lam_text = f", every λ ≥ {rule}"
+        if res.proved and second.agreement.status == "error":
+            return Verdict(claim_id, cons.variant, "error", self.method, None, concrete["inputs"], seconds, None,
+                           [*notes, *both], details=details,
+                           scope="nothing established for all n (the two solvers disagree)")
         if res.proved and self.beyond:
             return Verdict(claim_id, cons.variant, "unknown", self.method, None, concrete["inputs"], seconds, None,
-                           [*notes, f"the decoder's realization is proved for all n, but the claim is more: "
-                                    f"{self.beyond}"], details=details,
-                           scope="the realization for all n; the claim's own statement not established")
+                           [*notes, *both, f"the decoder's realization is proved for all n, but the claim is more: "
+                                           f"{self.beyond}"], details=details,
+                           scope=f"the realization for all n ({second.agreement.text}); the claim's own statement "
+                                 "not established")
         if res.proved:
-            scope = f"all n{lam_text} (every input of every size; the statement's trusted base in details)"
-            return Verdict(claim_id, cons.variant, "proved", self.method, None, concrete["inputs"], seconds, None,
-                           notes, details=details, scope=scope)
+            scope = (f"all n{lam_text} (every input of every size; the statement's trusted base in details); "
+                     f"{second.agreement.text}")
+            return Verdict(claim_id, cons.variant, "proved", f"{self.method}; {second.agreement.text}", None,
+                           concrete["inputs"], seconds, None,
+                           [*notes, *both, trusted_summary(stmt, concrete, lam_words)], details=details, scope=scope)
         first = res.first_failure
         why = first.line() if first is not None else "no step obligation was stated"
         return Verdict(claim_id, cons.variant, "unknown", self.method, None, concrete["inputs"], seconds, None,
                        [*notes, f"first obligation not proved: {why}"], details=details,
                        scope="nothing established for all n")
-
-
-def trusted_facts(stmt: Any, concrete: dict[str, Any]) -> list[str]:
-    """The statement's unproved items: definitions, domain and hand facts, each with where it is checked."""
-    k = concrete.get("facts_size")
-    out = []
-    for f in stmt.vocabulary.facts:
-        if f.kind == "definition":
-            out.append(f"definition {f.name} ({f.source}): the algorithm as the paper states it; agrees with the "
-                       f"reference implementation on every input to size {k}")
-        elif f.kind == "domain":
-            out.append(f"domain {f.name} ({f.source}): the theorem's hypothesis; holds on every input to size {k}")
-        elif f.kind == "hand":
-            out.append(f"hand fact {f.name} ({f.source}); holds on every input to size {k}")
-    out.append(f"the prompt built from the statement's token encodings is the construction's prompt on every input "
-               f"to size {concrete.get('sizes_complete')}")
-    return out

@@ -12,6 +12,11 @@ block), the statement in words, how it was discharged, the facts in its unsat co
 :class:`Context` holds the hypotheses every query of one proof shares: the vocabulary's facts (as
 quantified formulas, asserted behind names so that unsat cores name them) and the side facts the sum
 lemmas add as they are applied.
+
+Each obligation keeps the query that decided it (:class:`Query`): for a proved one, the hypotheses of the try
+that gave ``unsat`` (the ground instances when the ground try did), restricted to Z3's unsat core, and the
+goal. That query is what a second solver re-checks (:mod:`symcot.check.alln.second`) and what
+:mod:`symcot.check.alln.smt2` writes as SMT-LIB 2.
 """
 
 from __future__ import annotations
@@ -32,6 +37,26 @@ DEFAULT_TIMEOUT_S = 60
 FIRST_TRY_S = 3
 #: Seconds for the ground query tried next.
 GROUND_TIMEOUT_S = 20
+#: Statuses of the second solver on an obligation (``""``: not tried).
+SECOND_STATUSES = ("", "proved", "unknown", "sat", "error")
+
+
+@dataclass(frozen=True)
+class Query:
+    """One Z3 query: ``hyps ∧ ¬goal``; ``unsat`` proves ``goal`` (a subset of hypotheses that is unsat proves it too).
+
+    Attributes:
+        hyps: the named hypotheses (for a proved obligation: those of Z3's unsat core, in the order asserted).
+        goal: the statement.
+        ground: the hypotheses are ground instances (:mod:`symcot.check.alln.ground`) of the stated ones.
+        core: the hypotheses are restricted to Z3's unsat core.
+
+    """
+
+    hyps: tuple[tuple[str, Any], ...]
+    goal: Any
+    ground: bool = False
+    core: bool = False
 
 
 @dataclass
@@ -47,10 +72,16 @@ class Obligation:
     used: list[str] = field(default_factory=list)
     seconds: float = 0.0
     detail: str = ""
+    #: The second solver's answer on :attr:`query` (:data:`SECOND_STATUSES`; ``""``: not tried).
+    second: str = ""
+    #: The query that decided the obligation (Z3 formulas: not in the JSON form).
+    query: Query | None = field(default=None, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if self.status not in STATUSES:
             raise ValueError(f"obligation status must be one of {STATUSES}, got {self.status!r}")
+        if self.second not in SECOND_STATUSES:
+            raise ValueError(f"second-solver status must be one of {SECOND_STATUSES}, got {self.second!r}")
 
     @property
     def ok(self) -> bool:
@@ -61,43 +92,51 @@ class Obligation:
         """JSON form."""
         return {"phase": self.phase, "layer": self.layer, "where": self.where, "statement": self.statement,
                 "status": self.status, "method": self.method, "used": list(self.used),
-                "seconds": round(self.seconds, 3), "detail": self.detail}
+                "seconds": round(self.seconds, 3), "detail": self.detail, "second": self.second}
 
     def line(self) -> str:
         """One line for ``--explain``."""
         at = f"layer {self.layer} " if self.layer is not None else ""
         used = f"; uses {', '.join(self.used)}" if self.used else ""
         tail = f" -- {self.detail}" if self.detail and not self.ok else ""
-        return f"[{self.status}] {self.phase}: {at}{self.where}: {self.statement} ({self.method}{used}){tail}"
+        second = f"; cvc5: {self.second}" if self.second else ""
+        return (f"[{self.status}] {self.phase}: {at}{self.where}: {self.statement} ({self.method}{used}{second})"
+                f"{tail}")
 
 
 def _model_text(model: z3.ModelRef, limit: int = 12) -> str:
     """A few constants of a model (``n = 2, t = 0, …``): where a failed obligation breaks."""
     parts = []
     for d in sorted(model.decls(), key=lambda d: d.name()):
-        if d.arity() == 0 and "!" not in d.name():
-            parts.append(f"{d.name()} = {model[d]}")
+        name = d.name()
+        if d.arity() == 0 and ("!" not in name or name.endswith("!")):  # the prover's t!, λ! read as t, λ
+            parts.append(f"{name.rstrip('!')} = {model[d]}")
         if len(parts) >= limit:
             break
     return ", ".join(parts)
 
 
-def _solve(hyps: Sequence[tuple[str, Any]], goal: Any, timeout_s: float) -> tuple[str, list[str], str]:
+def _solve(hyps: Sequence[tuple[str, Any]], goal: Any, timeout_s: float) -> tuple[str, list[str], str, list[int]]:
+    """``(status, names in the core, detail, positions in hyps of the core)``."""
     s = z3.Solver()
     s.set("timeout", int(1000 * timeout_s))
-    names: dict[str, str] = {}
-    for k, (name, f) in enumerate(hyps):
-        lit = f"trk!{k}"
-        names[lit] = name
-        s.assert_and_track(f, lit)
+    for k, (_, f) in enumerate(hyps):
+        s.assert_and_track(f, f"trk!{k}")
     s.add(z3.Not(goal))
     r = s.check()
     if r == z3.unsat:
-        used = sorted({names[str(c)] for c in s.unsat_core()})
-        return "proved", used, ""
+        core = sorted(int(str(c).removeprefix("trk!")) for c in s.unsat_core())
+        used = sorted({hyps[k][0] for k in core})
+        return "proved", used, "", core
     if r == z3.sat:
-        return "failed", [], f"Z3 model: {_model_text(s.model())}"
-    return "unknown", [], f"Z3: {s.reason_unknown()}"
+        return "failed", [], f"Z3 model: {_model_text(s.model())}", []
+    return "unknown", [], f"Z3: {s.reason_unknown()}", []
+
+
+def _kept(hyps: Sequence[tuple[str, Any]], goal: Any, core: list[int] | None, ground: bool) -> Query:
+    """The query to keep: the hypotheses of ``core`` (all of them when ``None``) and the goal."""
+    chosen = hyps if core is None else [hyps[k] for k in core]
+    return Query(tuple(chosen), goal, ground, core is not None)
 
 
 class EarlyStop(Exception):
@@ -121,6 +160,8 @@ class Context:
         #: The vocabulary's symbol kinds (for ground instantiation).
         self.kinds: dict[str, tuple[tuple[str, ...], str]] = {}
         self._side_names: dict[str, int] = {}
+        #: The query that decided the last :meth:`query` (its proof when it was proved).
+        self.last_query: Query | None = None
 
     def add_side(self, name: str, formula: Any, about: Any) -> None:
         """A side fact about the constant ``about`` (a sum lemma's conclusion, guarded by its premise's hypotheses).
@@ -178,16 +219,18 @@ class Context:
         hyps = [*(self.facts if facts is None else facts), *side, *local]
         limit = timeout_s or self.timeout_s
         t0 = time.perf_counter()
-        r, used, detail = _solve(hyps, goal, min(limit, FIRST_TRY_S))
+        r, used, detail, core = _solve(hyps, goal, min(limit, FIRST_TRY_S))
         if r != "proved" and self.ground:
             inst = ground(hyps, goal, self.kinds, hints=hints)
             if inst is not None:
-                r2, used2, _ = _solve(inst, goal, min(limit, GROUND_TIMEOUT_S))
+                r2, used2, _, core2 = _solve(inst, goal, min(limit, GROUND_TIMEOUT_S))
                 if r2 == "proved":
+                    self.last_query = _kept(inst, goal, core2, True)
                     return r2, used2, "", time.perf_counter() - t0
         left = limit - (time.perf_counter() - t0)
         if r != "proved" and left > 1:
-            r, used, detail = _solve(hyps, goal, left)
+            r, used, detail, core = _solve(hyps, goal, left)
+        self.last_query = _kept(hyps, goal, core if r == "proved" else None, False)
         return r, used, detail, time.perf_counter() - t0
 
     def check(self, goal: Any, phase: str, where: str, statement: str, local: Sequence[tuple[str, Any]] = (),
@@ -196,7 +239,7 @@ class Context:
         """Discharge one obligation and log it (unless ``record`` is false); ``hints``: see :func:`ground`."""
         status, used, detail, dt = self.query(goal, local, facts, hints=hints)
         ob = Obligation(phase, where, statement, status, layer, method or "Z3: the negation is unsat under the "
-                        "hypotheses", used, dt, detail)
+                        "hypotheses", used, dt, detail, query=self.last_query)
         if self.keep_queries and status == "proved":
             side = self._relevant_side([goal, *[f for _, f in local]])
             named = {name: f for name, f in [*(self.facts if facts is None else facts), *side, *local]}

@@ -16,7 +16,8 @@ from symcot.constructions.alln import AllNStatement
 
 #: Shared by every all-n proof (docs/all-n.md, "Trusted base").
 SHARED = (
-    "Z3: an unsat answer is a proof (ground instantiation only weakens hypotheses)",
+    "Z3: an unsat answer is a proof (ground instantiation only weakens hypotheses); each obligation Z3 proves is "
+    "re-proved by cvc5 from the same hypotheses (Z3's unsat core) and the row says which ones only Z3 closed",
     "sum lemmas L1 (finite support) and L2 (0/1 terms): Z3 induction on the length, hand proof in docs/all-n.md",
     "the symbolic block algebra reads the IR maps coordinate by coordinate at every block shape: tested equal to the "
     "compiled maps, property-based over every matrix class (tests/check/alln/test_blocks*.py)",

@@ -44,3 +44,17 @@ def test_rows_from_results():
     row = _row(res, beyond="the count on trees")
     assert row.verdict == "unknown" and "the count on trees" in row.notes[-1]
     assert _row(AllNResult("x", [])).verdict == "unknown"  # no obligation: never proved
+
+
+def _broken_reference(inp):
+    raise RuntimeError("the reference crashed")
+
+
+def test_a_crashing_reference_is_an_error_row_naming_the_users_line():
+    import dataclasses
+
+    m = importlib.import_module("proofs.thm_cotdfs")
+    spec = dataclasses.replace(m.SPEC, reference=_broken_reference)
+    row = AllNCheck(DfsConstruction, spec, [m.DIGRAPHS], concrete_size=2, facts_size=2).run("thm:cotdfs", 2)
+    assert row.verdict == "error" and "the reference crashed" in row.notes[-1]
+    assert "test_check.py" in row.notes[-1] and row.details["obligations"] == []
