@@ -15,6 +15,7 @@ from typing import Any, Protocol
 
 from symcot.check.exhaustive import Family, Progress, run_construction_check, run_property_check
 from symcot.check.inherit import Inheritance
+from symcot.check.size import name_sizes
 from symcot.check.stepwise import StepwiseSpec
 from symcot.check.verdict import Verdict
 from symcot.constructions.base import Construction
@@ -61,21 +62,26 @@ class ConstructionCheck:
         return self.construction().variant
 
     def run(self, claim_id: str, max_size: int, progress: Progress, jobs: int = 1, engine: str = "exact",
-            reach: int | None = None) -> Verdict:
-        """Check every family up to ``max_size`` (``reach`` for ``Family.reach`` families), exactly or batched."""
+            reach: int | None = None, shard_engine: Any = None) -> Verdict:
+        """Check every family up to ``max_size`` (``reach`` for ``Family.reach`` families), exactly or batched.
+
+        ``shard_engine`` (a :class:`~symcot.check.shard.DaskEngine`) runs the batched engine's shards of the
+        large sizes on a cluster instead of ``jobs`` local processes.
+        """
         cons = self.construction()
         if engine == "batched":
             from symcot.check.batched_check import run_batched_check
 
             row = run_batched_check(claim_id, cons, self.spec, self.families, max_size, self.paper_sizes,
                                     progress=progress, method=f"{self.method} [batched engine]", jobs=jobs,
-                                    reach=reach)
+                                    reach=reach, engine=shard_engine)
         elif engine == "exact":
             row = run_construction_check(claim_id, cons, self.spec, self.families, max_size,
                                          self.paper_sizes, progress=progress, method=self.method, jobs=jobs,
                                          reach=reach)
         else:
             raise ValueError(f"unknown engine {engine!r}")
+        name_sizes(row, self, cons)
         return self.inherits.trace(row) if self.inherits is not None else row
 
 
@@ -174,14 +180,20 @@ class Claim:
         return max_size if max_size is not None else getattr(chk, "default_max_size", self.default_max_size)
 
     def run_check(self, chk: Any, max_size: int | None = None, progress: Progress | None = None, jobs: int = 1,
-                  engine: str = "exact", reach: int | None = None) -> Verdict:
-        """The verdict row of one of this claim's checks (see :meth:`run`)."""
+                  engine: str = "exact", reach: int | None = None, shard_engine: Any = None) -> Verdict:
+        """The verdict row of one of this claim's checks (see :meth:`run`).
+
+        ``shard_engine`` (where the batched engine's shards run, :mod:`symcot.check.shard`) goes to the checks
+        that take it; ``None``: on this machine.
+        """
         # engine and reach go only to the checks they apply to (a lemma has neither)
         options: dict[str, Any] = {}
         if engine != "exact" and _accepts(chk.run, "engine"):
             options["engine"] = engine
         if reach is not None and _accepts(chk.run, "reach"):
             options["reach"] = reach
+        if shard_engine is not None and _accepts(chk.run, "shard_engine"):
+            options["shard_engine"] = shard_engine
         return chk.run(self.id, self.max_size_of(chk, max_size), progress or Progress(False), jobs, **options)
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -101,7 +102,16 @@ class Verdict:
                    d.get("scope", ""), d.get("inherited_from"))
 
 
-def _sizes(families: list[dict[str, Any]], max_size: int | None) -> list[str]:
+#: ``size_text(relation, size)``: a size in words (``"n ≤ 6"``); see :func:`default_scope`.
+SizeText = Callable[[str, int], str]
+
+
+def vertices_text(relation: str, size: int) -> str:
+    """``n ≤ 6``: a size written as ``n``, the number of vertices (the default of :func:`default_scope`)."""
+    return f"n {relation} {size}"
+
+
+def _sizes(families: list[dict[str, Any]], max_size: int | None, size_text: SizeText) -> list[str]:
     """Families that went beyond ``max_size`` (part of the domain, ``--reach``) or were sampled."""
     out = []
     for f in families:
@@ -109,22 +119,29 @@ def _sizes(families: list[dict[str, Any]], max_size: int | None) -> list[str]:
         if not done:
             continue
         if not f.get("exhaustive", True):
-            out.append(f"seeded samples of {f['family']} to n = {max(done)}")
+            out.append(f"seeded samples of {f['family']} to {size_text('=', max(done))}")
         elif max_size is None or max(done) > max_size:
-            out.append(f"every input of {f['family']} to n = {max(done)}")
+            out.append(f"every input of {f['family']} to {size_text('=', max(done))}")
     return out
 
 
-def default_scope(v: Verdict) -> str:
-    """What a row covers when its check did not say: from its verdict, ``max_size`` and ``families``."""
+def default_scope(v: Verdict, size_text: SizeText = vertices_text) -> str:
+    """What a row covers when its check did not say: from its verdict, ``max_size`` and ``families``.
+
+    ``size_text`` writes a size (the number of vertices the checks count) as the construction's own size
+    parameter (:class:`symcot.check.size.SizeParameter`: ``n = |w| ≤ 18`` for a path-side construction).
+    """
     if v.verdict == "verified":
-        parts = [f"every input, n ≤ {v.max_size}" if v.max_size is not None else "every input of the sizes listed"]
-        return "; ".join(parts + _sizes(v.families, v.max_size))
+        parts = [f"every input, {size_text('≤', v.max_size)}" if v.max_size is not None
+                 else "every input of the sizes listed"]
+        return "; ".join(parts + _sizes(v.families, v.max_size, size_text))
     if v.verdict == "refuted":
         c = v.counterexample or {}
         size = c.get("size")
-        below = "" if v.max_size is None else f"; every input passes for n ≤ {v.max_size}"
-        return (f"counterexample at n = {size}" if size is not None else "counterexample found") + below
+        below = "" if v.max_size is None else f"; every input passes for {size_text('≤', v.max_size)}"
+        if size is None:
+            return "counterexample found" + below
+        return f"counterexample at {size_text('=', size) if isinstance(size, int) else f'n = {size}'}" + below
     if v.verdict == "proved":
         return "scope not stated by the check"
     return "nothing established"

@@ -1,5 +1,8 @@
 """``symcot verify``: run the claims' checks and print a verdict per claim variant.
 
+The output fits the terminal: one line per paper label, its sub-checks counted (``-v``: every row), then
+a count line; the reports hold every row. ``-k``, ``-x`` and ``--lf`` select rows as pytest's options do
+(:mod:`symcot.cli.select`, :mod:`symcot.cli.cache`).
 A run that would check nothing is an error (exit 2). The report paths are checked before the run. A run
 whose inputs are out of reach asks for ``--yes``. Ctrl-C (SIGINT) or SIGTERM stops the run; the table
 and the reports then hold every finished row, the rest as ``unknown`` (reason ``interrupted``), and the
@@ -9,14 +12,18 @@ exit status is 130 or 143.
 from __future__ import annotations
 
 import argparse
+import dataclasses
+import os
 import platform
 import sys
 import time
+from pathlib import Path
 from typing import Any
 
 from symcot import __version__
 from symcot.check.exhaustive import Progress
 from symcot.check.verdict import Verdict, exit_status
+from symcot.cli.cache import CACHE_DIR, Cache, mode_of
 from symcot.cli.common import (
     check_distinct,
     check_output_path,
@@ -26,7 +33,11 @@ from symcot.cli.common import (
     silence_stdout,
     uninterruptible,
 )
+from symcot.cli.progress import RowProgress
+from symcot.cli.scheduler import check_scheduler, scheduler_engine
+from symcot.cli.select import row_name, select_failed, select_keyword
 from symcot.errors import SymcotError
+from symcot.report.fit import terminal_width
 
 #: Inputs per second and core that the out-of-reach estimate assumes: the batched engine checked the
 #: 5,259,561 inputs of ``thm:cotdfs --max-size 5`` at about 18,000 per second and core, exact replay
@@ -44,11 +55,15 @@ def add_parser(sub: Any) -> None:
     """The ``verify`` subcommand's options."""
     v = sub.add_parser("verify", help="check claims and print a verdict per claim variant")
     v.add_argument("claims", nargs="*", metavar="CLAIM", help="paper labels (default: every claim)")
-    v.add_argument("--max-size", type=int, default=None, help="largest input size (default: each claim's own)")
+    v.add_argument("--max-size", type=int, default=None,
+                   help="largest input size: the vertices of a graph or tree (of ψ(w) for a Dyck word w), a lemma's "
+                        "dimension; the scopes name it in each construction's size parameter, e.g. n = |w| "
+                        "(default: each claim's own)")
     v.add_argument("--json", metavar="PATH", help="write the JSON report here")
     v.add_argument("--markdown", metavar="PATH", help="write a Markdown report here")
     v.add_argument("--variant", action="append", help="only these variants (repeatable)")
-    v.add_argument("--no-progress", action="store_true", help="no progress bars")
+    v.add_argument("--no-progress", action="store_true",
+                   help="no progress output (bars on a terminal, else a letter per finished row)")
     v.add_argument("--engine", choices=["exact", "batched"], default=None,
                    help="batched replay (the default: a compiled kernel or numpy, certified exact, every failure "
                         "re-checked by exact replay) or exact per-input replay")
@@ -63,9 +78,23 @@ def add_parser(sub: Any) -> None:
     v.add_argument("--explain", action="store_true",
                    help="with --all-n: list every obligation of each row (layer, head or block, statement, facts "
                         "used, how it was discharged)")
+    v.add_argument("--smt2", metavar="DIR",
+                   help="with --all-n: write every obligation as an SMT-LIB 2 file into DIR (created if missing), "
+                        "with an index (obligation, file, Z3's and cvc5's status)")
     v.add_argument("--jobs", type=int, default=None, help="worker processes for large sizes (default: all cores)")
+    v.add_argument("--scheduler", metavar="ADDRESS",
+                   help="run the batched engine's shards on a Dask cluster: a scheduler's address (tcp://HOST:8786), "
+                        "or 'local' for a LocalCluster of --jobs worker processes (needs symcot[distributed])")
     v.add_argument("--yes", action="store_true", help="run even when the input count looks out of reach")
     v.add_argument("--proofs", metavar="DIR", help="claims directory (default ./proofs)")
+    v.add_argument("-k", dest="keyword", metavar="EXPR",
+                   help="only the rows whose name 'claim [variant]' matches EXPR: words (substrings, any case) "
+                        "joined by and, or, not and parentheses, e.g. -k \"cotdfs and not phi\"")
+    v.add_argument("-x", "--exitfirst", action="store_true", help="stop at the first refuted or error row")
+    v.add_argument("--lf", "--last-failed", action="store_true", dest="last_failed",
+                   help=f"only the rows refuted, unknown or an error in the last run (kept in ./{CACHE_DIR})")
+    v.add_argument("-v", "--verbose", action="store_true",
+                   help="list every row (default: one line per paper label, sub-checks counted)")
     v.set_defaults(func=run)
 
 
@@ -76,6 +105,8 @@ def _check_options(args: argparse.Namespace) -> None:
             raise SymcotError(f"{opt} must be at least 1, got {value}")
     if args.explain and not args.all_n:
         raise not_applicable("--explain", "lists the obligations of the all-n proofs; add --all-n")
+    _check_smt2(args)
+    check_scheduler(args)
     if args.all_n:
         for opt, given in (("--symbolic", args.symbolic), ("--reach", args.reach is not None),
                            ("--engine", args.engine is not None)):
@@ -91,6 +122,33 @@ def _check_options(args: argparse.Namespace) -> None:
     if args.markdown:
         check_output_path(args.markdown, "--markdown")
     check_distinct({"--json": args.json, "--markdown": args.markdown})
+
+
+def _check_smt2(args: argparse.Namespace) -> None:
+    """``--smt2 DIR`` goes with ``--all-n`` and names a writable directory, or one that can be created."""
+    directory = getattr(args, "smt2", None)
+    if directory is None:
+        return
+    if not args.all_n:
+        raise not_applicable("--smt2", "writes the obligations of the all-n proofs; add --all-n")
+    p = Path(directory).expanduser()
+    if not directory.strip():
+        raise SymcotError("--smt2: empty directory name")
+    if p.exists() and not p.is_dir():
+        raise SymcotError(f"--smt2 {directory}: is not a directory")
+    if p.is_dir() and not os.access(p, os.W_OK):
+        raise SymcotError(f"--smt2 {directory}: directory is not writable")
+    parent = next((q for q in p.absolute().parents if q.exists()), None)
+    if not p.exists() and (parent is None or not os.access(parent, os.W_OK)):
+        raise SymcotError(f"--smt2 {directory}: cannot create it (no writable parent directory)")
+
+
+def _with_options(chk: Any, args: argparse.Namespace) -> Any:
+    """``chk`` with the all-n options set on the checks that have them (``--smt2``)."""
+    smt2 = getattr(args, "smt2", None)
+    if smt2 is not None and dataclasses.is_dataclass(chk) and not isinstance(chk, type) and hasattr(chk, "smt2_dir"):
+        return dataclasses.replace(chk, smt2_dir=smt2)
+    return chk
 
 
 def planned_inputs(claim: Any, chk: Any, max_size: int | None, reach: int | None,
@@ -177,44 +235,63 @@ Stopped = tuple[str, int] | None
 
 def _execute(plan: list[tuple[Any, Any]], args: argparse.Namespace, engine: str, jobs: int,
              stopped: Stopped) -> tuple[list[Verdict], Stopped]:
-    """Run the plan's checks in order, printing a line per row; stop cleanly on a signal or a closed pipe."""
+    """Run the plan's checks in order (``-x``: up to the first refuted or error row), showing the progress.
+
+    Stops cleanly on a signal or a closed pipe.
+    """
     rows: list[Verdict] = []
     progress = Progress(not args.no_progress)
-    with interruptible():
+    shown = RowProgress(len(plan) if stopped is None else 0, not args.no_progress, terminal_width())
+    address = getattr(args, "scheduler", None) if stopped is None else None
+    with interruptible(), scheduler_engine(address, jobs) as shard_engine:
         try:
             for claim, chk in plan if stopped is None else []:
                 t_row = time.perf_counter()
+                shown.start(f"{claim.id} [{chk.variant}]")
                 try:
-                    row = claim.run_check(chk, args.max_size, progress, jobs, engine, args.reach)
+                    row = claim.run_check(_with_options(chk, args), args.max_size, progress, jobs, engine, args.reach,
+                                          shard_engine=shard_engine)
                 except KeyboardInterrupt:
                     rows.append(_interrupted_row(claim, chk, True, "interrupted", engine, time.perf_counter() - t_row))
                     raise
                 rows.append(row)
-                size = "-" if row.max_size is None else row.max_size
-                print(f"{row.id} [{row.variant}]: {row.verdict} (max size {size}, {row.inputs_checked} inputs, "
-                      f"{row.seconds:.1f}s)", flush=True)
+                shown.finish(row)
+                if getattr(args, "exitfirst", False) and row.verdict in ("refuted", "error"):
+                    break
         except KeyboardInterrupt as e:
             stopped = ("interrupted", interrupt_status(e))
         except BrokenPipeError:
             silence_stdout()
             stopped = ("interrupted: standard output closed", CLOSED_PIPE)
+        finally:
+            shown.close()
     if stopped is not None:
         rows += [_interrupted_row(c, chk, False, stopped[0], engine) for c, chk in plan[len(rows):]]
     return rows, stopped
 
 
-def _report(rows: list[Verdict], meta: dict[str, Any], args: argparse.Namespace) -> None:
-    """Write the reports (first: a second Ctrl-C or a closed pipe must not lose them), then print the table."""
-    from symcot.report import render_table, write_json, write_markdown
+def _report(rows: list[Verdict], meta: dict[str, Any], args: argparse.Namespace, extra: list[str],
+            kinds: dict[tuple[str, str], str]) -> None:
+    """Write the reports (first: a second Ctrl-C or a closed pipe must not lose them), then print the results.
+
+    The results fit the terminal's width: one line per paper label (``-v``: the table of every row), then
+    the lines naming the reports, then the count line (``extra`` adds to it: deselected, not run).
+    """
+    from symcot.report import write_json, write_markdown
+    from symcot.report.fold import count_line
 
     with uninterruptible():
         if args.json:
             write_json(args.json, rows, meta)
         if args.markdown:
             write_markdown(args.markdown, rows, meta)
+        if getattr(args, "smt2", None) is not None:
+            from symcot.check.alln.smt2 import write_index
+
+            write_index(args.smt2, rows)
     try:
         print()
-        print(render_table(rows))
+        print(_results(rows, args, kinds))
         if getattr(args, "explain", False):
             from symcot.report.explain import render_obligations
 
@@ -224,6 +301,11 @@ def _report(rows: list[Verdict], meta: dict[str, Any], args: argparse.Namespace)
             print(f"\nJSON report written to {args.json}")
         if args.markdown:
             print(f"Markdown report written to {args.markdown}")
+        if getattr(args, "smt2", None) is not None:
+            from symcot.check.alln.smt2 import INDEX_NAME
+
+            print(f"SMT-LIB 2 obligations written to {args.smt2} (index: {Path(args.smt2) / INDEX_NAME})")
+        print(count_line(rows, float(meta.get("seconds_total", 0.0)), extra))
         sys.stdout.flush()
     except BrokenPipeError:
         silence_stdout()
@@ -234,10 +316,79 @@ def _report(rows: list[Verdict], meta: dict[str, Any], args: argparse.Namespace)
                 print(f"\ntraceback of {r.id} [{r.variant}]:\n{tb}", file=sys.stderr)
 
 
+def _results(rows: list[Verdict], args: argparse.Namespace, kinds: dict[tuple[str, str], str]) -> str:
+    """The rows for the terminal, at its width: folded by paper label, or (``-v``) the table of every row."""
+    from symcot.report import render_table
+    from symcot.report.fold import default_kind, render_folded
+
+    width = terminal_width()
+    if getattr(args, "verbose", False):
+        return render_table(rows, width)
+    folded = render_folded(rows, width, lambda r: kinds.get((r.id, r.variant)) or default_kind(r))
+    return folded + f"\n(-v lists every row{'' if len(rows) < 2 else f', all {len(rows)}'})"
+
+
+def _narrow(plan: list[tuple[Any, Any]], args: argparse.Namespace, say: bool) -> list[tuple[Any, Any]]:
+    """The plan after ``-k`` and ``--lf``; ``--lf`` says in one line what it reruns (when ``say``)."""
+    if getattr(args, "keyword", None) is not None:
+        plan = select_keyword(plan, args.keyword)
+    if not getattr(args, "last_failed", False):
+        return plan
+    cache = Cache()
+    failed = cache.last_failed(mode_of(args.symbolic, args.all_n))
+    if failed is None:
+        line = f"--lf: no earlier run in {CACHE_DIR}/; running all {len(plan)} rows"
+    elif not failed:
+        line = f"--lf: no row failed in the last run; running all {len(plan)} rows"
+    else:
+        rerun = select_failed(plan, failed)
+        if rerun:
+            line = f"--lf: rerunning the {len(rerun)} of {len(plan)} rows that failed last time"
+            plan = rerun
+        else:
+            line = f"--lf: no row that failed last time is selected; running all {len(plan)} rows"
+    if say:
+        print(line, flush=True)
+    return plan
+
+
+def _selection_meta(meta: dict[str, Any], args: argparse.Namespace, deselected: int, not_run: int) -> list[str]:
+    """Record ``-k``, ``--lf`` and ``-x`` in the report's ``meta``; the additions to the count line."""
+    extra = []
+    if getattr(args, "keyword", None) is not None:
+        meta["keyword"] = args.keyword
+    if getattr(args, "last_failed", False):
+        meta["last_failed"] = True
+    if deselected:
+        meta["deselected"] = deselected
+        extra.append(f"{deselected} deselected")
+    if not_run:
+        meta["not_run"] = not_run
+        extra.append(f"{not_run} not run (-x)")
+    return extra
+
+
+def _remember(rows: list[Verdict], args: argparse.Namespace) -> str | None:
+    """Record the failures of the rows that finished, for ``--lf``; a line when the cache cannot be written."""
+    unfinished = [row_name(r.id, r.variant) for r in rows
+                  if r.verdict == "unknown" and r.notes[-1:] and r.notes[-1].startswith("interrupted")]
+    return Cache().record(mode_of(args.symbolic, args.all_n), rows, unfinished)
+
+
+def _kinds(plan: list[tuple[Any, Any]]) -> dict[tuple[str, str], str]:
+    """The kind of each planned row's variant (``as-written``, ``reading``, ``repair``, ``mutant``)."""
+    out = {}
+    for claim, chk in plan:
+        found = claim.reading(chk.variant) if hasattr(claim, "reading") else None
+        if found is not None:
+            out[(claim.id, chk.variant)] = found.kind
+    return out
+
+
 def run(args: argparse.Namespace) -> int:
     """Run the selected claims' checks, print the table, write the reports; the exit status of the verdicts."""
     from symcot.check.pool import default_jobs
-    from symcot.registry import load, select, select_checks
+    from symcot.registry import is_glob, load, select, select_checks
 
     _check_options(args)
     engine = "exact" if args.symbolic else (args.engine or "batched")
@@ -249,8 +400,11 @@ def run(args: argparse.Namespace) -> int:
     except BrokenPipeError:  # nobody reads: run nothing, write the reports (every row unknown)
         silence_stdout()
         stopped = ("interrupted: standard output closed", CLOSED_PIPE)
-    plan = select_checks(select(claims, args.claims), args.variant, args.symbolic, named=bool(args.claims),
+    named = bool(args.claims) and not any(is_glob(c) for c in args.claims)  # a pattern need not match each
+    plan = select_checks(select(claims, args.claims), args.variant, args.symbolic, named=named,
                          all_n=args.all_n)
+    selected = len(plan)
+    plan = _narrow(plan, args, stopped is None)
     warning = None if args.symbolic or args.all_n else _out_of_reach(plan, args, engine, jobs)
     if warning and not args.yes:
         raise SymcotError(f"out of reach: {warning}; pass --yes to run it anyway")
@@ -264,7 +418,11 @@ def run(args: argparse.Namespace) -> int:
                             "seconds_total": round(time.perf_counter() - t0, 3)}
     if stopped is not None:
         meta["interrupted"] = stopped[0]
-    _report(rows, meta, args)
+    extra = _selection_meta(meta, args, selected - len(plan), len(plan) - len(rows))
+    warn = _remember(rows, args)
+    _report(rows, meta, args, extra, _kinds(plan))
+    if warn:
+        print(f"symcot: warning: {warn}", file=sys.stderr)
     if stopped is None:
         return exit_status(rows)
     if stopped[1] != CLOSED_PIPE:

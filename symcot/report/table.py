@@ -9,6 +9,7 @@ from typing import Any
 from symcot.check.exhaustive import PARTIAL_NOTE
 from symcot.check.inherit import inherited_text
 from symcot.check.verdict import Verdict
+from symcot.report.fit import INDENT, fit_table, wrap
 
 SCHEMA_VERSION = 1
 
@@ -38,25 +39,30 @@ def counterexample_summary(v: Verdict) -> str:
     return f"{text}: {head}: {tail}" if head and tail else f"{text}: {head or tail}"
 
 
-def render_table(rows: list[Verdict]) -> str:
-    """The final table: claim, variant, verdict, scope, max size, inputs, seconds, method, counterexample."""
+def render_table(rows: list[Verdict], width: int | None = None) -> str:
+    """The final table: claim, variant, verdict, scope, max size, inputs, seconds, method, counterexample.
+
+    With a ``width``, the scope and method columns wrap (or move under their row) so that every line
+    fits it, except the counterexample and ``check failed`` lines, which stay whole.
+    """
     head = ["claim", "variant", "verdict", "scope", "max_size", "inputs", "seconds", "method"]
     data = [[r.id, r.variant, r.verdict, r.scope, "-" if r.max_size is None else str(r.max_size),
              str(r.inputs_checked), f"{r.seconds:.1f}", r.method] for r in rows]
-    widths = [max(len(h), *(len(d[i]) for d in data)) if data else len(h) for i, h in enumerate(head)]
-    fmt = "  ".join(f"{{:<{w}}}" for w in widths)
-    lines = [fmt.format(*head), fmt.format(*("-" * w for w in widths))]
-    for r, d in zip(rows, data):
-        lines.append(fmt.format(*d))
+    table = fit_table(head, data, width, flexible=(3, 7))
+    lines = table[0]
+    for r, row_lines in zip(rows, table[1:]):
+        lines += row_lines
         if r.verdict == "refuted":
-            lines.append(f"    counterexample: {counterexample_summary(r)}")
+            lines.append(f"{INDENT}counterexample: {counterexample_summary(r)}")
             if r.inherited_from:
-                lines.append(f"    {inherited_text(r)}")
+                lines += wrap(inherited_text(r), width, INDENT)
         if r.verdict == "error":
-            lines += [f"    {note}" for note in r.notes if note.startswith("check failed")]
-        lines += [f"    {note}" for note in r.notes if note.startswith(PARTIAL_NOTE)]
+            lines += [f"{INDENT}{note}" for note in r.notes if note.startswith("check failed")]
+        for note in r.notes:
+            if note.startswith(PARTIAL_NOTE):
+                lines += wrap(note, width, INDENT)
         if r.verdict == "unknown" and r.notes:
-            lines.append(f"    why unknown: {r.notes[-1]}")
+            lines += wrap(f"why unknown: {r.notes[-1]}", width, INDENT)
     return "\n".join(lines)
 
 

@@ -91,7 +91,7 @@ def test_a_signal_keeps_the_finished_rows_and_ends_the_workers(tmp_path, sig, st
     assert cut["verdict"] == "unknown" and cut["notes"] == ["interrupted"]
     assert report["meta"]["interrupted"] == "interrupted"
     assert "| `thm:cotdfs` | as-written | **unknown** |" in md and "- interrupted" in md
-    assert "why unknown: interrupted" in stdout
+    assert "\nthm:cotdfs       unknown: interrupted\n" in stdout
     assert "Traceback" not in stderr
     assert "symcot: interrupted: 2 of 3 rows finished (in the reports)" in stderr
     deadline = time.monotonic() + 10

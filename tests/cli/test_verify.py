@@ -25,7 +25,8 @@ def test_verify_json_and_exit_code(tmp_path, capsys):
     rc = main(["verify", "thm:cotdfs", "--max-size", "2", "--json", str(out), "--no-progress"])
     assert rc == 0
     printed = capsys.readouterr().out
-    assert "thm:cotdfs [as-written]: verified (max size 2" in printed
+    assert "\nthm:cotdfs  holds as written (verified: every input, n ≤ 2" in printed
+    assert printed.rstrip().splitlines()[-1].startswith("1 verified in ")
     data = json.loads(out.read_text())
     assert data["schema"] == 1
     (row,) = data["claims"]
@@ -51,7 +52,7 @@ def test_verify_refuted_exits_1_with_counterexample(tmp_path, capsys):
     assert "## `demo:broken` [broken]: refuted" in report and "- **where**: step 1, layer 2, block `par`" in report
     assert "- **expected**: `[1, 0]`" in report and "- **got**: `[0, 0]`" in report
     printed = capsys.readouterr().out
-    assert "demo:broken [broken]: refuted" in printed and "counterexample: Digraph(n=2; 0->1), source 0" in printed
+    assert "\ndemo:broken  broken: refuted\n    counterexample: Digraph(n=2; 0->1), source 0" in printed
     row = json.loads(out.read_text())["claims"][0]
     assert row["verdict"] == "refuted" and row["counterexample"]["block"] == "par"
 

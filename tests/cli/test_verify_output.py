@@ -1,0 +1,76 @@
+"""What ``symcot verify`` prints: a line per paper label at the terminal's width, ``-v``, ``-x``, the count line."""
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from symcot.cli import main
+
+PROOFS = str(Path(__file__).resolve().parent.parent.parent / "proofs")
+COUNT = re.compile(r"^(\d+ (proved|verified|refuted|unknown|error|deselected|not run \(-x\))(, |(?= in )))+ in "
+                   r"\d+(\.\d)? s$")
+
+
+@pytest.fixture
+def verify(tmp_path, monkeypatch, capsys):
+    """``symcot verify ARGS`` at ``COLUMNS`` columns in a scratch directory: (exit status, output lines)."""
+    monkeypatch.chdir(tmp_path)
+
+    def run(*args, columns=80):
+        monkeypatch.setenv("COLUMNS", str(columns))
+        rc = main(["verify", "--proofs", PROOFS, *args])
+        return rc, capsys.readouterr().out.rstrip("\n").splitlines()
+
+    return run
+
+
+def test_default_output_folds_rows_per_label_fits_the_width_and_ends_with_the_count(verify, tmp_path):
+    rc, out = verify("thm:cotwidofpath", "eq:depth-height", "--max-size", "3", "--no-progress", "--json", "r.json",
+                     columns=90)
+    assert rc == 1
+    rows = json.loads((tmp_path / "r.json").read_text())["claims"]
+    assert len(rows) > 6  # the report keeps every row
+    assert all(len(line) <= 90 for line in out if not line.startswith("    counterexample: "))
+    labels = [line.split()[0] for line in out if line.startswith(("thm:", "eq:"))]
+    assert labels == ["thm:cotwidofpath", "eq:depth-height"]
+    line = next(x for x in out if x.startswith("eq:depth-height "))
+    assert "refuted; a repaired variant holds (repaired)" in line and "(+1 sub-check: 1 verified)" in line
+    assert out[out.index(line) + 1] == ("    counterexample: w = UD (|w| = 2, 2 vertices): step 2, s_i - s_{i-1}: "
+                                        "expected 1, got -1")
+    assert out[-4:-1] == [f"(-v lists every row, all {len(rows)})", "", "JSON report written to r.json"]
+    assert COUNT.match(out[-1]) and out[-1].startswith(f"{sum(r['verdict'] == 'verified' for r in rows)} verified, ")
+
+
+def test_verbose_lists_every_row_at_the_width(verify):
+    rc, out = verify("eq:depth-height", "lem:addwidplus1", "--max-size", "3", "--no-progress", "-v", columns=100)
+    assert rc == 1
+    assert all(len(line) <= 100 for line in out if not line.startswith("    counterexample: "))
+    table = [line for line in out if line.startswith(("eq:", "lem:"))]
+    assert [line.split()[:3] for line in table] == [
+        ["eq:depth-height", "as-written", "refuted"], ["eq:depth-height", "repaired", "verified"],
+        ["lem:addwidplus1", "as-written", "refuted"], ["lem:addwidplus1", "repaired", "verified"],
+        ["lem:addwidplus1", "in:thm:cotwidofpath", "verified"],
+        ["lem:addwidplus1", "in:thm:cotwidofpath/read-repaired", "verified"],
+        ["lem:addwidplus1", "in:thm:cotwidofpath/repaired", "verified"],
+        ["lem:addwidplus1", "in:thm:cotwidofpath/q-literal-pulse-last-repaired", "verified"]][:len(table)]
+    assert len(table) >= 7 and any(line.startswith("    method: ") for line in out)
+    assert COUNT.match(out[-1])
+
+
+def test_exitfirst_stops_at_the_first_refuted_row(verify, tmp_path):
+    rc, out = verify("eq:depth-height", "thm:cotdfs", "--max-size", "2", "-x", "--no-progress", "--json", "r.json")
+    assert rc == 1
+    report = json.loads((tmp_path / "r.json").read_text())
+    assert [(r["id"], r["variant"], r["verdict"]) for r in report["claims"]] == [
+        ("eq:depth-height", "as-written", "refuted")]
+    assert report["meta"]["not_run"] == 2
+    assert re.match(r"^1 refuted, 2 not run \(-x\) in \d+\.\d s$", out[-1])
+
+
+def test_progress_off_a_terminal_is_a_letter_per_row(verify):
+    rc, out = verify("eq:depth-height", "--max-size", "3", columns=40)
+    assert rc == 1
+    assert out[1] == "F." + " " * (40 - len(" [2/2]") - 2) + " [2/2]"
+    assert not any("[as-written]:" in line for line in out)  # no line per row

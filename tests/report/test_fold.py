@@ -1,0 +1,105 @@
+"""The default output of ``symcot verify``: rows folded per paper label, cut to the width, and the count line."""
+
+from symcot.check.verdict import Verdict
+from symcot.report.fit import cut, fit_table, wrap
+from symcot.report.fold import Group, count_line, group_rows, label_of, outcome, render_folded
+from symcot.report.table import render_table
+
+LONG = "every input, n ≤ 4; seeded samples of seeded random digraphs (12 per size) to n = 12, and more words"
+
+
+def v(claim, variant, verdict, size=2, scope="", notes=None):
+    cex = {"size": size, "input": {"text": f"w of size {size}"}, "step": 1, "expected": 1, "got": 0} \
+        if verdict == "refuted" else None
+    return Verdict(claim, variant, verdict, "exhaustive exact replay, every CoT step [batched engine]", 4, 10, 0.5,
+                   cex, notes or [], scope=scope)
+
+
+ROWS = [
+    v("thm:cotdfs:pargate", "as-written", "proved"),
+    v("thm:cotdfs:pargate", "in:thm:cotdfs", "verified"),
+    v("eq:depth-height", "as-written", "refuted", size=3),
+    v("eq:depth-height", "repaired", "verified"),
+    v("thm:cotdfs", "as-written", "verified", scope=LONG),
+    v("intro:frv", "as-written", "verified"),
+    v("intro:frv", "leaf-strahler-1", "refuted"),
+    v("thm:cotdfs:phi", "as-written", "refuted"),
+    v("thm:cotdfs:phi:domains", "as-written", "unknown", notes=["solver timeout after 30 s"]),
+    v("thm:cotdfs:fact1", "as-written", "verified"),
+]
+
+
+def test_rows_group_under_the_paper_label_their_id_extends():
+    assert label_of("thm:cotdfs:phi:fact1") == "thm:cotdfs"
+    assert label_of("lem:widsupffn:note") == "lem:widsupffn"
+    assert label_of("intro:frv") == "intro:frv"  # an id of ours heads its own group
+    assert label_of("demo:x:sub", ids=["demo:x", "demo:x:sub"]) == "demo:x"
+    # a sub-claim whose label's claim is not among the rows heads its own group
+    assert label_of("thm:cotdfs:tree", ids=["thm:cotdfs:tree", "thm:cotdfs:phi"]) == "thm:cotdfs:tree"
+    assert label_of("thm:cotdfs:phi:fact1", ids=["thm:cotdfs:phi", "thm:cotdfs:phi:fact1"]) == "thm:cotdfs:phi"
+    groups = group_rows(ROWS)
+    # thm:cotdfs comes where its own row came, not where its first sub-check (pargate) did
+    assert [g.label for g in groups] == ["eq:depth-height", "thm:cotdfs", "intro:frv"]
+    assert len(groups[1].rows) == 6 and [r.id for r in groups[1].main] == ["thm:cotdfs"]
+
+
+def test_outcomes():
+    groups = {g.label: g for g in group_rows(ROWS)}
+    text, spoken, shown = outcome(groups["eq:depth-height"])
+    assert text == "refuted; a repaired variant holds (repaired)" and shown is ROWS[2]
+    text, _, shown = outcome(groups["thm:cotdfs"])
+    assert text == f"holds as written (verified: {LONG})" and shown is None
+    text, _, _ = outcome(groups["intro:frv"], kind_of=lambda r: "reading" if r.variant != "as-written" else None)
+    assert text.startswith("holds as written")
+    lemma = group_rows([v("lem:x", "as-written", "error", notes=["check failed: demo.py:8: ZeroDivisionError"])])[0]
+    assert outcome(lemma)[0] == "error" and outcome(lemma)[2] is not None
+    only_subs = Group("thm:cotdfs", [v("thm:cotdfs:fact1", "as-written", "verified"),
+                                     v("thm:cotdfs:phi", "x", "refuted")])
+    assert outcome(only_subs)[0] == "2 rows: 1 verified, 1 refuted"
+    assert outcome(group_rows([v("demo:x", "broken", "refuted")])[0])[0] == "broken: refuted"
+
+
+def test_render_folded_fits_the_width_except_counterexamples():
+    out = render_folded(ROWS, 60).splitlines()
+    assert len(out) == 1 + 3 + 1 + 1  # header, a line per label, one counterexample, one unknown sub-check
+    assert all(len(line) <= 60 for line in out if not line.startswith("    counterexample: "))
+    # on a narrow terminal the outcome keeps its start, and the sub-check count is cut
+    assert out[1].startswith("eq:depth-height  refuted; a repaired variant holds") and out[1].endswith("…  (+1…")
+    assert out[2] == "    counterexample: w of size 3: step 1: expected 1, got 0"
+    assert out[4].startswith("    thm:cotdfs:phi:domains [as-written]: unknown: solver")
+    out = render_folded(ROWS, 120).splitlines()
+    assert all(len(line) <= 120 for line in out)
+    assert out[1] == "eq:depth-height  refuted; a repaired variant holds (repaired)  (+1 sub-check: 1 verified)"
+    assert out[3].startswith("thm:cotdfs       holds as written (verified: every") and "…" in out[3]
+    assert out[3].endswith("(+5 sub-checks: 1 proved, 2 verified, 1 refuted, 1 unknown)")
+    unlimited = render_folded(ROWS, None)
+    assert LONG in unlimited and "…" not in unlimited
+
+
+def test_count_line():
+    assert count_line(ROWS, 130.4) == "1 proved, 5 verified, 3 refuted, 1 unknown in 130 s"
+    assert count_line(ROWS[:1], 2.04, ["5 deselected"]) == "1 proved, 5 deselected in 2.0 s"
+    assert count_line([], 0.0) == "no rows in 0.0 s"
+
+
+def test_table_at_a_width_wraps_or_moves_the_long_columns():
+    rows = [ROWS[4], ROWS[2]]
+    wide = render_table(rows, 400).splitlines()
+    assert wide[0].split() == ["claim", "variant", "verdict", "scope", "max_size", "inputs", "seconds", "method"]
+    assert len(wide) == 2 + 2 + 1 and LONG in wide[2]
+    mid = render_table(rows, 150).splitlines()  # scope and method wrap inside their columns
+    assert all(len(line) <= 150 for line in mid if "counterexample:" not in line)
+    assert len(mid) > len(wide) and mid[0].split()[3] == "scope"
+    narrow = render_table(rows, 80).splitlines()  # no room: they move under their row
+    assert narrow[0].split() == ["claim", "variant", "verdict", "max_size", "inputs", "seconds"]
+    assert all(len(line) <= 80 for line in narrow if "counterexample:" not in line)
+    assert narrow[3].startswith("    scope: every input, n ≤ 4;") and any(
+        line.startswith("    method: exhaustive") for line in narrow)
+    assert "".join(line.strip() + " " for line in narrow[3:6]).count("seeded random digraphs") == 1
+
+
+def test_fit_helpers():
+    assert cut("abcdef", 4) == "abc…" and cut("abc", 4) == "abc" and cut("a\nb", None) == "a b"
+    assert wrap("one two three four", 9, "  ") == ["  one two", "    three", "    four"]
+    table = fit_table(["a", "b"], [["x", "y"]], None, flexible=(1,))
+    assert table == [["a  b", "-  -"], ["x  y"]]
