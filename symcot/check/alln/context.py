@@ -29,6 +29,7 @@ from typing import Any
 import z3
 
 from symcot.check.alln.ground import ground
+from symcot.check.alln.ops import subterms
 
 STATUSES = ("proved", "failed", "unknown", "unsupported")
 #: Seconds Z3 may spend on one obligation.
@@ -175,17 +176,8 @@ class Context:
     def _relevant_side(self, terms: Sequence[Any]) -> list[tuple[str, Any]]:
         if not self.side:
             return []
-        present = set()
-        todo = list(terms)
         seen: set[int] = set()
-        while todo:
-            e = todo.pop()
-            if e.get_id() in seen:
-                continue
-            seen.add(e.get_id())
-            if z3.is_const(e):
-                present.add(e.get_id())
-            todo.extend(e.children())
+        present = {e.get_id() for e in subterms(terms, seen=seen) if z3.is_const(e)}
         out: list[tuple[str, Any]] = []
         changed = True
         chosen: set[int] = set()
@@ -196,15 +188,7 @@ class Context:
                     chosen.add(k)
                     out.append((name, f))
                     changed = True
-                    stack = [f]
-                    while stack:
-                        e = stack.pop()
-                        if e.get_id() in seen:
-                            continue
-                        seen.add(e.get_id())
-                        if z3.is_const(e):
-                            present.add(e.get_id())
-                        stack.extend(e.children())
+                    present |= {e.get_id() for e in subterms([f], seen=seen) if z3.is_const(e)}
         return out
 
     def query(self, goal: Any, local: Sequence[tuple[str, Any]] = (), facts: Sequence[tuple[str, Any]] | None = None,

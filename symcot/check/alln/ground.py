@@ -21,6 +21,8 @@ from typing import Any
 
 import z3
 
+from symcot.check.alln.ops import subterms
+
 #: Most instances one quantifier may produce per round (beyond it, the hypothesis is dropped).
 MAX_INSTANCES = 4000
 
@@ -32,29 +34,18 @@ Kinds = dict[str, tuple[tuple[str, ...], str]]
 
 def _universe(terms: Sequence[Any], out: dict[Key, dict[int, Any]], kinds: Kinds) -> None:
     """Ground terms by the (function, argument) positions and the kinds they occur at (not inside quantifiers)."""
-    seen: set[int] = set()
-    todo = list(terms)
-    while todo:
-        e = todo.pop()
-        if e.get_id() in seen:
+    for e in subterms(terms, quantifier_bodies=False):
+        if z3.is_quantifier(e) or z3.is_var(e) or not z3.is_app(e):
             continue
-        seen.add(e.get_id())
-        if z3.is_quantifier(e) or z3.is_var(e):
-            continue
-        if z3.is_app(e):
-            d = e.decl()
-            if d.kind() == z3.Z3_OP_UNINTERPRETED:
-                args, result = kinds.get(d.name(), ((), ""))
-                if result:  # outside quantifier bodies every term is ground
-                    out.setdefault(("", result), {})[e.get_id()] = e
-                children = e.children()
-                for k, a in enumerate(children):
-                    out.setdefault((d.name(), k), {})[a.get_id()] = a
-                    if k < len(args) and args[k]:
-                        out.setdefault(("", args[k]), {})[a.get_id()] = a
-                todo.extend(children)
-            else:
-                todo.extend(e.children())
+        d = e.decl()
+        if d.kind() == z3.Z3_OP_UNINTERPRETED:
+            args, result = kinds.get(d.name(), ((), ""))
+            if result:  # outside quantifier bodies every term is ground
+                out.setdefault(("", result), {})[e.get_id()] = e
+            for k, a in enumerate(e.children()):
+                out.setdefault((d.name(), k), {})[a.get_id()] = a
+                if k < len(args) and args[k]:
+                    out.setdefault(("", args[k]), {})[a.get_id()] = a
 
 
 def _positions(q: Any) -> list[set[Key]]:

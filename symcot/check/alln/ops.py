@@ -12,7 +12,7 @@ import contextlib
 import itertools
 import os
 import sys
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
 import z3
@@ -108,6 +108,28 @@ def check_names(vocab: Vocabulary) -> None:
             if not v.name or "!" in v.name or ":" in v.name or names.count(v.name) > 1:
                 raise NameClash(f"vocabulary {vocab.name}, fact {fact.name}: the variable name {v.name!r} is empty, "
                                 "repeated, or has '!' or ':' (kept for the prover's own names)")
+
+
+def subterms(terms: Iterable[Any], quantifier_bodies: bool = True, seen: set[int] | None = None) -> Iterator[Any]:
+    """Every distinct subterm of ``terms`` once (a DAG walk by AST id), parents before their children.
+
+    ``quantifier_bodies``: also walk into a quantifier's body (else the quantifier is yielded, not entered);
+    bound variables are yielded and not entered. ``seen`` carries the ids already walked across calls.
+    """
+    seen = set() if seen is None else seen
+    todo = list(terms)
+    while todo:
+        e = todo.pop()
+        k = e.get_id()
+        if k in seen:
+            continue
+        seen.add(k)
+        yield e
+        if z3.is_quantifier(e):
+            if quantifier_bodies:
+                todo.append(e.body())
+        elif not z3.is_var(e):
+            todo.extend(e.children())
 
 
 def fresh_int(prefix: str) -> z3.ArithRef:

@@ -26,6 +26,7 @@ from typing import Any
 import z3
 
 from symcot.check.alln.context import Obligation, Query
+from symcot.check.alln.ops import subterms
 
 #: Theory function symbols of SMT-LIB and of cvc5's ``ALL`` logic that a declaration may not shadow (names with
 #: a ``.``, like ``str.len`` or ``set.card``, are renamed as well).
@@ -44,20 +45,9 @@ INDEX_NAME = "index.tsv"
 def _decls(terms: Iterable[Any]) -> dict[str, Any]:
     """The uninterpreted symbols of ``terms`` by name."""
     out: dict[str, Any] = {}
-    seen: set[int] = set()
-    todo = list(terms)
-    while todo:
-        e = todo.pop()
-        if e.get_id() in seen:
-            continue
-        seen.add(e.get_id())
-        if z3.is_quantifier(e):
-            todo.append(e.body())
-        elif z3.is_app(e):
-            d = e.decl()
-            if d.kind() == z3.Z3_OP_UNINTERPRETED:
-                out[d.name()] = d
-            todo.extend(e.children())
+    for e in subterms(terms):
+        if z3.is_app(e) and not z3.is_quantifier(e) and e.decl().kind() == z3.Z3_OP_UNINTERPRETED:
+            out[e.decl().name()] = e.decl()
     return out
 
 
