@@ -11,8 +11,9 @@ Checked:
     ``enc(Dkst^(t))`` (``∞ ↦ λ``) of the reference dynamic of Section 2.1
     (:mod:`symcot.algorithms.dijkstra`); ``y_0`` is compared on ``cur``, ``vis``, ``crd``; the halting
     criterion ``π_vis = 1^n`` must fire at ``t = n - 1`` exactly. Size accounting: ``d = 5n + 1``, two
-    layers, one head. Variants: ``as-written`` (a non-arc is 0 in ``A_{i,:}``) and ``repaired`` (a
-    non-arc is λ, ``a_ii = 0``), each at the rule ``λ = 1 + (n-1)·max weight``.
+    layers, one head. Variants: ``as-written`` (``A ∈ ℝ_{>0}^{n×n}``: a missing arc and the diagonal are
+    ``∞``, encoded as λ), ``missing-arc-0`` (a non-arc is 0 in ``A_{i,:}``, the adjacency row of the DFS
+    proof) and ``repaired`` (a non-arc is λ, ``a_ii = 0``), each at the rule ``λ = 1 + (n-1)·max weight``.
 
     Each row's ``details`` then reports the smallest integer λ that works for every input of each
     (family, size) group: λ = 1, 2, … is tried on the whole group (inputs that failed at a smaller λ
