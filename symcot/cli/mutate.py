@@ -45,6 +45,29 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--markdown", metavar="PATH", help="write a Markdown report here")
     p.add_argument("--no-progress", action="store_true", help="no progress bars")
     p.add_argument("--proofs", metavar="DIR", help="claims directory (default ./proofs)")
+    d = p.add_argument_group("deep mutants", "decoders that are the base's up to a size k and wrong after it, "
+                             "against exact replay beyond k and the claim's all-n check (docs/all-n.md, Deep "
+                             "mutants); --sample, --reach and --budget do not apply")
+    d.add_argument("--deep", action="store_true", help="deep mutants of the claims' all-n-checked constructions")
+    d.add_argument("--deep-k", type=int, metavar="K", help="the size the mutants vanish up to (default: the all-n "
+                   "check's concrete_size + 1)")
+    d.add_argument("--all-n", action="store_true", help="run each deep mutant through the claim's all-n check")
+    d.add_argument("--limit", type=int, metavar="N", help="at most N deep mutants per construction, every kind "
+                   "before a second of one (default: all)")
+    d.add_argument("--kind", action="append", metavar="KIND", help="only deep mutants of this kind (repeatable): "
+                   "shift, max-unit, max-block, size-const, lambda-const, lambda-fixed")
+    d.add_argument("--deep-id", action="append", metavar="ID", help="only this deep mutant (repeatable; ids as the "
+                   "table prints them, e.g. shift:1/W_2/buf<-buf@5)")
+    d.add_argument("--replay-sizes", type=int, default=3, metavar="R",
+                   help="exact replay at sizes k+1 … k+R (default 3)")
+    d.add_argument("--replay-inputs", type=int, default=100, metavar="N",
+                   help="inputs per family and size in the replay: all of them when there are at most N, else a "
+                        "seeded sample of N (default 100)")
+    d.add_argument("--timeout", type=float, default=15.0, metavar="SECONDS",
+                   help="Z3's limit per obligation (default 15)")
+    d.add_argument("--full", action="store_true", help="the all-n check exactly as the claim declares it (facts, "
+                   "sum lemmas, every obligation) instead of stopping at the first obligation not proved")
+    d.add_argument("--list", action="store_true", help="list the selected deep mutants and stop")
     p.set_defaults(func=run)
 
 
@@ -79,6 +102,14 @@ def check_options(args: argparse.Namespace) -> None:
                           "--variant, or directories")
 
 
+def refuse_deep_options(args: argparse.Namespace) -> None:
+    """An option of ``--deep`` given without it is an error."""
+    deep_only = [o for o in ("deep_k", "limit", "kind", "deep_id") if getattr(args, o) is not None]
+    deep_only += [o for o in ("all_n", "full", "list") if getattr(args, o)]
+    if deep_only:
+        raise SymcotError(f"--{deep_only[0].replace('_', '-')} is an option of --deep")
+
+
 def state_paths(paths: list[str] | None, label: str) -> list[Path]:
     """The state file of claim variant ``label`` for each path: the path itself, or a file in it if a directory."""
     name = re.sub(r"[^A-Za-z0-9_.-]+", "_", label).strip("_") + ".json"
@@ -97,6 +128,9 @@ def run(args: argparse.Namespace) -> int:
     from symcot.registry import load_claims, select
     from symcot.report.mutation import render_text, write_json, write_markdown
 
+    if args.deep:
+        return run_deep(args)
+    refuse_deep_options(args)
     check_options(args)
     shard = parse_shard(args.shard)
     claims = select(load_claims(args.proofs), args.claims)
@@ -140,3 +174,182 @@ def run(args: argparse.Namespace) -> int:
     if any(a.by_status("error") for a in analyses):
         return 2
     return 1 if any(a.by_status("exposed") for a in analyses) else 0
+
+
+# -- deep mutants ----------------------------------------------------------------------------------------------
+
+
+def check_deep_options(args: argparse.Namespace) -> None:
+    """One line per option that does not fit ``--deep``, before anything runs."""
+    from symcot.cli.common import check_distinct, check_output_path
+    from symcot.constructions.deep import KINDS
+
+    for opt in ("state", "reuse", "shard", "size"):
+        if getattr(args, opt) not in (None, []):
+            raise SymcotError(f"--{opt} does not apply to --deep")
+    if args.coverage:
+        raise SymcotError("--coverage does not apply to --deep")
+    for opt, low in (("deep_k", 1), ("limit", 1), ("replay_sizes", 1), ("replay_inputs", 1)):
+        v = getattr(args, opt)
+        if v is not None and v < low:
+            raise SymcotError(f"--{opt.replace('_', '-')} must be at least {low}, got {v}")
+    if args.timeout <= 0:
+        raise SymcotError(f"--timeout must be positive, got {args.timeout}")
+    bad = [k for k in args.kind or [] if k not in KINDS]
+    if bad:
+        raise SymcotError(f"unknown --kind {bad[0]!r}; the kinds are {', '.join(KINDS)}")
+    if args.full and not args.all_n:
+        raise SymcotError("--full is an option of --all-n")
+    for opt in ("json", "markdown"):
+        if getattr(args, opt):
+            check_output_path(getattr(args, opt), f"--{opt}")
+    check_distinct({"--json": args.json, "--markdown": args.markdown})
+
+
+def deep_checks(claim: Any, variants: list[str] | None, strict: bool = True) -> list[Any]:
+    """The claim's all-n checks (of the variants named, if any; ``strict``: each named variant must exist)."""
+    from symcot.check.alln.check import AllNCheck
+
+    checks = [c for c in claim.checks if isinstance(c, AllNCheck)]
+    if not checks:
+        raise SymcotError(f"{claim.id} has no all-n check: no construction to build deep mutants of")
+    checks = [c for c in checks if c.construction().all_n is not None]
+    if not checks:
+        raise SymcotError(f"{claim.id}'s all-n checks have no all-n statement (the constructions state no all_n): "
+                          "no all-n check to run deep mutants through")
+    names = [c.variant for c in checks]
+    unknown = [v for v in variants or [] if v not in names]
+    if unknown and strict:
+        raise SymcotError(f"{claim.id} has no all-n variant {unknown[0]!r}; it has {', '.join(names)}")
+    return [c for c in checks if not variants or c.variant in variants]
+
+
+def _short(text: str | None, width: int = 110) -> str:
+    text = (text or "").replace("\n", " ")
+    return text if len(text) <= width else text[:width - 1] + "…"
+
+
+def deep_row_line(row: Any) -> str:
+    """One table row: mutant, kind, block, k, replay, all-n verdict, first failing obligation, seconds."""
+    mu, o = row.mutant, row.outcome
+    verdict = "-" if o is None else o.verdict
+    if row.soundness_failure:
+        verdict = "PROVED -- SOUNDNESS FAILURE"
+    secs = row.replayed.seconds + (o.seconds if o is not None else 0.0)
+    first = "" if o is None else _short(o.first_short or o.first_failure)
+    shape = "m×m" if mu.two_index else "scalar" if mu.scalar else "one index"
+    block = f"{mu.block} ({shape})" if mu.block else "-"
+    replayed = row.replayed.text() + (f"; inert: {mu.inert}" if mu.inert else "")
+    return (f"| `{mu.id}` | {mu.kind} | {block} | {mu.k} | {replayed} | {verdict} | "
+            f"{first.replace('|', '/')} | {secs:.1f} |")
+
+
+DEEP_HEADER = ("| mutant | kind | block | k | replay | all-n | first failing obligation | s |\n"
+               "|---|---|---|---|---|---|---|---|")
+
+
+def deep_command(args: argparse.Namespace) -> str:
+    """The command line that reproduces this run (its deep options, in a fixed order)."""
+    parts = ["symcot mutate", *args.claims, "--deep"]
+    parts += [f"--variant {v}" for v in args.variant or []]
+    parts += [f"--{o.replace('_', '-')} {getattr(args, o)}" for o in ("deep_k", "limit")
+              if getattr(args, o) is not None]
+    parts += [f"--kind {k}" for k in args.kind or []] + [f"--deep-id '{i}'" for i in args.deep_id or []]
+    parts += [f"--seed {args.seed}", f"--replay-sizes {args.replay_sizes}", f"--replay-inputs {args.replay_inputs}"]
+    if args.all_n:
+        parts += ["--all-n", f"--timeout {args.timeout:g}"] + (["--full"] if args.full else [])
+    return " ".join(parts)
+
+
+def row_lines(row: Any) -> list[str]:
+    """The table row of one mutant, then a warning or a SOUNDNESS FAILURE line where there is one."""
+    out = [deep_row_line(row)]
+    o = row.outcome
+    if o is not None and o.fast_verdict == "proved" and not row.soundness_failure:
+        out.append(f"WARNING: the stop-early Z3 run proved {row.mutant.label}, which exact replay refutes at size "
+                   f"{row.replayed.refuted_at}; the check as declared says {o.verdict}: "
+                   f"{_short(o.first_failure, 300)}")
+    if row.soundness_failure:
+        out.append(f"SOUNDNESS FAILURE: {row.mutant.label} ({row.mutant.text()}) is proved for every size, but exact "
+                   f"replay refutes it at size {row.replayed.refuted_at} on {row.replayed.input}")
+    return out
+
+
+def deep_summary(rows: list[Any]) -> str:
+    """``N deep mutants: R refuted by replay, E equivalent …; F soundness failure(s), X error(s)``."""
+    errors = [r for r in rows if r.replayed.status == "error" or (r.outcome is not None and r.outcome.verdict ==
+                                                                  "error")]
+    return (f"{len(rows)} deep mutants: {sum(r.replayed.status == 'refuted' for r in rows)} refuted by replay, "
+            f"{sum(r.replayed.status == 'equivalent' for r in rows)} equivalent as far as replay went; "
+            f"{sum(r.soundness_failure for r in rows)} soundness failure(s), {len(errors)} error(s)")
+
+
+def write_deep_reports(args: argparse.Namespace, rows: list[Any], skipped: list[str], seconds: float) -> None:
+    """The JSON and Markdown reports of the rows so far (rewritten after each mutant: a long run leaves them)."""
+    import json
+
+    meta = {"symcot": __version__, "python": platform.python_version(), "seconds_total": round(seconds, 3),
+            "command": deep_command(args),
+            "settings": {"k": args.deep_k, "limit": args.limit, "kinds": args.kind, "ids": args.deep_id,
+                         "seed": args.seed, "replay_sizes": args.replay_sizes, "replay_inputs": args.replay_inputs,
+                         "all_n": args.all_n, "timeout_s": args.timeout, "full": args.full},
+            "skipped": skipped}
+    summary = deep_summary(rows)
+    if args.json:
+        data = {"schema": "symcot-mutate-deep/1", "meta": meta, "summary": summary,
+                "mutants": [r.as_dict() for r in rows]}
+        Path(args.json).write_text(json.dumps(data, indent=1, ensure_ascii=False))
+    if args.markdown:
+        lines = [DEEP_HEADER, *(line for r in rows for line in row_lines(r))]
+        Path(args.markdown).write_text(f"# symcot deep mutants\n\n`{meta['command']}`\n\n{summary}\n\n"
+                                       + "\n".join(lines) + "\n")
+
+
+def run_deep(args: argparse.Namespace) -> int:
+    """``symcot mutate --deep``: the deep mutants of each all-n check, replayed and (``--all-n``) all-n checked.
+
+    Exit status: 1 when a mutant that exact replay refutes is proved (a soundness failure), 2 when a replay or
+    an all-n check ends in an error or on bad usage, else 0.
+    """
+    from symcot.check.deep_mutants import Settings, base_control, chosen, k_of, study
+    from symcot.registry import load_claims, select
+
+    check_deep_options(args)
+    settings = Settings(k=args.deep_k, limit=args.limit, kinds=tuple(args.kind) if args.kind else None,
+                        ids=tuple(args.deep_id or ()), seed=args.seed, replay_sizes=args.replay_sizes,
+                        replay_inputs=args.replay_inputs, all_n=args.all_n, timeout_s=args.timeout, full=args.full)
+    claims = select(load_claims(args.proofs), args.claims)
+    t0 = time.perf_counter()
+    rows: list[Any] = []
+    skipped: list[str] = []
+    for claim in claims:
+        for check in deep_checks(claim, args.variant, strict=len(claims) == 1):
+            base = check.construction()
+            mutants = chosen(base, check, settings)
+            print(f"{claim.id} [{base.variant}]: {len(mutants)} deep mutants at k = {k_of(check, settings)} "
+                  f"(concrete phase to {check.concrete_size})", flush=True)
+            if args.list:
+                print("\n".join(f"  {mu.id}  {mu.text()}" for mu in mutants), flush=True)
+                continue
+            control = base_control(base, check, settings)
+            if control.status != "equivalent":
+                skipped.append(f"{claim.id} [{base.variant}]: the base itself fails the replay: {control.text()}")
+                print(skipped[-1], flush=True)
+                continue
+            print(DEEP_HEADER, flush=True)
+            for row in study(claim.id, check, settings, mutants):
+                rows.append(row)
+                print("\n".join(row_lines(row)), flush=True)
+                write_deep_reports(args, rows, skipped, time.perf_counter() - t0)
+    if args.list:
+        return 0
+    print(deep_summary(rows), flush=True)
+    write_deep_reports(args, rows, skipped, time.perf_counter() - t0)
+    for opt in ("json", "markdown"):
+        if getattr(args, opt):
+            print(f"{opt.capitalize() if opt == 'markdown' else 'JSON'} report written to {getattr(args, opt)}")
+    if any(r.soundness_failure for r in rows):
+        return 1
+    errors = [r for r in rows if r.replayed.status == "error" or (r.outcome is not None and r.outcome.verdict ==
+                                                                  "error")]
+    return 2 if errors else 0

@@ -185,11 +185,15 @@ def _map_of(dec: Decoder, layer: int, label: str) -> Map:
 
 
 def with_block(mp: Map, block: str, expr: Expr) -> Map:
-    """A copy of ``mp`` whose output block ``block`` is ``expr`` (size and degree checked as when stating it)."""
+    """A copy of ``mp`` whose output block ``block`` is ``expr`` (size and degree checked as when stating it).
+
+    A block the map kept or zeroed becomes an assigned one.
+    """
     new = Map.__new__(Map)
     new.__dict__.update(mp.__dict__)
     new.exprs = {**mp.exprs, block: expr}
     new.kept = tuple(b for b in mp.kept if b != block)
+    new.zeroed = tuple(b for b in mp.zeroed if b != block)
     new._check(block, expr)
     return new
 
