@@ -14,9 +14,8 @@ from symcot.check.size import SizeParameter
 from symcot.errors import SymcotError
 
 #: What ``--n`` means, for the help of every command that takes it.
-N_HELP = ("the construction's size parameter, the symbol its statement is written in: n = |V| for the graph and "
-          "tree constructions, n = |w| for the path-side ones (thm:cotwidofpath, thm:cotpathstrahler), m (the "
-          "vertices of ψ(w)) for thm:cotpathtotree")
+N_HELP = ("the construction's size parameter, the symbol its layout is written in (n = |V| for a graph "
+          "construction, n = |w| for one that reads a word, …; 'symcot latex CLAIM' prints the layout)")
 
 
 def at_least_one(option: str, value: int) -> int:

@@ -20,7 +20,7 @@ def _help(command: str) -> str:
 @pytest.mark.parametrize("command", ["latex", "export"])
 def test_help_names_the_symbols(command):
     text = _help(command)
-    assert "--n N" in text and "size parameter" in text and "n = |w|" in text and "m (the vertices of ψ(w))" in text
+    assert "--n N" in text and "size parameter" in text and "n = |w|" in text and "symbol its layout" in text
 
 
 def test_latex_n_binds_the_layout_symbol_by_its_name(capsys):
