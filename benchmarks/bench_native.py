@@ -157,7 +157,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--opt", default=DEFAULT_OPT, help=f"optimisation flag of the kernels (default {DEFAULT_OPT})")
     ap.add_argument("--keep-cache", action="store_true", help="use the usual kernel cache (compile time may be 0)")
     ap.add_argument("--only", default="", help="only claims whose id contains this")
-    ap.add_argument("--proofs", default=str(ROOT / "proofs"))
+    ap.add_argument("--proofs", default=str(ROOT / "proofs" / "cot_path_to_tree"))
     args = ap.parse_args(argv)
     limit_blas_threads(1)
     if not native_available():

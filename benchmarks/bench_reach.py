@@ -56,14 +56,14 @@ from symcot.replay.native import DEFAULT_OPT, compiler, native_available  # noqa
 
 #: ``(proofs module, claim id, batch kind)``: the eight claims ``--reach`` checks on batches.
 CLAIMS = [
-    ("proofs.thm_cotdfs", "thm:cotdfs:tree", "tree"),
-    ("proofs.thm_cotdfs_phi", "thm:cotdfs:phi", "tree"),
-    ("proofs.thm_cotdijkstra", "thm:cotdijkstra", "tree"),
-    ("proofs.thm_cotwidoftree", "thm:cotwidoftree", "tree"),
-    ("proofs.thm_cottreestrahler", "thm:cottreestrahler", "tree"),
-    ("proofs.thm_cotpathtotree", "thm:cotpathtotree", "word"),
-    ("proofs.thm_cotwidofpath", "thm:cotwidofpath", "word"),
-    ("proofs.thm_cotpathstrahler", "thm:cotpathstrahler", "word"),
+    ("proofs.cot_path_to_tree.thm_cotdfs", "thm:cotdfs:tree", "tree"),
+    ("proofs.cot_path_to_tree.thm_cotdfs_phi", "thm:cotdfs:phi", "tree"),
+    ("proofs.cot_path_to_tree.thm_cotdijkstra", "thm:cotdijkstra", "tree"),
+    ("proofs.cot_path_to_tree.thm_cotwidoftree", "thm:cotwidoftree", "tree"),
+    ("proofs.cot_path_to_tree.thm_cottreestrahler", "thm:cottreestrahler", "tree"),
+    ("proofs.cot_path_to_tree.thm_cotpathtotree", "thm:cotpathtotree", "word"),
+    ("proofs.cot_path_to_tree.thm_cotwidofpath", "thm:cotwidofpath", "word"),
+    ("proofs.cot_path_to_tree.thm_cotpathstrahler", "thm:cotpathstrahler", "word"),
 ]
 
 LOOP_C = r"""

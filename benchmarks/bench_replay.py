@@ -260,7 +260,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--jobs", type=int, default=1, help="also time the batched engine on this many processes")
     ap.add_argument("--per-input-seconds", type=float, default=5.0, help="time box of the per-input replay")
     ap.add_argument("--seed", type=int, default=20261125)
-    ap.add_argument("--proofs", default=str(ROOT / "proofs"))
+    ap.add_argument("--proofs", default=str(ROOT / "proofs" / "cot_path_to_tree"))
     ap.add_argument("--blas-threads", type=int, default=1, help="OpenBLAS threads (default 1: one core)")
     args = ap.parse_args(argv)
     if args.blas_threads:

@@ -110,7 +110,7 @@ class Claim:
     """A statement of the paper, keyed by its label, with the checks that decide it.
 
     Attributes:
-        id: the paper's LaTeX label (``thm:cotdfs``), or an id of ours for an unlabelled statement
+        id: the paper's LaTeX label (``thm:main``), or an id of ours for an unlabelled statement
             (documented in docs/claims.md).
         kind: theorem, lemma, proposition, observation, equation, sentence.
         statement: one line.

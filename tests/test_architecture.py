@@ -32,9 +32,9 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("constructions", ("symcot.constructions",)),
     ("replay", ("symcot.replay", "symcot.export")),
     ("check", ("symcot.check", "symcot.lemmas", "symcot.claims")),
-    ("proofs", ("proofs",)),
     ("report", ("symcot.report", "symcot.latex")),
     ("interface", ("symcot.registry", "symcot.cli", "symcot.pytest_plugin")),
+    ("papers", ("proofs",)),
 )
 #: Layers that may import fewer than all the layers before them.
 ONLY: dict[str, tuple[str, ...]] = {"gadgets": ("foundation", "ir", "model"), "replay": ("foundation", "ir", "model")}

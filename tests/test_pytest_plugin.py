@@ -11,10 +11,10 @@ CLAIMS = textwrap.dedent('''
     import importlib
 
     from symcot.claims import Claim, ConstructionCheck
-    from symcot.constructions.cotdfs import DfsConstruction
+    from proofs.cot_path_to_tree.constructions.cotdfs import DfsConstruction
     from symcot.constructions.mutant import Mutant
 
-    P = importlib.import_module("proofs.thm_cotdfs")
+    P = importlib.import_module("proofs.cot_path_to_tree.thm_cotdfs")
 
 
     def broken():

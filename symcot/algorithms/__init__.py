@@ -1,15 +1,6 @@
-"""Reference algorithms from Section 2's definitions: the DFS dynamic and the tree/path bijection."""
+"""The vocabulary of reference algorithms and all-n facts (:mod:`.logic`), and batch fields (:mod:`.batched`).
 
-from symcot.algorithms.bijection import phi, phi_ordered, psi, psi_adjacency
-from symcot.algorithms.dfs import DfsState, Move, dfs_dynamic, dfs_moves
-
-__all__ = [
-    "DfsState",
-    "Move",
-    "dfs_dynamic",
-    "dfs_moves",
-    "phi",
-    "phi_ordered",
-    "psi",
-    "psi_adjacency",
-]
+A paper's reference algorithms live in its package under ``proofs/``; this package holds what they share:
+:mod:`.logic` reads one statement on Python values and on Z3 terms, :mod:`.batched.fields` holds a batched
+reference's per-step state arrays.
+"""

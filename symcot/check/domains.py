@@ -1,7 +1,7 @@
 r"""The entry domains and shapes the text prints for a construction's matrices, against the compiled maps.
 
-Some proofs type a matrix: "W_O^{(2)} ∈ {−1, 0, 1}^{d×2d}" (thm:cotdfs), "W_O ∈ {0,1}^{d×2d}" and
-"W_2 ∈ {0,1}^{d×d′}" (thm:cotpathtotree), "W_O^{(1)} = 0^{d×d}" (a trivial attention). A
+Some proofs type a matrix: "W_O^{(2)} ∈ {−1, 0, 1}^{d×2d}", "W_O ∈ {0,1}^{d×2d}",
+"W_2 ∈ {0,1}^{d×d′}", "W_O^{(1)} = 0^{d×d}" (a trivial attention). A
 :class:`MatrixStatement` records one such sentence; :class:`DomainCheck` compiles the construction at every
 size up to the row's and compares every entry of the map -- its linear coefficients, its constants (which
 Fact 1 turns into entries of the matrix) and its degree-2 coefficients (a typed matrix has none) -- with the

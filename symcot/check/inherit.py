@@ -1,6 +1,6 @@
 """Inherited failures: a construction built on another claim's fails where that claim's construction fails.
 
-thm:cotwidoftree reuses thm:cotdijkstra's two layers and its ``y_0``; when it is refuted, the question a
+A construction may reuse another claim's layers and its ``y_0``; when it is refuted, the question a
 reader asks is whether the failure is the base construction's. :class:`Inheritance` answers it on the
 counterexample itself: the failing input, taken as an input of the base claim (:attr:`Inheritance.to_base`),
 is replayed exactly through the base construction (:func:`~symcot.check.stepwise.check_input`, the same
@@ -41,7 +41,7 @@ class Inheritance:
     """The claim a construction is built on, and how a counterexample becomes that claim's input.
 
     Attributes:
-        claim: the base claim's id (``thm:cotdijkstra``).
+        claim: the base claim's id (``thm:base``).
         variant: the base variant the failure is compared with (the reading the construction reuses).
         construction: builds the base construction of that variant.
         spec: the base claim's comparison (its reference and encoding, as its own check reads them).
@@ -88,7 +88,7 @@ class Inheritance:
 
 
 def inherited_text(row: Verdict) -> str:
-    """One line for tables: ``inherited from thm:cotdijkstra [as-written]: step 1, layer 1, block dis``."""
+    """One line for tables: ``inherited from thm:base [as-written]: step 1, layer 1, block dis``."""
     h = row.inherited_from
     if not h:
         return ""

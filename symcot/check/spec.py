@@ -3,7 +3,7 @@
 What ``y_t`` must carry, the stop rule and λ belong to the construction (:mod:`symcot.constructions.base`).
 What a *claim* adds is stated here: the reference algorithm it is compared with, how a reference state
 reads in a counterexample, which of the encoding's blocks it compares (a claim about part of a
-construction, e.g. the width blocks of thm:cotwidoftree, leaves the others out), and the theorem's
+construction, e.g. only its width blocks, leaves the others out), and the theorem's
 conclusions beyond the step-by-step encoding -- its step count ("in exactly 2n − 1 CoT steps") and the
 answer read off a token ("π_M(y_{2n−1}) = str(G_T)").
 

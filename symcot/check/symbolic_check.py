@@ -1,7 +1,7 @@
 r"""``SymbolicCheck``: a claim variant decided by symbolic replay, for all λ (and weights) in a domain.
 
 For every input topology up to the size asked (:mod:`symcot.check.symbolic_target`), the decoder is
-replayed with ``λ`` -- and, for Dijkstra, every arc weight -- as symbols (:mod:`symcot.replay.symbolic`),
+replayed with ``λ`` -- and, for a weighted claim, every arc weight -- as symbols (:mod:`symcot.replay.symbolic`),
 forking wherever Z3 finds a ReLU or an argmax undecided, and every branch is compared with the
 reference run under the same path condition. The verdict:
 
@@ -16,7 +16,8 @@ reference run under the same path condition. The verdict:
 when asked, **λ_min** per size: the smallest λ above which every branch of every topology agrees.
 
 How λ_min is found and certified (:func:`lambda_min`): a *climb*. The replay runs on ``λ > 0`` (for
-Dijkstra with a symbolic weight bound ``W``: ``0 < w_e ≤ W``, and λ in units of ``W``). At the first departure it
+a weighted claim with a symbolic weight bound ``W``: ``0 < w_e ≤ W``, and λ in units of ``W``). At the first departure
+it
 stops, and Z3's ``Optimize`` gives the supremum ``b`` of λ (of ``λ/W``, taken on the slice ``W = 1``
 of the departure's region, which is checked to be a cone) over that departure's region, exactly, and
 whether it is attained. The replay then goes on from that topology on ``λ > b`` (``λ ≥ b`` when ``b``
@@ -25,7 +26,7 @@ on, each departure raising ``b``, until the replay reaches the last topology wit
 ``λ* = b``, and:
 
 * the *proof* at ``λ*``: every topology was replayed without departure, on every branch, on a domain
-  containing ``λ > λ*`` (``λ ≥ λ*`` when not attained) -- for Dijkstra for every ``W``, every weight
+  containing ``λ > λ*`` (``λ ≥ λ*`` when not attained) -- for a weighted claim for every ``W``, every weight
   in ``(0, W]``;
 * a *counterexample at* ``λ*`` (when attained; ``W = 1``) and one *just below*, on
   ``λ* - δ ≤ λ < λ*`` for the first ``δ ∈ {1/2, 1/4, …}`` where the departing topology has one;
@@ -35,7 +36,7 @@ on, each departure raising ``b``, until the replay reaches the last topology wit
 When no topology departs for any ``λ > 0``, λ_min is 0; when a departure region is unbounded in λ, no
 λ works (a point with ``λ ≥ 1000`` is re-checked).
 
-A formula ``a·n + b`` (times ``W`` for Dijkstra) is reported when the certified values of at least
+A formula ``a·n + b`` (times ``W`` for a weighted claim) is reported when the certified values of at least
 three sizes lie on one line; it is a fit to certified values, not a proof for every ``n``.
 """
 

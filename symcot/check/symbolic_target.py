@@ -21,22 +21,35 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 import sympy as sp
 
-from symcot.algorithms.dijkstra_symbolic import initial_state, step, symbolic_weights, weight_name, weight_rows
 from symcot.check.exhaustive import Family
 from symcot.check.spec import StepwiseSpec
 from symcot.check.stepwise import check_input
 from symcot.constructions.base import Construction
 from symcot.constructions.encoding import W
 from symcot.inputs.graphs import Digraph
+from symcot.inputs.weighted import symbolic_weights, weight_name
 from symcot.ir.symbols import lam
 from symcot.replay.symbolic import LAMBDA, Atom, Instance, Number, Poly, from_sympy, ge, gt, symbolic_decoder
 
 #: The symbol of a weight bound (``w_e ≤ W``).
 WEIGHT_BOUND = "W"
+
+
+class WeightedReference(Protocol):
+    """A reference that runs on a digraph whose weights are symbols: each comparison goes to ``less(a, b)``."""
+
+    def initial(self, g: Digraph, source: int) -> Any:
+        """The state at ``t = 0``."""
+
+    def step(self, g: Digraph, state: Any, less: Callable[[Any, Any], bool]) -> Any:
+        """The next state; ``less(a, b)`` decides ``a < b`` (the symbolic engine forks on it)."""
+
+    def steps(self, g: Digraph) -> int:
+        """How many steps the reference takes on ``g``."""
 
 
 @dataclass(frozen=True)
@@ -100,7 +113,7 @@ class SymbolicTarget:
         make: builds the variant's construction.
         spec: the claim's comparison (the one the exact checker reads).
         family: the input topologies, by size (a family of the claim).
-        weighted: every arc weight is a symbol too (Dijkstra), and the reference forks on their comparisons.
+        weighted: with every arc weight a symbol too, the reference that forks on their comparisons.
         rule_text: the ``rule`` domain in words (default: from the construction's λ rule).
 
     """
@@ -109,7 +122,7 @@ class SymbolicTarget:
     make: Callable[[], Construction]
     spec: StepwiseSpec
     family: Family
-    weighted: bool = False
+    weighted: WeightedReference | None = None
     rule_text: str = ""
 
     def __post_init__(self) -> None:
@@ -147,7 +160,7 @@ class SymbolicTarget:
         sym_inp = inp
         variables = [LAMBDA]
         weights: list[Any] = []
-        if self.weighted:
+        if self.weighted is not None:
             g, s = inp
             gs = symbolic_weights(g, Poly.var)
             sym_inp = (gs, s)
@@ -163,12 +176,12 @@ class SymbolicTarget:
         domain = self._domain(dom, env, weights, variables)
         layout = dec.layout
         stop = cons.stop
-        if self.weighted:
+        if self.weighted is not None:
             gs, s = sym_inp
-            rows = weight_rows(gs)
-            ref0 = initial_state(gs, s)
-            steps = gs.n - 1
-            ref_step: Callable[..., Any] = lambda st, t, d: step(gs, st, d.less, rows)  # noqa: E731
+            ref = self.weighted
+            ref0 = ref.initial(gs, s)
+            steps = ref.steps(gs)
+            ref_step: Callable[..., Any] = lambda st, t, d: ref.step(gs, st, d.less)  # noqa: E731
         else:
             states = self.spec.reference(inp)
             ref0, steps = states[0], len(states) - 1
@@ -194,7 +207,7 @@ class SymbolicTarget:
         assert rule is not None
         atoms: list[Atom] = []
         if dom.kind == "rule":
-            if self.weighted:
+            if self.weighted is not None:
                 atoms += [ge(lam_p, _sympy_rule(rule.formula, env, w)) for w in weights]
             else:
                 atoms.append(ge(lam_p, _sympy_rule(rule.formula, env, 1)))
@@ -215,7 +228,7 @@ class SymbolicTarget:
     def numeric(self, inp: Any, point: dict[str, Number]) -> tuple[Construction, Any]:
         """The construction at ``λ = point[λ]`` and the input with the point's weights."""
         cons = self.make().with_lambda(point[LAMBDA])
-        if self.weighted:
+        if self.weighted is not None:
             g, s = inp
             return cons, (Digraph(g.n, g.arcs, tuple(point[weight_name(u, v)] for u, v in g.arcs)), s)
         return cons, inp
@@ -229,7 +242,7 @@ class SymbolicTarget:
     def point_text(self, inp: Any, point: dict[str, Number]) -> dict[str, Any]:
         """The point as a report shows it: ``λ`` and the weights by arc."""
         out: dict[str, Any] = {"lambda": point[LAMBDA]}
-        if self.weighted:
+        if self.weighted is not None:
             g, _ = inp
             out["weights"] = {f"{u}->{v}": point[weight_name(u, v)] for u, v in g.arcs}
             if WEIGHT_BOUND in point:
@@ -238,7 +251,7 @@ class SymbolicTarget:
 
     def paper_lambda(self, size: int) -> Any:
         """The construction's λ rule at this size (for a weighted claim, the rule itself)."""
-        if self.weighted:
+        if self.weighted is not None:
             rule = self._cons.lam_rule
             assert rule is not None
             return rule.describe()
@@ -246,4 +259,4 @@ class SymbolicTarget:
         return None if first is None else self._cons.lam_value(first)
 
 
-__all__ = ["WEIGHT_BOUND", "Domain", "SymbolicTarget", "lam_poly"]
+__all__ = ["WEIGHT_BOUND", "Domain", "SymbolicTarget", "WeightedReference", "lam_poly"]

@@ -25,7 +25,6 @@ def add_parser(sub: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Print the claims and their readings (verdicts with ``--report``), then the paper labels without a claim."""
-    from symcot.paper import uncovered
     from symcot.registry import load
     from symcot.report.readings import load_reports, render_markdown_list, render_markdown_tables, render_text
 
@@ -34,10 +33,11 @@ def run(args: argparse.Namespace) -> int:
         print(src.describe())
     rows = load_reports(args.report) if args.report else None
     if args.markdown:
-        print(render_markdown_tables(claims, rows) if rows is not None else render_markdown_list(claims))
+        print(render_markdown_tables(claims, rows, src.is_label) if rows is not None
+              else render_markdown_list(claims, src.is_label))
     else:
-        print(render_text(claims, rows))
-    missing = uncovered(set(claims))
+        print(render_text(claims, rows, src.is_label))
+    missing = src.uncovered()
     if missing:
         print("\nPaper labels without a claim:")
         for label, why, checkable in missing:

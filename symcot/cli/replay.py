@@ -52,11 +52,11 @@ def _check_options(args: argparse.Namespace) -> None:
 
 def _replay_input(chk: Any, args: argparse.Namespace) -> tuple[Any, str, dict[str, Any]]:
     """Build the construction's input from --graph/--graph-file/--tree/--dyck/--input."""
-    from symcot.algorithms.bijection import phi, psi
     from symcot.cli.common import not_applicable
     from symcot.errors import locate
     from symcot.inputs.dyck import validate_dyck
     from symcot.inputs.parse import parse_graph, parse_tree, read_graph_file
+    from symcot.inputs.trees import OrderedTree
 
     kind = getattr(chk, "input_kind", "graph")
     if args.input is not None:
@@ -74,7 +74,7 @@ def _replay_input(chk: Any, args: argparse.Namespace) -> tuple[Any, str, dict[st
     g, root, word = None, None, None
     if args.dyck is not None:
         word = validate_dyck(args.dyck)
-        g, root = psi(word).to_digraph(), 0
+        g, root = OrderedTree.from_dyck(word).to_digraph(), 0
     elif args.tree is not None:
         g, root = parse_tree(args.tree)
     elif args.graph is not None:
@@ -86,7 +86,7 @@ def _replay_input(chk: Any, args: argparse.Namespace) -> tuple[Any, str, dict[st
     source = _source(g, args.source, root)
     if kind == "dyck":
         if word is None:
-            word = phi(g, source)
+            word = OrderedTree.from_rooted(g, source).to_dyck()
         return word, f"Dyck word {word}", {"word": word}
     return (g, source), f"{g}, source {source}", {"graph": g, "root": source}
 

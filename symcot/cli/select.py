@@ -1,8 +1,8 @@
 """Which rows ``symcot verify`` runs: ``-k EXPR`` (a pytest-like expression) and ``--lf`` (the last failures).
 
-A row is named ``claim [variant]`` (``thm:cotdfs [as-written]``). ``-k`` takes words joined by ``and``,
+A row is named ``claim [variant]`` (``thm:main [as-written]``). ``-k`` takes words joined by ``and``,
 ``or``, ``not`` and parentheses; a word holds when it is a substring of the row's name, ignoring case, as
-pytest's ``-k`` does with test names (``-k "cotdfs and not phi"``, ``-k "[repaired]"``).
+pytest's ``-k`` does with test names (``-k "main and not phi"``, ``-k "[repaired]"``).
 """
 
 from __future__ import annotations
@@ -81,7 +81,7 @@ class _Parser:
     def parse(self) -> Matcher:
         if self._peek().kind == "end":
             raise SymcotError("-k: empty expression; give words joined by and, or, not "
-                              "(e.g. -k \"cotdfs and not phi\")")
+                              "(e.g. -k \"main and not phi\")")
         matcher = self._or()
         tok = self._peek()
         if tok.kind != "end":

@@ -17,6 +17,7 @@ import os
 import platform
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -40,7 +41,7 @@ from symcot.errors import SymcotError
 from symcot.report.fit import terminal_width
 
 #: Inputs per second and core that the out-of-reach estimate assumes: the batched engine checked the
-#: 5,259,561 inputs of ``thm:cotdfs --max-size 5`` at about 18,000 per second and core, exact replay
+#: 5,259,561 inputs of a DFS decoder at 5 vertices at about 18,000 per second and core, exact replay
 #: runs about 2,000 per second and core at small sizes (both are slower at larger sizes, so the estimate
 #: is a lower bound).
 #: A check without a decoder (a property of a reference algorithm) is taken at the ``property`` rate.
@@ -89,7 +90,7 @@ def add_parser(sub: Any) -> None:
     v.add_argument("--proofs", metavar="DIR", help="claims directory (default ./proofs)")
     v.add_argument("-k", dest="keyword", metavar="EXPR",
                    help="only the rows whose name 'claim [variant]' matches EXPR: words (substrings, any case) "
-                        "joined by and, or, not and parentheses, e.g. -k \"cotdfs and not phi\"")
+                        "joined by and, or, not and parentheses, e.g. -k \"main and not phi\"")
     v.add_argument("-x", "--exitfirst", action="store_true", help="stop at the first refuted or error row")
     v.add_argument("--lf", "--last-failed", action="store_true", dest="last_failed",
                    help=f"only the rows refuted, unknown or an error in the last run (kept in ./{CACHE_DIR})")
@@ -271,7 +272,7 @@ def _execute(plan: list[tuple[Any, Any]], args: argparse.Namespace, engine: str,
 
 
 def _report(rows: list[Verdict], meta: dict[str, Any], args: argparse.Namespace, extra: list[str],
-            kinds: dict[tuple[str, str], str]) -> None:
+            kinds: dict[tuple[str, str], str], labels: Sequence[str] = ()) -> None:
     """Write the reports (first: a second Ctrl-C or a closed pipe must not lose them), then print the results.
 
     The results fit the terminal's width: one line per paper label (``-v``: the table of every row), then
@@ -291,7 +292,7 @@ def _report(rows: list[Verdict], meta: dict[str, Any], args: argparse.Namespace,
             write_index(args.smt2, rows)
     try:
         print()
-        print(_results(rows, args, kinds))
+        print(_results(rows, args, kinds, labels))
         if getattr(args, "explain", False):
             from symcot.report.explain import render_obligations
 
@@ -316,7 +317,8 @@ def _report(rows: list[Verdict], meta: dict[str, Any], args: argparse.Namespace,
                 print(f"\ntraceback of {r.id} [{r.variant}]:\n{tb}", file=sys.stderr)
 
 
-def _results(rows: list[Verdict], args: argparse.Namespace, kinds: dict[tuple[str, str], str]) -> str:
+def _results(rows: list[Verdict], args: argparse.Namespace, kinds: dict[tuple[str, str], str],
+             labels: Sequence[str] = ()) -> str:
     """The rows for the terminal, at its width: folded by paper label, or (``-v``) the table of every row."""
     from symcot.report import render_table
     from symcot.report.fold import default_kind, render_folded
@@ -324,7 +326,7 @@ def _results(rows: list[Verdict], args: argparse.Namespace, kinds: dict[tuple[st
     width = terminal_width()
     if getattr(args, "verbose", False):
         return render_table(rows, width)
-    folded = render_folded(rows, width, lambda r: kinds.get((r.id, r.variant)) or default_kind(r))
+    folded = render_folded(rows, width, lambda r: kinds.get((r.id, r.variant)) or default_kind(r), labels)
     return folded + f"\n(-v lists every row{'' if len(rows) < 2 else f', all {len(rows)}'})"
 
 
@@ -396,7 +398,7 @@ def run(args: argparse.Namespace) -> int:
     src, claims = load(args.proofs)
     stopped: Stopped = None
     try:
-        print(src.describe(), flush=True)
+        print(src.describe(), flush=True)  # like pytest's rootdir line: never cut
     except BrokenPipeError:  # nobody reads: run nothing, write the reports (every row unknown)
         silence_stdout()
         stopped = ("interrupted: standard output closed", CLOSED_PIPE)
@@ -414,13 +416,13 @@ def run(args: argparse.Namespace) -> int:
     rows, stopped = _execute(plan, args, engine, jobs, stopped)
     meta: dict[str, Any] = {"symcot": __version__, "python": platform.python_version(),
                             "max_size_requested": args.max_size, "reach": args.reach, "engine": engine,
-                            "all_n": args.all_n,
+                            "all_n": args.all_n, "papers": src.papers(),
                             "seconds_total": round(time.perf_counter() - t0, 3)}
     if stopped is not None:
         meta["interrupted"] = stopped[0]
     extra = _selection_meta(meta, args, selected - len(plan), len(plan) - len(rows))
     warn = _remember(rows, args)
-    _report(rows, meta, args, extra, _kinds(plan))
+    _report(rows, meta, args, extra, _kinds(plan), src.labels)
     if warn:
         print(f"symcot: warning: {warn}", file=sys.stderr)
     if stopped is None:

@@ -79,7 +79,7 @@ class Construction:
     """Base class (see the module docstring); subclasses set the class attributes and the methods.
 
     Attributes:
-        claim: the paper's label this construction realises (``thm:cotdfs``).
+        claim: the paper's label this construction realises (``thm:main``).
         variant: ``as-written`` for the reading closest to the printed text; a repair or another reading
             has its own name.
         decoder: the symbolic decoder.

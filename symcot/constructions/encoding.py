@@ -14,7 +14,7 @@ Terms (each fills one block; ``k`` is the block's size at the instance's sizes):
 * :func:`onehot` -- ``e_{s.f}`` (``0^k`` when ``s.f`` is ``None``);
 * :func:`indicator` -- ``1[i ∈ s.f]`` for ``i < k`` (``s.f`` a set of indices);
 * :func:`scalar` -- ``[scale·s.f + offset]``;
-* :func:`vector` -- ``s.f`` itself, with ``∞`` (:data:`symcot.algorithms.dijkstra.INF`, any object whose
+* :func:`vector` -- ``s.f`` itself, with ``∞`` (a reference's infinity: any object whose
   ``is_infinite`` is true) replaced by ``λ``;
 * :func:`flat` -- the matrix ``s.f`` row by row;
 * :func:`const` -- ``c`` in every coordinate.
@@ -378,7 +378,7 @@ def batch_field_arrays(fields: Fields, enc: StateEncoding,
 class StopRule:
     """The chain stops at the first ``y_t`` whose block ``block`` is ``value`` in every coordinate.
 
-    ``π_cur(y_t) = 0^n`` (DFS) is ``StopRule("cur", 0)``; ``π_vis(y_t) = 1^n`` (Dijkstra) is
+    ``π_cur(y_t) = 0^n`` (DFS) is ``StopRule("cur", 0)``; ``π_vis(y_t) = 1^n`` (a shortest-path decoder) is
     ``StopRule("vis", 1)``. ``source`` quotes the paper.
     """
 

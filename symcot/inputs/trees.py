@@ -1,10 +1,9 @@
 """Trees: ordered (plane) trees, labeled trees in Prüfer order, random trees and tree validation.
 
-Two kinds of tree appear in the paper. A *labeled* tree is a symmetric :class:`Digraph` (both arcs per
+Two kinds of tree are input families here. A *labeled* tree is a symmetric :class:`Digraph` (both arcs per
 edge) plus a root; the DFS dynamic orders the children of a vertex by index. An *ordered* tree is
-the output of ``psi`` (:meth:`OrderedTree.from_dyck`): an :class:`OrderedTree` whose children lists carry
-the order and whose vertices are numbered in preorder, which is the numbering Algorithm 1
-(``algo:pathtotree``) uses.
+the tree of a Dyck word (:meth:`OrderedTree.from_dyck`): an :class:`OrderedTree` whose children lists carry
+the order and whose vertices are numbered in preorder.
 
 Labeled trees on ``0..n-1`` are enumerated through Prüfer sequences: the tree of rank ``r`` is the
 tree whose Prüfer sequence (length ``n-2``, letters ``0..n-1``) spells ``r`` in base ``n``, most

@@ -1,8 +1,8 @@
-"""Weighted inputs for Dijkstra (thm:cotdijkstra): connected digraphs × weights × sources, with counts.
+"""Weighted inputs for shortest paths: connected digraphs × weights × sources, with counts.
 
 "Connected" is read as *every vertex reachable from the source by a directed path*: that is what
-``Dkst`` needs to visit all ``n`` vertices in ``n - 1`` steps (a weakly connected digraph does not give
-it; see docs/errata.md (f) for the same point about DFS).
+a shortest-path dynamic needs to visit all ``n`` vertices in ``n - 1`` steps (a weakly connected digraph does not give
+it).
 
 Enumeration order (so an exhaustive checker meets the smallest counterexample first): the digraph
 (fewest arcs first, then lexicographic, as :func:`symcot.inputs.simple_digraphs`), then the source,
@@ -17,7 +17,7 @@ those with every vertex reachable from 0. By symmetry there are ``n R(n)`` (digr
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from fractions import Fraction
 from functools import cache
 from itertools import product
@@ -108,7 +108,7 @@ def random_weighted_digraph(n: int, rng: random.Random, p: float = 0.3, max_num:
 
 
 def validate_weighted(g: Digraph, source: object) -> int:
-    """Check the domain of ``Dkst`` (thm:cotdijkstra) and return ``source``.
+    """Check a weighted shortest-path input (a digraph and a source) and return ``source``.
 
     The domain is a simple digraph (no self-loop, no repeated arc) with positive exact weights, in
     which every vertex is reachable from ``source`` by a directed path. That is our reading of
@@ -121,12 +121,12 @@ def validate_weighted(g: Digraph, source: object) -> int:
 
     """
     if not isinstance(g, Digraph):
-        raise InvalidInputError(f"Dijkstra takes a symcot Digraph, got {type(g).__name__}")
+        raise InvalidInputError(f"a weighted input is a symcot Digraph, got {type(g).__name__}")
     if not isinstance(source, int) or isinstance(source, bool) or not 0 <= source < g.n:
         raise InvalidInputError(f"source {source!r} is not a vertex: vertices are 0..{g.n - 1}")
     for (u, v) in g.arcs:
         if u == v:  # Digraph already refuses these; kept for inputs built around it
-            raise InvalidInputError(f"self-loop at vertex {u}: Dijkstra's construction needs a simple graph")
+            raise InvalidInputError(f"self-loop at vertex {u}: a weighted input is a simple graph")
     for (u, v), w in zip(g.arcs, g.weights or ()):
         if isinstance(w, float) or not w > 0:
             raise InvalidInputError(f"weight of arc {(u, v)} is {w!r}; weights must be exact and positive (> 0)")
@@ -135,7 +135,7 @@ def validate_weighted(g: Digraph, source: object) -> int:
         missing = sorted(set(range(g.n)) - seen)
         raise InvalidInputError(
             f"not connected from source {source}: vertices {{{', '.join(map(str, missing))}}} are unreachable "
-            "by directed paths, and Dkst needs every vertex reachable (n - 1 steps)"
+            "by directed paths, and the run needs every vertex reachable (n - 1 steps)"
         )
     return source
 
@@ -147,3 +147,19 @@ def describe(inp: tuple[Digraph, int]) -> dict[str, object]:
     return {"n": g.n, "arcs": [list(a) for a in g.arcs],
             "weights": [w if isinstance(w, int) or w.denominator != 1 else int(w) for w in ws],
             "source": s, "text": f"{g}, source {s}"}
+
+
+def weight_name(u: int, v: int) -> str:
+    """The symbol of the weight of arc ``(u, v)``: ``w[u,v]``."""
+    return f"w[{u},{v}]"
+
+
+def symbolic_weights(g: Digraph, make_var: Callable[[str], object]) -> Digraph:
+    """``g``'s topology with the weight of arc ``(u, v)`` replaced by the symbol ``make_var(w[u,v])``.
+
+    The digraph's own validation accepts exact numbers only; the symbolic weights are attached after it
+    (the topology itself is validated as usual).
+    """
+    out = Digraph(g.n, g.arcs)
+    object.__setattr__(out, "weights", tuple(make_var(weight_name(u, v)) for u, v in out.arcs))
+    return out

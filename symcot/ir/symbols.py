@@ -10,7 +10,7 @@ import sympy as sp
 
 #: Number of vertices (or, for path inputs, the word length), as the paper writes it.
 n = sp.Symbol("n", integer=True, positive=True)
-#: Number of tree nodes in thm:cotpathtotree, where the paper writes ``m``.
+#: A second size (e.g. the number of tree nodes, where a paper writes ``m``).
 m = sp.Symbol("m", integer=True, positive=True)
 #: A generic dimension of a lemma (``H`` in lem:addonetospecificheight, ``d`` in lem:shiftonehot).
 H = sp.Symbol("H", integer=True, positive=True)

@@ -41,7 +41,7 @@ class LemmaCheck:
 
     Attributes:
         lemma: a zero-argument function building the :class:`Lemma` (built when the check runs).
-        variant: ``as-written``, ``repaired``, or a named reading such as ``use-site:thm:cotwidofpath``.
+        variant: ``as-written``, ``repaired``, or a named reading such as ``use-site:thm:main``.
         lam: the ``λ`` analysis to run (``None`` for a lemma without ``λ``).
         notes: shown with the verdict (interpretive choices of this variant).
         method: the report's method column.

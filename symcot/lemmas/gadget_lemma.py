@@ -53,8 +53,8 @@ def use_lemma(g: Gadget, claim_id: str, target: Mapping[str, Row], hyps: Sequenc
               timeout_ms: int = 10_000) -> Lemma:
     """The lemma of ``g`` where it is used: ``g``'s function on a layout of its inputs, ``target`` on its used outputs.
 
-    ``target`` is restricted to the outputs the caller uses (an output it drops, such as lem:mMc's ``m`` in
-    thm:cotpathstrahler, is not part of the use). ``λ`` is a free real when the maps mention it.
+    ``target`` is restricted to the outputs the caller uses (an output it drops is not part of the use). ``λ`` is a free
+    real when the maps mention it.
     """
     lay = use_layout(g, name or f"{g.label}.in-use")
     v = lay.vars()

@@ -8,7 +8,7 @@ run names a claims directory:
 - ``symcot_proofs = DIR`` in the ``[pytest]`` / ``[tool.pytest.ini_options]`` settings: a run without paths
   collects ``DIR`` besides its test paths, and a run given a path inside ``DIR`` collects it.
 
-Each claim variant is an item named ``<claim id>[<variant>]`` (so ``-k cotdfs`` selects by id), run by
+Each claim variant is an item named ``<claim id>[<variant>]`` (so ``-k main`` selects by id), run by
 :meth:`symcot.claims.Claim.run_check` as ``symcot verify`` runs it (batched engine, each claim's own size
 unless ``--symcot-max-size N``). ``proved`` and ``verified`` pass; ``refuted``, ``unknown`` and ``error``
 fail with the row and its counterexample (or the reason) as the message. The collectors need pytest 8

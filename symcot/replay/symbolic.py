@@ -1,7 +1,7 @@
 r"""Symbolic replay: λ and edge weights as symbols, every order decision settled by Z3.
 
 The decoder is run by the Section-3 rules of :mod:`symcot.model.semantics` (``Context.push``), with
-token coordinates that are *polynomials* in the symbols -- ``λ`` (:data:`LAMBDA`) and, for Dijkstra,
+token coordinates that are *polynomials* in the symbols -- ``λ`` (:data:`LAMBDA`) and, for a weighted claim,
 one symbol per arc weight -- with exact rational coefficients (:class:`Poly`, in
 :mod:`symcot.replay.symbolic_poly`). The two decisions the rules leave to a
 :class:`~symcot.model.semantics.Semantics` object are replaced:

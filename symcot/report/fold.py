@@ -1,7 +1,7 @@
 """The default output of ``symcot verify``: one line per paper label, its sub-checks folded, and a count line.
 
-Rows are grouped under the paper label their claim id extends (``thm:cotdfs`` holds ``thm:cotdfs``,
-``thm:cotdfs:fact1``, ``thm:cotdfs:phi:domains``, …) when that label's claim is among the rows; an id of
+Rows are grouped under the paper label their claim id extends (``thm:main`` holds ``thm:main``,
+``thm:main:fact1``, ``thm:main:phi:domains``, …) when that label's claim is among the rows; an id of
 ours whose label is not heads its own group, or joins the group of a selected id it extends. A group's
 line says what became of the label's ``as-written`` row: ``holds as written``, ``refuted`` (its smallest
 counterexample on the next line, which may be wider than the terminal) with ``a repaired variant holds``
@@ -18,7 +18,6 @@ from dataclasses import dataclass
 
 from symcot.check.inherit import inherited_text
 from symcot.check.verdict import VERDICTS, Verdict
-from symcot.paper import PAPER_LABELS
 from symcot.report.fit import INDENT, cut
 from symcot.report.table import counterexample_summary
 
@@ -47,7 +46,7 @@ class Group:
         return [r for r in self.rows if r.id == self.label]
 
 
-def label_of(claim_id: str, ids: Iterable[str] = (), labels: Iterable[str] = PAPER_LABELS) -> str:
+def label_of(claim_id: str, ids: Iterable[str] = (), labels: Iterable[str] = ()) -> str:
     """The group of ``claim_id``: the shortest of the selected ``ids`` it extends, a paper label first.
 
     Without ``ids``, the shortest paper label it extends; else ``claim_id`` itself.
@@ -62,7 +61,7 @@ def label_of(claim_id: str, ids: Iterable[str] = (), labels: Iterable[str] = PAP
     return claim_id
 
 
-def group_rows(rows: Sequence[Verdict], labels: Iterable[str] = PAPER_LABELS) -> list[Group]:
+def group_rows(rows: Sequence[Verdict], labels: Iterable[str] = ()) -> list[Group]:
     """The rows by group, each group where its label's own row came (else where its first row came)."""
     ids = {r.id for r in rows}
     label_list = list(labels)
@@ -160,7 +159,7 @@ def _names(variants: Sequence[str]) -> str:
 
 
 def render_folded(rows: Sequence[Verdict], width: int | None, kind_of: KindOf = default_kind,
-                  labels: Iterable[str] = PAPER_LABELS) -> str:
+                  labels: Iterable[str] = ()) -> str:
     """One line per group (cut to ``width``), its counterexample, and a line per unknown or error sub-check."""
     groups = group_rows(rows, labels)
     lw = min(max([len(g.label) for g in groups] + [5]), MAX_LABEL)

@@ -15,11 +15,19 @@ def _cell(text: Any) -> str:
     return str(text).replace("|", "\\|").replace("\n", " ")
 
 
+def _subjects(papers: list[dict[str, Any]]) -> list[str]:
+    """What each paper package of the run checks (its ``SUBJECT``), one line each."""
+    lines = [f"Subject: {p['subject']} (package `{p['package']}`, {p['claims']} claims)" for p in papers
+             if p.get("subject")]
+    return lines + [""] if lines else []
+
+
 def render_markdown(rows: list[Verdict], meta: dict[str, Any] | None = None) -> str:
     """The report as Markdown (GitHub flavour)."""
     out = ["# symcot verification report", ""]
     if meta:
-        out.append(", ".join(f"{k}: {v}" for k, v in meta.items()))
+        out += _subjects(meta.get("papers") or [])
+        out.append(", ".join(f"{k}: {v}" for k, v in meta.items() if k != "papers"))
         out.append("")
     out += ["| claim | variant | verdict | scope | method | max size | inputs | seconds | counterexample |",
             "|---|---|---|---|---|---|---|---|---|"]

@@ -9,7 +9,7 @@ docs/errata.md are made this way).
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -18,8 +18,14 @@ from symcot.check.inherit import inherited_text
 from symcot.check.verdict import Verdict
 from symcot.claims import Claim
 from symcot.errors import SymcotError
-from symcot.paper import is_paper_label
 from symcot.report.table import SCHEMA_VERSION, counterexample_summary
+
+#: Whether a claim id is its paper's own label (else an id of ours, marked as such).
+IsLabel = Callable[[str], bool]
+
+
+def _every(claim_id: str) -> bool:
+    return True
 
 
 def load_reports(paths: Iterable[str | Path]) -> list[Verdict]:
@@ -107,11 +113,11 @@ def outcome_text(r: Verdict) -> str:
     return "; ".join(p for p in parts if p)
 
 
-def render_text(claims: dict[str, Claim], rows: list[Verdict] | None) -> str:
+def render_text(claims: dict[str, Claim], rows: list[Verdict] | None, is_label: IsLabel = _every) -> str:
     """The terminal listing: per claim its variants (kind, reading), each check and, with a report, its verdict."""
     lines: list[str] = []
     for c in claims.values():
-        ours = "" if is_paper_label(c.id) else "  [id ours]"
+        ours = "" if is_label(c.id) else "  [id ours]"
         lines.append(f"{c.id:<28} {c.kind:<11} {c.statement}{ours}")
         for v in variant_views(c, rows):
             lines.append(f"    {v.variant} [{v.kind}]: {v.text}")
@@ -137,11 +143,11 @@ def _cell(text: Any) -> str:
     return str(text).replace("|", "\\|").replace("\n", " ")
 
 
-def render_markdown_tables(claims: dict[str, Claim], rows: list[Verdict]) -> str:
+def render_markdown_tables(claims: dict[str, Claim], rows: list[Verdict], is_label: IsLabel = _every) -> str:
     """One reading × verdict table per claim: variant, kind, reading, checker, verdict, what it found."""
     out: list[str] = []
     for c in claims.values():
-        ours = " (id ours)" if not is_paper_label(c.id) else ""
+        ours = " (id ours)" if not is_label(c.id) else ""
         out += [f"#### `{c.id}`{ours}", "", _cell(c.statement), "",
                 "| variant | kind | reading | checker | verdict | scope | counterexample (smallest) |",
                 "|---|---|---|---|---|---|---|"]
@@ -155,14 +161,14 @@ def render_markdown_tables(claims: dict[str, Claim], rows: list[Verdict]) -> str
     return "\n".join(out)
 
 
-def render_markdown_list(claims: dict[str, Claim]) -> str:
+def render_markdown_list(claims: dict[str, Claim], is_label: IsLabel = _every) -> str:
     """The claims table of docs/claims.md (no report): variants with their kind and checker."""
     out = ["| id | kind | statement | where | variants (kind; checker) | id ours? |", "|---|---|---|---|---|---|"]
     for c in claims.values():
         variants = "; ".join(f"{v.variant} ({v.kind}; {', '.join(dict.fromkeys(v.methods))})"
                              for v in variant_views(c))
         out.append(f"| `{c.id}` | {c.kind} | {_cell(c.statement)} | {c.where} | {_cell(variants)} | "
-                   f"{'no' if is_paper_label(c.id) else 'yes'} |")
+                   f"{'no' if is_label(c.id) else 'yes'} |")
     return "\n".join(out)
 
 

@@ -8,10 +8,10 @@ import random
 
 import pytest
 
-from proofs.thm_cotdfs import SPEC, TREE_SPEC
-from symcot.algorithms.dfs import dfs_dynamic
+from proofs.cot_path_to_tree.algorithms.dfs import dfs_dynamic
+from proofs.cot_path_to_tree.constructions.cotdfs import STOP, DfsConstruction
+from proofs.cot_path_to_tree.thm_cotdfs import SPEC, TREE_SPEC
 from symcot.check.batched_check import BatchedChecker, EngineDisagreement, table_disagreements
-from symcot.constructions.cotdfs import STOP, DfsConstruction
 from symcot.inputs import random_digraph, rooted_labeled_trees
 from symcot.model import generate
 from symcot.replay.batched import RowOutputs, block_series, generate_batch

@@ -8,8 +8,8 @@ import random
 
 import pytest
 
+from proofs.cot_path_to_tree.constructions.cotdfs import STOP, DfsConstruction
 from symcot.check.batched_check import run_batched_check
-from symcot.constructions.cotdfs import STOP, DfsConstruction
 from symcot.inputs import random_digraph, rooted_labeled_trees
 from symcot.model import generate
 from symcot.replay.batched import BatchedDecoder

@@ -9,7 +9,7 @@ from symcot.inputs.dyck_families import NONEMPTY_DYCK_WORDS
 
 
 def _height():
-    return importlib.import_module("proofs.thm_cotwidofpath")
+    return importlib.import_module("proofs.cot_path_to_tree.thm_cotwidofpath")
 
 
 def test_the_printed_height_bound_holds_with_slack_one_and_its_equality_case_fails(claims):

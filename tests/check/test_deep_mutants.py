@@ -4,6 +4,7 @@ from collections import Counter
 
 import pytest
 
+from proofs.cot_path_to_tree.constructions.cotwidoftree import WidthTreeConstruction
 from symcot.check.alln.check import AllNCheck
 from symcot.check.alln.prover import prove
 from symcot.check.deep_mutants import (
@@ -18,7 +19,6 @@ from symcot.check.deep_mutants import (
     soundness_failure,
 )
 from symcot.check.stepwise import check_input
-from symcot.constructions.cotwidoftree import WidthTreeConstruction
 from symcot.constructions.deep import KINDS, VANISHING, deep_mutants, lambda_at, same_weights, select, substituted
 from symcot.constructions.mutant import sites
 from symcot.errors import SymcotError

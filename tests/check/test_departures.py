@@ -7,15 +7,15 @@ from fractions import Fraction
 
 import pytest
 
+from proofs.cot_path_to_tree.constructions.cotdfs import DfsConstruction
+from proofs.cot_path_to_tree.constructions.cotdijkstra import DijkstraConstruction
 from symcot.check.departures import DeparturesCheck, Homogenised, first_difference, homogenise, map_terms
-from symcot.constructions.cotdfs import DfsConstruction
-from symcot.constructions.cotdijkstra import DijkstraConstruction
 from symcot.inputs import Digraph
 
 
 @pytest.fixture(scope="module")
 def dfs():
-    return importlib.import_module("proofs.thm_cotdfs")
+    return importlib.import_module("proofs.cot_path_to_tree.thm_cotdfs")
 
 
 ARC = (Digraph(2, ((0, 1),)), 0)
@@ -64,7 +64,7 @@ def test_a_wrong_coordinate_is_caught_by_the_replay():
 
 
 def test_a_constant_without_a_coordinate_is_refuted():
-    d = importlib.import_module("proofs.thm_cotdijkstra")
+    d = importlib.import_module("proofs.cot_path_to_tree.thm_cotdijkstra")
     row = DeparturesCheck("as-written", lambda: DijkstraConstruction("as-written"), d.SPEC, [d.UNIT]).run("x", 3)
     c = row.counterexample
     assert row.verdict == "refuted" and c["kind"] == "departure" and (c["layer"], c["maps_without"][0]["map"]) == (

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from proofs.cot_path_to_tree.constructions.cotdfs import DfsConstruction
+from proofs.cot_path_to_tree.constructions.cotdijkstra import DijkstraConstruction
 from symcot.check.domains import DomainCheck, MatrixStatement
-from symcot.constructions.cotdfs import DfsConstruction
-from symcot.constructions.cotdijkstra import DijkstraConstruction
 from symcot.constructions.mutant import Mutant
 from symcot.inputs import Digraph
 

@@ -2,9 +2,9 @@
 
 import itertools
 
+from proofs.cot_path_to_tree.constructions.cotdfs import DfsConstruction
 from symcot.check.equivalence import locate, token_diffs
 from symcot.check.mutation import target_of
-from symcot.constructions.cotdfs import DfsConstruction
 from symcot.constructions.mutant import SymbolicMutant, sites
 from symcot.inputs import Digraph
 from tests.check.prefix_sum import claim

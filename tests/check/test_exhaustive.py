@@ -1,8 +1,8 @@
 """Checker mechanics: exit codes, max_size accounting, and family-count errors."""
 
+from proofs.cot_path_to_tree.constructions.cotdfs import DfsConstruction
 from symcot.check.exhaustive import Family, run_construction_check
 from symcot.check.verdict import Verdict, exit_status
-from symcot.constructions.cotdfs import DfsConstruction
 from symcot.inputs import digraphs_with_sources
 
 
@@ -57,7 +57,7 @@ def test_parallel_run_gives_the_same_verdict_and_counterexample(dfs_proofs, monk
 
 
 def test_property_check_verifies_and_refutes_with_the_smallest_input(dfs_proofs):
-    from symcot.algorithms import phi
+    from proofs.cot_path_to_tree.algorithms import phi
     from symcot.claims import PropertyCheck
 
     def right(inp):

@@ -9,14 +9,14 @@ from typing import Any
 import numpy as np
 import pytest
 
-import proofs.thm_cotpathstrahler as strahler_proof
-import proofs.thm_cotpathtotree as pathtotree_proof
-import proofs.thm_cotwidofpath as width_proof
+import proofs.cot_path_to_tree.thm_cotpathstrahler as strahler_proof
+import proofs.cot_path_to_tree.thm_cotpathtotree as pathtotree_proof
+import proofs.cot_path_to_tree.thm_cotwidofpath as width_proof
+from proofs.cot_path_to_tree.constructions.cotpathstrahler import StrahlerPathConstruction
+from proofs.cot_path_to_tree.constructions.cotpathtotree import PathToTreeConstruction
+from proofs.cot_path_to_tree.constructions.cotwidofpath import WidthPathConstruction
 from symcot.check.batched_check import BatchedChecker, EngineDisagreement, table_disagreements
 from symcot.constructions.base import Construction
-from symcot.constructions.cotpathstrahler import StrahlerPathConstruction
-from symcot.constructions.cotpathtotree import PathToTreeConstruction
-from symcot.constructions.cotwidofpath import WidthPathConstruction
 from symcot.inputs.dyck import UP, dyck_words, heights
 
 SPECS = {"pathtotree": pathtotree_proof.SPEC, "width": width_proof.SPEC, "strahler": strahler_proof.SPEC}

@@ -12,21 +12,21 @@ from typing import Any
 import numpy as np
 import pytest
 
-import proofs.thm_cotdijkstra as dijkstra_proof
-import proofs.thm_cottreestrahler as strahler_proof
-import proofs.thm_cotwidoftree as width_proof
+import proofs.cot_path_to_tree.thm_cotdijkstra as dijkstra_proof
+import proofs.cot_path_to_tree.thm_cottreestrahler as strahler_proof
+import proofs.cot_path_to_tree.thm_cotwidoftree as width_proof
 import symcot.check.batched_check as batched_check
-from symcot.algorithms import strahler as strahler_alg
-from symcot.algorithms.bijection import psi
-from symcot.algorithms.dijkstra import INF, dijkstra_dynamic, tree_depths, validate_dijkstra_input
+from proofs.cot_path_to_tree.algorithms import strahler as strahler_alg
+from proofs.cot_path_to_tree.algorithms.bijection import psi
+from proofs.cot_path_to_tree.algorithms.dijkstra import INF, dijkstra_dynamic, tree_depths, validate_dijkstra_input
+from proofs.cot_path_to_tree.constructions import cotdijkstra as dijkstra_cons
+from proofs.cot_path_to_tree.constructions.cotdfs import dfs_token, dfs_token_keys
+from proofs.cot_path_to_tree.constructions.cottreestrahler import StrahlerTreeConstruction
+from proofs.cot_path_to_tree.constructions.cotwidoftree import WidthTreeConstruction
 from symcot.check.batched_check import BatchedChecker, EngineDisagreement, run_batched_check, table_disagreements
 from symcot.check.exhaustive import run_construction_check
 from symcot.constructions import base as construction_base
-from symcot.constructions import cotdijkstra as dijkstra_cons
 from symcot.constructions.base import Construction
-from symcot.constructions.cotdfs import dfs_token, dfs_token_keys
-from symcot.constructions.cottreestrahler import StrahlerTreeConstruction
-from symcot.constructions.cotwidoftree import WidthTreeConstruction
 from symcot.inputs import Digraph, random_labeled_tree, rooted_labeled_trees
 from symcot.inputs.dyck import dyck_words
 from symcot.inputs.weighted import connected_digraphs_with_sources, random_weighted_digraph
@@ -289,7 +289,7 @@ def test_token_cache_starts_over_beyond_its_limit(monkeypatch: pytest.MonkeyPatc
 
 def _literal_dijkstra(g: Digraph, s: int) -> list[Any]:
     """The dynamic exactly as written before (full relaxation over the weight matrix)."""
-    from symcot.algorithms.dijkstra import DkstState, weight_matrix
+    from proofs.cot_path_to_tree.algorithms.dijkstra import DkstState, weight_matrix
 
     validate_dijkstra_input(g, s)
     a, n = weight_matrix(g), g.n

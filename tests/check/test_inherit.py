@@ -6,22 +6,22 @@ import importlib
 
 import pytest
 
+from proofs.cot_path_to_tree.constructions.cotdijkstra import DijkstraConstruction
+from proofs.cot_path_to_tree.constructions.cotwidoftree import WidthTreeConstruction
 from symcot.check.exhaustive import run_construction_check
 from symcot.check.inherit import Inheritance, inherited_text
 from symcot.check.verdict import Verdict
-from symcot.constructions.cotdijkstra import DijkstraConstruction
-from symcot.constructions.cotwidoftree import WidthTreeConstruction
 from symcot.inputs import Digraph
 
 
 @pytest.fixture(scope="module")
 def W():
-    return importlib.import_module("proofs.thm_cotwidoftree")
+    return importlib.import_module("proofs.cot_path_to_tree.thm_cotwidoftree")
 
 
 @pytest.fixture(scope="module")
 def D():
-    return importlib.import_module("proofs.thm_cotdijkstra")
+    return importlib.import_module("proofs.cot_path_to_tree.thm_cotdijkstra")
 
 
 EDGE = (Digraph.undirected(2, [(0, 1)]), 0)

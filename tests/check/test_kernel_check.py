@@ -10,13 +10,13 @@ import importlib
 import numpy as np
 import pytest
 
+from proofs.cot_path_to_tree.constructions.cotdfs import DfsConstruction
+from proofs.cot_path_to_tree.constructions.cotdfs_phi import DfsPhiConstruction
 from symcot.check.batched_check import BatchedChecker, run_batched_check
 from symcot.check.exhaustive import run_construction_check
 from symcot.check.kernel_check import EngineDisagreement
 from symcot.check.spec import BatchRunView, RunView
 from symcot.check.stepwise import check_input
-from symcot.constructions.cotdfs import DfsConstruction
-from symcot.constructions.cotdfs_phi import DfsPhiConstruction
 from symcot.constructions.encoding import batch_field_arrays
 from symcot.constructions.mutant import Mutant
 from symcot.inputs.batch import tree_batch, word_batch
@@ -171,8 +171,8 @@ def test_rows_of_the_reach_families_equal_the_exact_rows(claims):
     """Whole checks: the batched rows (in-process and sharded) are the exact rows, verified and refuted."""
     from symcot.check import shard
 
-    phi = importlib.import_module("proofs.thm_cotdfs_phi")
-    ps = importlib.import_module("proofs.thm_cotpathstrahler")
+    phi = importlib.import_module("proofs.cot_path_to_tree.thm_cotdfs_phi")
+    ps = importlib.import_module("proofs.cot_path_to_tree.thm_cotpathstrahler")
 
     cases = [(phi.ORDERED, DfsPhiConstruction(), phi.SPEC, 5),
              (phi.ORDERED, Mutant(DfsPhiConstruction(), 2, "W_2", ("q", 0), [("flg1", 0)], 1), phi.SPEC, 5)]
@@ -194,8 +194,8 @@ def test_rows_of_the_reach_families_equal_the_exact_rows(claims):
 
 def test_a_conclusion_alone_refutes_in_batch_as_in_exact_replay(claims):
     """Negative: q never -1 and q left out of enc: only the φ conclusion sees it, in the batch forms too."""
-    phi = importlib.import_module("proofs.thm_cotdfs_phi")
-    from symcot.constructions.cotdfs import ENCODING as DFS_ENCODING
+    phi = importlib.import_module("proofs.cot_path_to_tree.thm_cotdfs_phi")
+    from proofs.cot_path_to_tree.constructions.cotdfs import ENCODING as DFS_ENCODING
 
     class Lenient(DfsPhiConstruction):
         encoding = DFS_ENCODING
@@ -213,7 +213,7 @@ def _spec_with(spec, **kw):
 
 def _corrupt(row):
     """A batch reference of the DFS claims that moves row ``row``'s vertex at step 1 (a deliberate bug)."""
-    dfs = importlib.import_module("proofs.thm_cotdfs")
+    dfs = importlib.import_module("proofs.cot_path_to_tree.thm_cotdfs")
 
     def ref(batch):
         fields = dfs.reference_batch(batch)
@@ -256,8 +256,8 @@ def test_without_batch_forms_the_batch_is_checked_input_by_input(dfs_proofs):
 
 def test_rows_the_kernel_cannot_hold_are_decided_by_exact_replay():
     """λ = 2^62 puts the Dijkstra decoder's sums beyond int64: those rows go to exact replay, same verdicts."""
-    dk = importlib.import_module("proofs.thm_cotdijkstra")
-    from symcot.constructions.cotdijkstra import DijkstraConstruction
+    dk = importlib.import_module("proofs.cot_path_to_tree.thm_cotdijkstra")
+    from proofs.cot_path_to_tree.constructions.cotdijkstra import DijkstraConstruction
 
     cons = DijkstraConstruction("repaired").with_lambda(2**62)
     checker = BatchedChecker(cons, dk.SPEC)

@@ -4,10 +4,10 @@ import sys
 
 import pytest
 
+from proofs.cot_path_to_tree.constructions.cotdfs import DfsConstruction
 from symcot.check import shard
 from symcot.check.batched_check import run_batched_check
 from symcot.check.exhaustive import Family, run_construction_check
-from symcot.constructions.cotdfs import DfsConstruction
 from symcot.constructions.mutant import Mutant
 from symcot.errors import SymcotError
 from symcot.inputs import digraphs_with_sources, ordered_trees, rooted_labeled_trees, simple_digraphs

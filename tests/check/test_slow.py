@@ -2,8 +2,8 @@
 
 import pytest
 
+from proofs.cot_path_to_tree.constructions.cotdfs import DfsConstruction
 from symcot.check.exhaustive import run_construction_check
-from symcot.constructions.cotdfs import DfsConstruction
 
 
 @pytest.mark.slow

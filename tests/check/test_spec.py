@@ -9,6 +9,7 @@ import importlib
 import numpy as np
 import pytest
 
+from proofs.cot_path_to_tree.constructions.cotwidoftree import WIDTH_BLOCKS, WidthTreeConstruction
 from symcot.check.batched_check import run_batched_check
 from symcot.check.exhaustive import Progress, run_construction_check
 from symcot.check.spec import BatchRunView, Conclusion, StepwiseSpec, rows_equal
@@ -16,7 +17,6 @@ from symcot.check.stepwise import check_input
 from symcot.check.symbolic_check import SymbolicCheck
 from symcot.check.symbolic_target import SymbolicTarget
 from symcot.check.trace import replay
-from symcot.constructions.cotwidoftree import WIDTH_BLOCKS, WidthTreeConstruction
 from symcot.constructions.mutant import Mutant
 from symcot.inputs import Digraph
 from symcot.ir import Layout
@@ -24,7 +24,7 @@ from symcot.ir import Layout
 
 @pytest.fixture(scope="module")
 def W():
-    return importlib.import_module("proofs.thm_cotwidoftree")
+    return importlib.import_module("proofs.cot_path_to_tree.thm_cotwidoftree")
 
 
 def _trees(W, k):

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import proofs.thm_cottreestrahler as strahler_proof
+import proofs.cot_path_to_tree.thm_cottreestrahler as strahler_proof
+from proofs.cot_path_to_tree.constructions.cottreestrahler import StrahlerTreeConstruction
 from symcot.check import symbolic_explore
 from symcot.check.symbolic_explore import Tally, explore, refute_all
 from symcot.check.symbolic_target import Domain, SymbolicTarget
-from symcot.constructions.cottreestrahler import StrahlerTreeConstruction
 
 
 def _target(variant: str) -> SymbolicTarget:

@@ -2,8 +2,8 @@
 
 from pathlib import Path
 
+from proofs.cot_path_to_tree.constructions.cotdfs import DfsConstruction
 from symcot.check.trace import render_text, replay
-from symcot.constructions.cotdfs import DfsConstruction
 from symcot.constructions.mutant import Mutant
 from symcot.inputs import Digraph
 

@@ -6,11 +6,11 @@ import textwrap
 from symcot.cli import main
 
 BROKEN = '''
-from proofs.thm_cotdfs import DIGRAPHS, SPEC
+from proofs.cot_path_to_tree.thm_cotdfs import DIGRAPHS, SPEC
 import dataclasses
 from symcot.check.alln.check import AllNCheck
 from symcot.claims import Claim
-from symcot.constructions.cotdfs import DfsConstruction
+from proofs.cot_path_to_tree.constructions.cotdfs import DfsConstruction
 
 
 def crash(inp):
@@ -23,10 +23,10 @@ CLAIMS = [Claim(id="mine:broken", kind="theorem", statement="s", where="w", defa
 '''
 
 NO_STATEMENT = '''
-from proofs.thm_cotwidofpath import NONEMPTY_DYCK_WORDS, SPEC
+from proofs.cot_path_to_tree.thm_cotwidofpath import NONEMPTY_DYCK_WORDS, SPEC
 from symcot.check.alln.check import AllNCheck
 from symcot.claims import Claim
-from symcot.constructions.cotwidofpath import WidthPathConstruction
+from proofs.cot_path_to_tree.constructions.cotwidofpath import WidthPathConstruction
 
 CLAIMS = [Claim(id="mine:other", kind="theorem", statement="s", where="w", default_max_size=2,
                 checks=[AllNCheck(lambda: WidthPathConstruction("as-written"), SPEC, [NONEMPTY_DYCK_WORDS])])]

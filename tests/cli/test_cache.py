@@ -10,7 +10,7 @@ from symcot.check.verdict import Verdict
 from symcot.cli import main
 from symcot.cli.cache import CACHE_DIR, Cache, mode_of
 
-PROOFS = str(Path(__file__).resolve().parent.parent.parent / "proofs")
+PROOFS = str(Path(__file__).resolve().parent.parent.parent / "proofs" / "cot_path_to_tree")
 
 
 def row(claim, variant, verdict):

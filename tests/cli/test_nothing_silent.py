@@ -71,8 +71,9 @@ def test_a_module_without_claim_is_an_error_naming_its_file(tmp_path, capsys):
 def test_verify_says_which_proofs_directory_it_used(capsys):
     assert main(["verify", "eq:depth-height", "--no-progress"]) == 1
     first = capsys.readouterr().out.splitlines()[0]
-    modules = len(importlib.import_module("proofs").MODULES)
-    assert first.startswith("proofs: ") and f"(package proofs, {modules} modules from MODULES)" in first
+    modules = len(importlib.import_module("proofs.cot_path_to_tree").MODULES)
+    assert first.startswith("proofs: ")
+    assert f"(package proofs.cot_path_to_tree, {modules} modules from MODULES)" in first
 
 
 def test_report_paths_are_checked_before_the_run(tmp_path, capsys):
@@ -140,7 +141,7 @@ def test_closed_pipe_ends_quietly():
 def test_closed_pipe_during_verify_keeps_the_report(tmp_path):
     out = tmp_path / "r.json"
     cmd = (f"{sys.executable} -m symcot.cli verify eq:depth-height eq:strahc --no-progress --json {out} "
-           "| head -1; exit ${PIPESTATUS[0]}")
+           "| head -2; exit ${PIPESTATUS[0]}")  # the header is two lines (proofs, subject)
     p = subprocess.run(cmd, shell=True, executable="/bin/bash", cwd=ROOT, capture_output=True, text=True,
                        timeout=300)
     assert p.stderr == "" and p.stdout.startswith("proofs: ")

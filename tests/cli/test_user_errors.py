@@ -13,9 +13,9 @@ BOOM = textwrap.dedent('''
     import importlib
 
     from symcot.claims import Claim, ConstructionCheck
-    from symcot.constructions.cotdfs import DfsConstruction
+    from proofs.cot_path_to_tree.constructions.cotdfs import DfsConstruction
 
-    P = importlib.import_module("proofs.thm_cotdfs")
+    P = importlib.import_module("proofs.cot_path_to_tree.thm_cotdfs")
 
 
     def reference(inp):
@@ -94,11 +94,11 @@ PARSER = textwrap.dedent('''
     import importlib
 
     from symcot.claims import Claim, ConstructionCheck
-    from symcot.constructions.cotdfs import DfsConstruction
+    from proofs.cot_path_to_tree.constructions.cotdfs import DfsConstruction
     from symcot.errors import InvalidInputError
     from symcot.inputs import Digraph
 
-    P = importlib.import_module("proofs.thm_cotdfs")
+    P = importlib.import_module("proofs.cot_path_to_tree.thm_cotdfs")
 
 
     def parse(text):

@@ -10,9 +10,9 @@ PROOFS_WITH_MUTANT = textwrap.dedent('''
     """A user's claims directory: the DFS construction with one broken weight."""
     import importlib
     from symcot.claims import Claim, ConstructionCheck
-    from symcot.constructions.cotdfs import DfsConstruction
+    from proofs.cot_path_to_tree.constructions.cotdfs import DfsConstruction
     from symcot.constructions.mutant import Mutant
-    P = importlib.import_module("proofs.thm_cotdfs")
+    P = importlib.import_module("proofs.cot_path_to_tree.thm_cotdfs")
     CLAIM = Claim("demo:broken", "theorem", "DFS with a broken gate", "test", [
         ConstructionCheck(lambda: Mutant(DfsConstruction(), 2, "W_2", ("par", 0), [("flg1", 0), ("buf", 0)], 0,
                                          variant="broken"), P.SPEC, [P.DIGRAPHS]),
@@ -143,7 +143,7 @@ def test_verify_all_n_rows_explain_and_option_errors(tmp_path, capsys):
     assert "thm:cotwidofpath [as-written]: unknown" in printed and "== thm:cotwidofpath [as-written]" in printed
     assert "no obligation was stated" in printed and "exhaustive" not in printed.split("claim ")[0]
     data = json.loads(out.read_text())
-    variants = importlib.import_module("proofs.thm_cotwidofpath").VARIANTS
+    variants = importlib.import_module("proofs.cot_path_to_tree.thm_cotwidofpath").VARIANTS
     assert data["meta"]["all_n"] is True and [r["variant"] for r in data["claims"]] == list(variants)
     assert all(r["scope"] == "nothing established for all n" for r in data["claims"])
     for argv in (["verify", "--explain", "thm:cotdfs"], ["verify", "--all-n", "--symbolic"],

@@ -8,20 +8,26 @@ import pytest
 
 from symcot.cli import main
 
-PROOFS = str(Path(__file__).resolve().parent.parent.parent / "proofs")
+PROOFS = str(Path(__file__).resolve().parent.parent.parent / "proofs" / "cot_path_to_tree")
 COUNT = re.compile(r"^(\d+ (proved|verified|refuted|unknown|error|deselected|not run \(-x\))(, |(?= in )))+ in "
                    r"\d+(\.\d)? s$")
 
 
 @pytest.fixture
 def verify(tmp_path, monkeypatch, capsys):
-    """``symcot verify ARGS`` at ``COLUMNS`` columns in a scratch directory: (exit status, output lines)."""
+    """``symcot verify ARGS`` at ``COLUMNS`` columns in a scratch directory: (exit status, output lines).
+
+    The header (the ``proofs:`` line and its ``subject:``) names a path and is never cut, like pytest's
+    rootdir line; it is left out of the lines returned.
+    """
     monkeypatch.chdir(tmp_path)
 
     def run(*args, columns=80):
         monkeypatch.setenv("COLUMNS", str(columns))
         rc = main(["verify", "--proofs", PROOFS, *args])
-        return rc, capsys.readouterr().out.rstrip("\n").splitlines()
+        lines = capsys.readouterr().out.rstrip("\n").splitlines()
+        assert lines[0].startswith("proofs: ") and lines[1].startswith("  subject: ")
+        return rc, lines[2:]
 
     return run
 
@@ -72,5 +78,5 @@ def test_exitfirst_stops_at_the_first_refuted_row(verify, tmp_path):
 def test_progress_off_a_terminal_is_a_letter_per_row(verify):
     rc, out = verify("eq:depth-height", "--max-size", "3", columns=40)
     assert rc == 1
-    assert out[1] == "F." + " " * (40 - len(" [2/2]") - 2) + " [2/2]"
+    assert out[0] == "F." + " " * (40 - len(" [2/2]") - 2) + " [2/2]"
     assert not any("[as-written]:" in line for line in out)  # no line per row

@@ -4,11 +4,11 @@ import dataclasses
 
 import pytest
 
+from proofs.cot_path_to_tree.constructions.cotdfs import STATEMENT, DfsConstruction
+from proofs.cot_path_to_tree.constructions.cotpathtotree import PathToTreeConstruction
+from proofs.cot_path_to_tree.constructions.cottreestrahler import StrahlerTreeConstruction
+from proofs.cot_path_to_tree.constructions.cotwidofpath import WidthPathConstruction
 from symcot.constructions.alln import Y
-from symcot.constructions.cotdfs import STATEMENT, DfsConstruction
-from symcot.constructions.cotpathtotree import PathToTreeConstruction
-from symcot.constructions.cottreestrahler import StrahlerTreeConstruction
-from symcot.constructions.cotwidofpath import WidthPathConstruction
 
 
 def test_statements_of_the_proved_constructions():

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from symcot.algorithms.dfs import dfs_dynamic
-from symcot.constructions.cotdfs import DfsConstruction
+from proofs.cot_path_to_tree.algorithms.dfs import dfs_dynamic
+from proofs.cot_path_to_tree.constructions.cotdfs import DfsConstruction
 from symcot.constructions.derived import Derived
 from symcot.inputs import Digraph
 

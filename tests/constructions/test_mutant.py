@@ -3,10 +3,10 @@
 import pytest
 import sympy as sp
 
-from symcot.constructions.cotdfs import DfsConstruction
-from symcot.constructions.cotdijkstra import DijkstraConstruction
-from symcot.constructions.cotpathstrahler import StrahlerPathConstruction
-from symcot.constructions.cotpathtotree import PathToTreeConstruction
+from proofs.cot_path_to_tree.constructions.cotdfs import DfsConstruction
+from proofs.cot_path_to_tree.constructions.cotdijkstra import DijkstraConstruction
+from proofs.cot_path_to_tree.constructions.cotpathstrahler import StrahlerPathConstruction
+from proofs.cot_path_to_tree.constructions.cotpathtotree import PathToTreeConstruction
 from symcot.constructions.mutant import Mutant, SymbolicMutant, inert, operators, sites, symbolic_mutants
 from symcot.errors import SymcotError
 from symcot.gadgets.audit import audit

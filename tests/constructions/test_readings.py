@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from symcot.constructions import cotdijkstra, cotpathstrahler, cottreestrahler, cotwidofpath, cotwidoftree
+from proofs.cot_path_to_tree.constructions import (
+    cotdijkstra,
+    cotpathstrahler,
+    cottreestrahler,
+    cotwidofpath,
+    cotwidoftree,
+)
 from symcot.constructions.readings import KINDS, Reading, as_written, in_use, mutant, reading, repair
 
 

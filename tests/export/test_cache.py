@@ -5,7 +5,7 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
-from symcot.constructions.cotdfs import DfsConstruction  # noqa: E402
+from proofs.cot_path_to_tree.constructions.cotdfs import DfsConstruction  # noqa: E402
 from symcot.export import state_dict, torch_api  # noqa: E402
 from symcot.inputs.graphs import Digraph  # noqa: E402
 from symcot.model.semantics import generate  # noqa: E402

@@ -9,7 +9,7 @@ from tests.fixtures.toys import ToyConstruction, ToyInput
 
 
 def test_map_arrays_by_hand():
-    from symcot.constructions.cotdfs import DfsConstruction
+    from proofs.cot_path_to_tree.constructions.cotdfs import DfsConstruction
     from symcot.inputs.graphs import Digraph
 
     dec = DfsConstruction().concrete((Digraph(2, ((0, 1),)), 0))

@@ -66,7 +66,7 @@ def _round_trip(chk, inputs):
 
 
 def _dfs():
-    from symcot.constructions.cotdfs import DfsConstruction
+    from proofs.cot_path_to_tree.constructions.cotdfs import DfsConstruction
     from symcot.inputs.graphs import Digraph
 
     cons = DfsConstruction()

@@ -2,7 +2,7 @@
 
 import pytest
 
-from symcot.constructions import (
+from proofs.cot_path_to_tree.constructions import (
     cotdfs,
     cotdfs_phi,
     cotdijkstra,
@@ -12,7 +12,7 @@ from symcot.constructions import (
     cotwidofpath,
     cotwidoftree,
 )
-from symcot.gadgets import ind_pos_at, widsupffn
+from proofs.cot_path_to_tree.gadgets import ind_pos_at, widsupffn
 from symcot.gadgets.audit import audit, audit_at, rows, undeclared_relu_rows
 from symcot.ir import Layout, Map, lam, m, n
 from symcot.model import FFN, Decoder, Layer

@@ -2,8 +2,8 @@
 
 import pytest
 
+from proofs.cot_path_to_tree.gadgets import hidden_units, ind_pos, ind_pos_at, ind_zero_at, merge_units, widsupffn
 from symcot.errors import DimensionError
-from symcot.gadgets import hidden_units, ind_pos, ind_pos_at, ind_zero_at, merge_units, widsupffn
 from symcot.gadgets.base import is_zero
 from symcot.ir import Layout, n, zeros
 

@@ -4,7 +4,7 @@ from fractions import Fraction
 
 import pytest
 
-from symcot.algorithms.dijkstra import validate_dijkstra_input
+from proofs.cot_path_to_tree.algorithms.dijkstra import validate_dijkstra_input
 from symcot.errors import InvalidInputError
 from symcot.inputs.graphs import Digraph
 from symcot.inputs.weighted import validate_weighted
@@ -19,7 +19,7 @@ def test_a_connected_weighted_digraph_is_accepted_with_its_source():
     (Digraph.from_weighted_arcs(3, {(0, 1): 1, (1, 2): 1}), 1, r"not connected from source 1: vertices \{0\}"),
     (Digraph.from_weighted_arcs(2, {(0, 1): 1}), 2, "source 2 is not a vertex"),
     (Digraph.from_weighted_arcs(2, {(0, 1): 1}), True, "source True is not a vertex"),
-    ([(0, 1)], 0, "Dijkstra takes a symcot Digraph, got list"),
+    ([(0, 1)], 0, "a weighted input is a symcot Digraph, got list"),
 ])
 def test_what_is_outside_the_domain_is_named(g, source, message):
     for check in (validate_weighted, validate_dijkstra_input):

@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 import sympy as sp
 
+from proofs.cot_path_to_tree.constructions.cotdfs import build_decoder
 from symcot.cli import main
-from symcot.constructions.cotdfs import build_decoder
 from symcot.ir import Layout, Map, bcast, lam, n
 from symcot.latex import bmatrix, decoder_explicit, decoder_symbolic, map_symbolic
 

@@ -17,7 +17,7 @@ LEMMA_CLAIMS = ["eq:proprelu", "thm:cottreestrahler:ind0", "thm:cottreestrahler:
 
 
 def mod(stem):
-    return importlib.import_module(f"proofs.{stem}")
+    return importlib.import_module(f"proofs.cot_path_to_tree.{stem}")
 
 
 @pytest.fixture(scope="module")

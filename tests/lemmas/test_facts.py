@@ -6,7 +6,7 @@ from symcot.lemmas.facts import IdentityClaim, SymbolicCheck, decide
 
 
 def mod(stem):
-    return importlib.import_module(f"proofs.{stem}")
+    return importlib.import_module(f"proofs.cot_path_to_tree.{stem}")
 
 
 def test_facts_and_bilinearstack_are_proved(claims):

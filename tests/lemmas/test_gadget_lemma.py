@@ -1,6 +1,6 @@
 """A gadget as a lemma's maps: on the lemma's own inputs, and on the inputs of a use."""
 
-from symcot.gadgets import mmc, parent_gate, widsupffn
+from proofs.cot_path_to_tree.gadgets import mmc, parent_gate, widsupffn
 from symcot.ir import Layout, lam, n
 from symcot.lemmas import Gate, each, prove
 from symcot.lemmas.gadget_lemma import gadget_maps, use_lemma

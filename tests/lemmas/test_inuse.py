@@ -13,7 +13,7 @@ QUIET = Progress(False)
 
 
 def mod(stem):
-    return importlib.import_module(f"proofs.{stem}")
+    return importlib.import_module(f"proofs.cot_path_to_tree.{stem}")
 
 
 def test_widsupffn_where_the_width_decoder_uses_it_is_verified(claims):

@@ -188,7 +188,7 @@ def test_bisection_fallback_brackets_lambda_star(claims):
 
     from symcot.lemmas.lam import LambdaSpec, _bisect
 
-    mmc = importlib.import_module("proofs.lem_mMc").lemma().replace(decoupled=True, bound_value=3)
+    mmc = importlib.import_module("proofs.cot_path_to_tree.lem_mMc").lemma().replace(decoupled=True, bound_value=3)
     out = _bisect(mmc, LambdaSpec(), lo=Fraction(0), hi=Fraction(8), steps=10)
     lo, hi = out["lambda_star_interval"]
     assert lo < 3 <= hi and hi - lo == Fraction(8, 1024)

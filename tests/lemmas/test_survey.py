@@ -6,7 +6,7 @@ from symcot.lemmas.survey import _CACHE, split, survey
 
 
 def test_the_survey_records_every_step_and_the_first_occurrence():
-    claim = importlib.import_module("proofs.thm_cotwidoftree")
+    claim = importlib.import_module("proofs.cot_path_to_tree.thm_cotwidoftree")
     chk = next(c for c in next(c for c in claim.CLAIMS if c.id == "thm:cotwidoftree").checks
                if c.variant == "repaired" and hasattr(c, "families"))
     cons = chk.construction()
@@ -22,7 +22,7 @@ def test_the_survey_records_every_step_and_the_first_occurrence():
 
 
 def test_surveys_are_cached_per_construction_variant_and_size():
-    claim = importlib.import_module("proofs.thm_cotwidofpath")
+    claim = importlib.import_module("proofs.cot_path_to_tree.thm_cotwidofpath")
     chk = next(c for c in claim.CLAIMS[0].checks if c.variant == "repaired")
     a = survey(chk.construction(), chk.spec, chk.families, 2)
     b = survey(chk.construction(), chk.spec, chk.families, 2)
@@ -32,7 +32,7 @@ def test_surveys_are_cached_per_construction_variant_and_size():
 def test_a_parallel_survey_records_the_same_first_occurrences(monkeypatch):
     import symcot.lemmas.survey as sv_mod
 
-    claim = importlib.import_module("proofs.thm_cotwidofpath")
+    claim = importlib.import_module("proofs.cot_path_to_tree.thm_cotwidofpath")
     chk = next(c for c in claim.CLAIMS[0].checks if c.variant == "read-repaired")
     one = survey(chk.construction(), chk.spec, chk.families, 5, cache=False)
     monkeypatch.setattr(sv_mod, "PARALLEL_THRESHOLD", 1)

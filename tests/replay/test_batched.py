@@ -6,9 +6,9 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
+from proofs.cot_path_to_tree.constructions.cotdfs import STOP, DfsConstruction
 from symcot.check.batched_check import BatchedChecker, run_batched_check
 from symcot.check.exhaustive import Family, run_construction_check
-from symcot.constructions.cotdfs import STOP, DfsConstruction
 from symcot.constructions.encoding import StopRule
 from symcot.constructions.mutant import Mutant
 from symcot.inputs import random_digraph, random_labeled_tree

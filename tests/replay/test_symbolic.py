@@ -8,19 +8,19 @@ from itertools import product
 import pytest
 import sympy as sp
 
-import proofs.thm_cotdijkstra as dijkstra_proof
-import proofs.thm_cotpathstrahler as path_strahler_proof
-import proofs.thm_cottreestrahler as strahler_proof
-import proofs.thm_cotwidoftree as width_proof
-from symcot.algorithms.dijkstra import INF, dijkstra_dynamic
-from symcot.algorithms.dijkstra_symbolic import dijkstra_symbolic, symbolic_weights
+import proofs.cot_path_to_tree.thm_cotdijkstra as dijkstra_proof
+import proofs.cot_path_to_tree.thm_cotpathstrahler as path_strahler_proof
+import proofs.cot_path_to_tree.thm_cottreestrahler as strahler_proof
+import proofs.cot_path_to_tree.thm_cotwidoftree as width_proof
+from proofs.cot_path_to_tree.algorithms.dijkstra import INF, dijkstra_dynamic
+from proofs.cot_path_to_tree.algorithms.dijkstra_symbolic import DijkstraReference, dijkstra_symbolic, symbolic_weights
+from proofs.cot_path_to_tree.constructions.cotdijkstra import DijkstraConstruction
+from proofs.cot_path_to_tree.constructions.cotpathstrahler import StrahlerPathConstruction
+from proofs.cot_path_to_tree.constructions.cottreestrahler import StrahlerTreeConstruction
+from proofs.cot_path_to_tree.constructions.cotwidoftree import WidthTreeConstruction
 from symcot.check.exhaustive import Progress
 from symcot.check.symbolic_check import SymbolicCheck, lambda_min, refute_all
 from symcot.check.symbolic_target import Domain, SymbolicTarget
-from symcot.constructions.cotdijkstra import DijkstraConstruction
-from symcot.constructions.cotpathstrahler import StrahlerPathConstruction
-from symcot.constructions.cottreestrahler import StrahlerTreeConstruction
-from symcot.constructions.cotwidoftree import WidthTreeConstruction
 from symcot.constructions.mutant import Mutant
 from symcot.errors import InvalidInputError
 from symcot.inputs import Digraph
@@ -45,7 +45,7 @@ W = Poly.var("w")
 
 def DijkstraTarget(variant, make=None):  # noqa: N802 - reads like the class it builds
     return SymbolicTarget("thm:cotdijkstra", make or (lambda: DijkstraConstruction(variant)), dijkstra_proof.SPEC,
-                          dijkstra_proof.TOPOLOGIES, weighted=True)
+                          dijkstra_proof.TOPOLOGIES, weighted=DijkstraReference())
 
 
 def StrahlerTreeTarget(variant, make=None):  # noqa: N802

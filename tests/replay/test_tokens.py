@@ -6,7 +6,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from symcot.constructions.cotdfs import DfsConstruction
+from proofs.cot_path_to_tree.constructions.cotdfs import DfsConstruction
 from symcot.inputs import random_digraph
 from symcot.replay.batched import BatchedDecoder
 from symcot.replay.scaling import NotNumericError

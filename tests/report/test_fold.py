@@ -1,5 +1,6 @@
 """The default output of ``symcot verify``: rows folded per paper label, cut to the width, and the count line."""
 
+from proofs.cot_path_to_tree import LABELS
 from symcot.check.verdict import Verdict
 from symcot.report.fit import cut, fit_table, wrap
 from symcot.report.fold import Group, count_line, group_rows, label_of, outcome, render_folded
@@ -30,49 +31,51 @@ ROWS = [
 
 
 def test_rows_group_under_the_paper_label_their_id_extends():
-    assert label_of("thm:cotdfs:phi:fact1") == "thm:cotdfs"
-    assert label_of("lem:widsupffn:note") == "lem:widsupffn"
-    assert label_of("intro:frv") == "intro:frv"  # an id of ours heads its own group
-    assert label_of("demo:x:sub", ids=["demo:x", "demo:x:sub"]) == "demo:x"
+    assert label_of("thm:cotdfs:phi:fact1", labels=LABELS) == "thm:cotdfs"
+    assert label_of("lem:widsupffn:note", labels=LABELS) == "lem:widsupffn"
+    assert label_of("intro:frv", labels=LABELS) == "intro:frv"  # an id of ours heads its own group
+    assert label_of("demo:x:sub", ids=["demo:x", "demo:x:sub"], labels=LABELS) == "demo:x"
     # a sub-claim whose label's claim is not among the rows heads its own group
-    assert label_of("thm:cotdfs:tree", ids=["thm:cotdfs:tree", "thm:cotdfs:phi"]) == "thm:cotdfs:tree"
-    assert label_of("thm:cotdfs:phi:fact1", ids=["thm:cotdfs:phi", "thm:cotdfs:phi:fact1"]) == "thm:cotdfs:phi"
-    groups = group_rows(ROWS)
+    assert label_of("thm:cotdfs:tree", ids=["thm:cotdfs:tree", "thm:cotdfs:phi"], labels=LABELS) == "thm:cotdfs:tree"
+    ids = ["thm:cotdfs:phi", "thm:cotdfs:phi:fact1"]
+    assert label_of("thm:cotdfs:phi:fact1", ids=ids, labels=LABELS) == "thm:cotdfs:phi"
+    groups = group_rows(ROWS, LABELS)
     # thm:cotdfs comes where its own row came, not where its first sub-check (pargate) did
     assert [g.label for g in groups] == ["eq:depth-height", "thm:cotdfs", "intro:frv"]
     assert len(groups[1].rows) == 6 and [r.id for r in groups[1].main] == ["thm:cotdfs"]
 
 
 def test_outcomes():
-    groups = {g.label: g for g in group_rows(ROWS)}
+    groups = {g.label: g for g in group_rows(ROWS, LABELS)}
     text, spoken, shown = outcome(groups["eq:depth-height"])
     assert text == "refuted; a repaired variant holds (repaired)" and shown is ROWS[2]
     text, _, shown = outcome(groups["thm:cotdfs"])
     assert text == f"holds as written (verified: {LONG})" and shown is None
     text, _, _ = outcome(groups["intro:frv"], kind_of=lambda r: "reading" if r.variant != "as-written" else None)
     assert text.startswith("holds as written")
-    lemma = group_rows([v("lem:x", "as-written", "error", notes=["check failed: demo.py:8: ZeroDivisionError"])])[0]
+    bad = v("lem:x", "as-written", "error", notes=["check failed: demo.py:8: ZeroDivisionError"])
+    lemma = group_rows([bad], LABELS)[0]
     assert outcome(lemma)[0] == "error" and outcome(lemma)[2] is not None
     only_subs = Group("thm:cotdfs", [v("thm:cotdfs:fact1", "as-written", "verified"),
                                      v("thm:cotdfs:phi", "x", "refuted")])
     assert outcome(only_subs)[0] == "2 rows: 1 verified, 1 refuted"
-    assert outcome(group_rows([v("demo:x", "broken", "refuted")])[0])[0] == "broken: refuted"
+    assert outcome(group_rows([v("demo:x", "broken", "refuted")], LABELS)[0])[0] == "broken: refuted"
 
 
 def test_render_folded_fits_the_width_except_counterexamples():
-    out = render_folded(ROWS, 60).splitlines()
+    out = render_folded(ROWS, 60, labels=LABELS).splitlines()
     assert len(out) == 1 + 3 + 1 + 1  # header, a line per label, one counterexample, one unknown sub-check
     assert all(len(line) <= 60 for line in out if not line.startswith("    counterexample: "))
     # on a narrow terminal the outcome keeps its start, and the sub-check count is cut
     assert out[1].startswith("eq:depth-height  refuted; a repaired variant holds") and out[1].endswith("…  (+1…")
     assert out[2] == "    counterexample: w of size 3: step 1: expected 1, got 0"
     assert out[4].startswith("    thm:cotdfs:phi:domains [as-written]: unknown: solver")
-    out = render_folded(ROWS, 120).splitlines()
+    out = render_folded(ROWS, 120, labels=LABELS).splitlines()
     assert all(len(line) <= 120 for line in out)
     assert out[1] == "eq:depth-height  refuted; a repaired variant holds (repaired)  (+1 sub-check: 1 verified)"
     assert out[3].startswith("thm:cotdfs       holds as written (verified: every") and "…" in out[3]
     assert out[3].endswith("(+5 sub-checks: 1 proved, 2 verified, 1 refuted, 1 unknown)")
-    unlimited = render_folded(ROWS, None)
+    unlimited = render_folded(ROWS, None, labels=LABELS)
     assert LONG in unlimited and "…" not in unlimited
 
 

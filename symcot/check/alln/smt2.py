@@ -134,7 +134,7 @@ def _safe(part: str) -> str:
 
 
 def file_name(claim_id: str, variant: str, index: int) -> str:
-    """``thm_cotdfs__as-written__007.smt2`` for obligation 7 of that row."""
+    """``thm_main__as-written__007.smt2`` for obligation 7 of that row."""
     return f"{_safe(claim_id)}__{_safe(variant)}__{index:03d}.smt2"
 
 

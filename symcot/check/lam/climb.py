@@ -149,7 +149,7 @@ def climb(target: Target, inputs: list[Any], jobs: int = 1) -> tuple[Sup, list[d
             return best, steps
         k, piece = first
         k0 += k
-        sup = _piece_sup(piece, target.weighted)
+        sup = _piece_sup(piece, target.weighted is not None)
         if not sup.found or not best.better(sup):
             raise SymcotError(f"a departure on {dom.text()} whose region does not raise the bound {best.value}")
         assert sup.witness is not None

@@ -158,7 +158,7 @@ class ParameterScan:
 
 def lambda_sweep(variant: str, make: Callable[[], Construction], spec: StepwiseSpec, family: Family,
                  method: str = "") -> ParameterScan:
-    """The smallest λ per size against the construction's own λ rule (thm:cottreestrahler's "λ ≥ 2n - 1")."""
+    """The smallest λ per size against the construction's own λ rule (e.g. "λ ≥ 2n - 1")."""
     def rule(size: int) -> Any:
         first = next(iter(family.inputs(size)))
         return make().lam_value(first)

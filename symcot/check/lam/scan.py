@@ -5,8 +5,8 @@ value-search of :mod:`symcot.check.lam` runs (in forked processes for long input
 finds, for a group of inputs, the smallest integer λ in a range at which the construction
 (:meth:`Construction.with_lambda`) agrees with the claim's spec on every input and checks that the next values
 pass too; :class:`LambdaScanCheck` is the exact (or batched) check at the construction's λ rule followed by that
-scan per (family, size) (thm:cotdijkstra: compared with ``⌊D*⌋ + 1``, ``D*`` the largest finite tentative
-distance, and with ``(n - 1)·W + 1``).
+scan per (family, size), compared with the bounds the claim names (e.g. ``⌊D*⌋ + 1`` for ``D*`` the largest
+finite tentative distance, and ``(n - 1)·W + 1``).
 """
 
 from __future__ import annotations

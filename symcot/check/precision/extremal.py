@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from symcot.algorithms.bijection import psi
 from symcot.inputs.family import Family
+from symcot.inputs.trees import OrderedTree
 
 #: The two words of ``n`` vertices, by name.
 WORDS: dict[str, Callable[[int], str]] = {
@@ -23,7 +23,7 @@ WORDS: dict[str, Callable[[int], str]] = {
 
 
 def _as_input(kind: str, word: str) -> Any:
-    return word if kind == "dyck" else (psi(word).to_digraph(), 0)
+    return word if kind == "dyck" else (OrderedTree.from_dyck(word).to_digraph(), 0)
 
 
 def extremal_inputs(kind: str, n: int) -> list[tuple[str, Any]]:

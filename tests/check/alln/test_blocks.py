@@ -6,12 +6,12 @@ import pytest
 import sympy as sp
 import z3
 
+from proofs.cot_path_to_tree.constructions.cotdfs import DfsConstruction
+from proofs.cot_path_to_tree.constructions.cotdfs_phi import DfsPhiConstruction
+from proofs.cot_path_to_tree.constructions.cotpathtotree import PathToTreeConstruction
+from proofs.cot_path_to_tree.constructions.cottreestrahler import StrahlerTreeConstruction
 from symcot.check.alln.blocks import MapEval, Rep, Unsupported, shape_of
 from symcot.check.alln.ops import as_real
-from symcot.constructions.cotdfs import DfsConstruction
-from symcot.constructions.cotdfs_phi import DfsPhiConstruction
-from symcot.constructions.cotpathtotree import PathToTreeConstruction
-from symcot.constructions.cottreestrahler import StrahlerTreeConstruction
 from symcot.ir import lam, m, n
 from symcot.ir.layout import ConcreteLayout
 from symcot.lemmas.kit import z3_to_exact

@@ -2,23 +2,23 @@
 
 import importlib
 
+from proofs.cot_path_to_tree.constructions.cotdfs import DfsConstruction
+from proofs.cot_path_to_tree.constructions.cottreestrahler import StrahlerTreeConstruction
+from proofs.cot_path_to_tree.constructions.cotwidofpath import WidthPathConstruction
 from symcot.check.alln.check import AllNCheck
 from symcot.check.alln.context import Obligation
 from symcot.check.alln.prover import AllNResult
-from symcot.constructions.cotdfs import DfsConstruction
-from symcot.constructions.cottreestrahler import StrahlerTreeConstruction
-from symcot.constructions.cotwidofpath import WidthPathConstruction
 
 
 def test_no_statement_is_unknown_with_the_reason():
-    m = importlib.import_module("proofs.thm_cotwidofpath")
+    m = importlib.import_module("proofs.cot_path_to_tree.thm_cotwidofpath")
     row = AllNCheck(lambda: WidthPathConstruction("as-written"), m.SPEC, [m.NONEMPTY_DYCK_WORDS]).run("x", 4)
     assert row.verdict == "unknown" and "no all-n statement" in row.notes[-1]
     assert row.scope == "nothing established for all n" and row.details == {"obligations": []}
 
 
 def test_a_statement_false_on_a_concrete_run_is_unknown_before_any_proof():
-    m = importlib.import_module("proofs.thm_cottreestrahler")
+    m = importlib.import_module("proofs.cot_path_to_tree.thm_cottreestrahler")
     row = AllNCheck(lambda: StrahlerTreeConstruction("as-written"), m.SPEC, [m.TREES], concrete_size=3,
                     facts_size=2).run("thm:cottreestrahler", 3)
     assert row.verdict == "unknown" and "false on a concrete run" in row.notes[-1] and "head B" in row.notes[-1]
@@ -26,7 +26,7 @@ def test_a_statement_false_on_a_concrete_run_is_unknown_before_any_proof():
 
 
 def _row(res, **kw):
-    m = importlib.import_module("proofs.thm_cotdfs")
+    m = importlib.import_module("proofs.cot_path_to_tree.thm_cotdfs")
     chk = AllNCheck(DfsConstruction, m.SPEC, [m.DIGRAPHS], **kw)
     return chk._verdict("thm:cotdfs", DfsConstruction(), res, {"inputs": 5, "facts_size": 3, "sizes_complete": 3},
                         [], 1.0)
@@ -53,7 +53,7 @@ def _broken_reference(inp):
 def test_a_crashing_reference_is_an_error_row_naming_the_users_line():
     import dataclasses
 
-    m = importlib.import_module("proofs.thm_cotdfs")
+    m = importlib.import_module("proofs.cot_path_to_tree.thm_cotdfs")
     spec = dataclasses.replace(m.SPEC, reference=_broken_reference)
     row = AllNCheck(DfsConstruction, spec, [m.DIGRAPHS], concrete_size=2, facts_size=2).run("thm:cotdfs", 2)
     assert row.verdict == "error" and "the reference crashed" in row.notes[-1]

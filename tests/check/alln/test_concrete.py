@@ -3,16 +3,16 @@
 import dataclasses
 import importlib
 
+from proofs.cot_path_to_tree.constructions.cotdfs import STATEMENT as DFS
+from proofs.cot_path_to_tree.constructions.cotdfs import DfsConstruction
+from proofs.cot_path_to_tree.constructions.cottreestrahler import STATEMENT as TREE
+from proofs.cot_path_to_tree.constructions.cottreestrahler import StrahlerTreeConstruction
 from symcot.check.alln.concrete import check_statement
 from symcot.constructions.alln import Choice
-from symcot.constructions.cotdfs import STATEMENT as DFS
-from symcot.constructions.cotdfs import DfsConstruction
-from symcot.constructions.cottreestrahler import STATEMENT as TREE
-from symcot.constructions.cottreestrahler import StrahlerTreeConstruction
 
 
 def _dfs():
-    return importlib.import_module("proofs.thm_cotdfs")
+    return importlib.import_module("proofs.cot_path_to_tree.thm_cotdfs")
 
 
 def test_the_dfs_statement_holds_on_every_digraph_to_three_vertices():
@@ -43,7 +43,7 @@ def test_a_wrong_token_block_is_caught():
 
 
 def test_tree_strahler_as_written_departs_from_the_statement_on_the_final_backtrack():
-    m = importlib.import_module("proofs.thm_cottreestrahler")
+    m = importlib.import_module("proofs.cot_path_to_tree.thm_cottreestrahler")
     ok = check_statement(StrahlerTreeConstruction("repaired"), TREE, m.SPEC.reference, [m.TREES], 4, 3)
     assert ok.failure is None
     bad = check_statement(StrahlerTreeConstruction("as-written"), TREE, m.SPEC.reference, [m.TREES], 4, 3).failure

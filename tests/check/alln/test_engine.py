@@ -3,12 +3,12 @@
 import pytest
 import z3
 
+from proofs.cot_path_to_tree.constructions.cotdfs import STATEMENT, DfsConstruction
 from symcot.check.alln.blocks import Unsupported
 from symcot.check.alln.context import Context
 from symcot.check.alln.engine import Engine
 from symcot.check.alln.ops import Symbolic
 from symcot.check.alln.sums import Summer
-from symcot.constructions.cotdfs import STATEMENT, DfsConstruction
 from symcot.constructions.encoding import StateEncoding, onehot
 
 

@@ -3,8 +3,8 @@
 import pytest
 import z3
 
-from symcot.algorithms.dfs_facts import MOVE, VERTEX
-from symcot.algorithms.dfs_facts import VOCABULARY as DFS
+from proofs.cot_path_to_tree.algorithms.dfs_facts import MOVE, VERTEX
+from proofs.cot_path_to_tree.algorithms.dfs_facts import VOCABULARY as DFS
 from symcot.algorithms.logic import Fact, Induction, Vocabulary
 from symcot.check.alln.context import Context
 from symcot.check.alln.facts import conjuncts, hypotheses_for, prove_fact, prove_facts

@@ -4,9 +4,9 @@ import random
 
 import z3
 
+from proofs.cot_path_to_tree.constructions.cotdfs import DfsConstruction
+from proofs.cot_path_to_tree.constructions.cotpathtotree import PathToTreeConstruction
 from symcot.check.alln.mutate import coordinates, overlay, single_weight_mutants
-from symcot.constructions.cotdfs import DfsConstruction
-from symcot.constructions.cotpathtotree import PathToTreeConstruction
 from symcot.constructions.mutant import Mutant
 from symcot.inputs import Digraph
 from symcot.ir import m, n

@@ -2,7 +2,7 @@
 
 import z3
 
-from symcot.algorithms.dfs_facts import VOCABULARY
+from proofs.cot_path_to_tree.algorithms.dfs_facts import VOCABULARY
 from symcot.check.alln.ops import Symbolic, as_real, bound_var, fresh_int, instance, ite, quantified
 
 

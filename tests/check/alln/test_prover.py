@@ -4,13 +4,13 @@ import importlib
 
 import pytest
 
+from proofs.cot_path_to_tree.constructions.cotdfs import DfsConstruction
+from proofs.cot_path_to_tree.constructions.cotdfs_phi import DfsPhiConstruction
+from proofs.cot_path_to_tree.constructions.cotpathtotree import PathToTreeConstruction
+from proofs.cot_path_to_tree.constructions.cottreestrahler import StrahlerTreeConstruction
 from symcot.check.alln.mutate import coordinates, overlay, single_weight_mutants
 from symcot.check.alln.prover import prove
 from symcot.check.stepwise import check_input
-from symcot.constructions.cotdfs import DfsConstruction
-from symcot.constructions.cotdfs_phi import DfsPhiConstruction
-from symcot.constructions.cotpathtotree import PathToTreeConstruction
-from symcot.constructions.cottreestrahler import StrahlerTreeConstruction
 from symcot.constructions.mutant import Mutant
 from symcot.inputs import Digraph
 from symcot.ir import n
@@ -74,14 +74,14 @@ def _soundness(cons, inp, spec, families, size):
 
 @pytest.mark.slow
 def test_every_refuted_dfs_mutant_of_the_sample_is_not_proved():
-    m = importlib.import_module("proofs.thm_cotdfs")
+    m = importlib.import_module("proofs.cot_path_to_tree.thm_cotdfs")
     inp = (Digraph.from_arcs(3, [(0, 1), (1, 2)]), 0)
     assert _soundness(DfsConstruction(), inp, m.SPEC, [m.DIGRAPHS], 3) >= 6
 
 
 @pytest.mark.slow
 def test_every_refuted_path_to_tree_mutant_of_the_sample_is_not_proved():
-    m = importlib.import_module("proofs.thm_cotpathtotree")
+    m = importlib.import_module("proofs.cot_path_to_tree.thm_cotpathtotree")
     from symcot.inputs.dyck_families import DYCK_WORDS
 
     assert _soundness(PathToTreeConstruction(), "UUDD", m.SPEC, [DYCK_WORDS], 5) >= 4
@@ -89,7 +89,7 @@ def test_every_refuted_path_to_tree_mutant_of_the_sample_is_not_proved():
 
 @pytest.mark.slow
 def test_every_refuted_tree_strahler_mutant_of_the_sample_is_not_proved():
-    m = importlib.import_module("proofs.thm_cottreestrahler")
+    m = importlib.import_module("proofs.cot_path_to_tree.thm_cottreestrahler")
     inp = (Digraph.undirected(3, [(0, 1), (1, 2)]), 0)
     assert _soundness(StrahlerTreeConstruction("repaired"), inp, m.SPEC, [m.TREES], 4) >= 8
 
@@ -176,7 +176,7 @@ def test_a_term_on_the_m_by_m_block_that_is_zero_up_to_m_8_is_not_proved_and_a_i
 
 @pytest.mark.parametrize("term", [_unit_m, _unit_1, _shifted_a], ids=["e_m", "e_1", "S A"])
 def test_exact_replay_refutes_the_term_on_a_beyond_m_8_only(term):
-    spec = importlib.import_module("proofs.thm_cotpathtotree").SPEC
+    spec = importlib.import_module("proofs.cot_path_to_tree.thm_cotpathtotree").SPEC
     mut = _path_to_tree_with_a_term_on_a(term)
     assert check_input(mut, spec, "UUUDDD") is None and check_input(mut, spec, "UDUDUDUDUDUDUD") is None  # m ≤ 8
     mm = check_input(mut, spec, "U" * 9 + "D" * 9)  # m = 10

@@ -7,11 +7,11 @@ import time
 import pytest
 import z3
 
+from proofs.cot_path_to_tree.constructions.cotdfs import DfsConstruction
 from symcot.check.alln.check import AllNCheck
 from symcot.check.alln.context import Context, Obligation, Query
 from symcot.check.alln.prover import AllNResult
 from symcot.check.alln.second import agreement, load_cvc5, recheck, second_opinion
-from symcot.constructions.cotdfs import DfsConstruction
 
 cvc5 = pytest.importorskip("cvc5")
 
@@ -48,7 +48,7 @@ def _pigeonhole(n=13):
 
 
 def _row(res, **kw):
-    m = importlib.import_module("proofs.thm_cotdfs")
+    m = importlib.import_module("proofs.cot_path_to_tree.thm_cotdfs")
     chk = AllNCheck(DfsConstruction, m.SPEC, [m.DIGRAPHS], **kw)
     return chk._verdict("thm:cotdfs", DfsConstruction(), res, dict(CONCRETE), [], 1.0)
 

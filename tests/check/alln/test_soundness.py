@@ -10,6 +10,9 @@ import importlib
 import pytest
 import z3
 
+from proofs.cot_path_to_tree.constructions.cotdfs import STATEMENT as DFS
+from proofs.cot_path_to_tree.constructions.cotdfs import DfsConstruction
+from proofs.cot_path_to_tree.constructions.cottreestrahler import StrahlerTreeConstruction
 from symcot.algorithms.logic import Fact, Sig, Var
 from symcot.check.alln.check import AllNCheck
 from symcot.check.alln.concrete import check_statement, check_witness
@@ -18,15 +21,12 @@ from symcot.check.alln.pinned import check_z3_reading
 from symcot.check.alln.prover import STEP_NAME, lambda_hypothesis, prove
 from symcot.check.alln.trust import trusted_base
 from symcot.constructions.alln import AllNStatement
-from symcot.constructions.cotdfs import STATEMENT as DFS
-from symcot.constructions.cotdfs import DfsConstruction
-from symcot.constructions.cottreestrahler import StrahlerTreeConstruction
 from symcot.inputs import Digraph
 from symcot.ir import n
 
 
 def _dfs():
-    return importlib.import_module("proofs.thm_cotdfs")
+    return importlib.import_module("proofs.cot_path_to_tree.thm_cotdfs")
 
 
 def _with_facts(stmt, *facts, symbols=()):
@@ -92,7 +92,7 @@ def test_a_fixed_lambda_is_the_hypothesis_not_the_rule():
 
 @pytest.mark.slow
 def test_tree_strahler_with_lambda_12_is_not_proved_though_right_to_n_7():
-    m = importlib.import_module("proofs.thm_cottreestrahler")
+    m = importlib.import_module("proofs.cot_path_to_tree.thm_cottreestrahler")
     chk = AllNCheck(lambda: StrahlerTreeConstruction("repaired").with_lambda(12), m.SPEC, [m.TREES],
                     concrete_size=6, facts_size=3, timeout_s=20)
     row = chk.run("thm:cottreestrahler", 6)

@@ -4,12 +4,12 @@ import dataclasses
 
 import z3
 
+from proofs.cot_path_to_tree.constructions.cotdfs import STATEMENT, STOP, DfsConstruction, Segment
 from symcot.check.alln.context import Context
 from symcot.check.alln.engine import Engine
 from symcot.check.alln.ops import Symbolic, quantified
 from symcot.check.alln.step import prove_base, prove_stop
 from symcot.check.alln.sums import Summer
-from symcot.constructions.cotdfs import STATEMENT, STOP, DfsConstruction, Segment
 from symcot.constructions.encoding import StopRule
 
 
@@ -30,7 +30,7 @@ def test_base_and_stop_are_proved_for_dfs():
 
 
 def test_a_wrong_prompt_token_and_a_wrong_stop_rule_are_not_proved():
-    from symcot.constructions.cotdfs import Y0_TOKEN, Y0_VIEWS
+    from proofs.cot_path_to_tree.constructions.cotdfs import Y0_TOKEN, Y0_VIEWS
     from symcot.constructions.encoding import const
 
     bad_y0 = Segment("y_0", lambda c: 1, Y0_TOKEN.extended(flg3=const(0)), Y0_VIEWS, lambda i: "y_0")

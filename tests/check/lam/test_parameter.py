@@ -8,20 +8,20 @@ from fractions import Fraction
 
 import pytest
 
+from proofs.cot_path_to_tree.constructions.cotpathstrahler import StrahlerPathConstruction, build_decoder
+from proofs.cot_path_to_tree.constructions.cotwidoftree import WidthTreeConstruction
 from symcot.check.lam.parameter import ParameterScan, just_above_log2
-from symcot.constructions.cotpathstrahler import StrahlerPathConstruction, build_decoder
-from symcot.constructions.cotwidoftree import WidthTreeConstruction
 from symcot.inputs.dyck_families import NONEMPTY_DYCK_WORDS
 
 
 @pytest.fixture(scope="module")
 def W():
-    return importlib.import_module("proofs.thm_cotwidoftree")
+    return importlib.import_module("proofs.cot_path_to_tree.thm_cotwidoftree")
 
 
 @pytest.fixture(scope="module")
 def P():
-    return importlib.import_module("proofs.thm_cotpathstrahler")
+    return importlib.import_module("proofs.cot_path_to_tree.thm_cotpathstrahler")
 
 
 def _vmax(W, rule):

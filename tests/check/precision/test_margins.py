@@ -82,9 +82,9 @@ def test_token_classes():
 def test_ties_are_judged_on_what_reaches_alpha():
     # DFS layer 2: W_O routes cur, par and nbr of head T's selection, never buf. Two tied positions whose
     # values differ only in buf make the same contribution to α'': a benign tie.
+    from proofs.cot_path_to_tree.constructions.cotdfs import DfsConstruction
     from symcot.check.precision.analysis import head_contributions
     from symcot.check.precision.margins import MarginRecorder
-    from symcot.constructions.cotdfs import DfsConstruction
     from symcot.inputs.graphs import Digraph
 
     dec = DfsConstruction().concrete((Digraph(2, ()), 0))

@@ -5,7 +5,7 @@ import random
 import numpy as np
 import pytest
 
-from symcot.constructions.cotdfs import DfsConstruction
+from proofs.cot_path_to_tree.constructions.cotdfs import DfsConstruction
 from symcot.errors import DimensionError
 from symcot.inputs import random_labeled_tree
 from symcot.model import generate

@@ -1,0 +1,172 @@
+r"""thm:cotwidoftree -- the three-layer, single-head width decoder of Appendix ``app:cotwid``.
+
+Paper: proof of ``thm:cotwidoftree`` (with ``lem:widsupffn`` and ``obs:dynamicwidbfs``); reference:
+BFS as ``Dkst`` with ``A = {1, ∞}`` and the ``twd``/``mwd`` augmentation
+(:mod:`proofs.cot_path_to_tree.algorithms.dijkstra`).
+
+Embedding (``d = 5n + 4``): the six blocks of thm:cotdijkstra (:mod:`proofs.cot_path_to_tree.constructions.cotdijkstra`)
+followed by the scalars ``dif``, ``twd``, ``mwd``::
+
+    x_i = [x̃_i ‖ 0 ‖ 0 ‖ 0],    y_0 = [ỹ_0 ‖ 0 ‖ 1 ‖ 1].
+
+Layers 1–2 are the Dijkstra layers, stated once in
+:func:`~proofs.cot_path_to_tree.constructions.cotdijkstra.dijkstra_layers`,
+with one addition in ``W_2^{(2)}``: ``π_dif ← Σ_i π_buf(y_t^{(1)'})[i] - π_crd(y_t^{(1)'})``, the distance
+of the vertex just visited minus that of the previous one. Layer 3 has trivial attention
+(``W_O^{(3)}`` empty) and the FFN of ``lem:widsupffn`` on ``v = (dif, twd, mwd)``, "considering
+``V_max = n``": the gadget :func:`symcot.gadgets.widsupffn` with ``λ = V_max = n`` (:func:`width_update`),
+so ``dif = 0`` gives ``(twd + 1, max(mwd, twd + 1))`` and ``dif = 1`` gives ``(1, max(mwd, 1))``.
+
+Interpretive choices and what had to be invented (the layer-3 FFN is a sketch in the paper):
+
+1. *``A`` on a tree.* The proof says "the tree ``G_T`` is (un)weighted taking weights in ``{1, ∞}``";
+   ``∞`` is encoded as ``λ``, the construction's stand-in for ``∞`` (``π_dis = λ^n``). As written
+   (variant ``as-written``) every non-edge is ``∞``, the diagonal included (no self-loop), so
+   ``A_{i,:} ∈ {1, λ}^n``. The repair (variant ``repaired``) is thm:cotdijkstra's: ``a_ii = 0``.
+2. *Layers 1–2.* Exactly thm:cotdijkstra's maps with every map keeping ``dif``, ``twd``, ``mwd`` (the
+   "dimensional extension does not affect the previous computation once the parameters are adapted");
+   both ``W_O`` give those three blocks nothing. ``dif`` is written by ``W_2^{(2)}`` and overwritten at
+   every step.
+3. *Layer 3 (invented completion of "analogous to lem:widsupffn considering V_max = n").* The lemma's
+   ``λ`` (any bound ``≥ v_2 = twd``) is instantiated as ``V_max = n``, since ``twd ≤ n - 1``. The hidden
+   layer is the six Dijkstra blocks (kept by the identity; all are ``≥ 0`` on generated tokens, so the
+   ReLU keeps them) followed by the lemma's four units ``h1..h4``; ``W_2^{(3)}`` writes ``dif ← h1``
+   (the lemma's first output, ``v_1`` itself), ``twd ← h2 + 1``, ``mwd ← h3 + h4`` and keeps the rest.
+   The paper gives no hidden width for this layer; ours is ``5n + 5``.
+4. *What is compared.* Besides thm:cotdijkstra's ``enc`` (``cur``, ``vis``, ``crd``, and ``dis`` from
+   step 1 on), ``dif`` (the difference of the distances ``crd`` records at consecutive steps, 0 at ``y_0``)
+   and ``twd``, ``mwd`` at every step, including ``y_0``, against obs:dynamicwidbfs read as
+   "the running node count at the current level" and "the global maximum width" (the theorem's
+   sketch): the visited-only, inclusive reading of the Observation (its literal set-count reading is
+   refuted on its own, see proofs/cot_path_to_tree/thm_cotwidoftree.py); and ``π_mwd(y_{n-1}) = wd(G_T)`` from the
+   definition of width.
+5. *λ* is thm:cotdijkstra's rule ``1 + (n - 1)·max weight = n`` for BFS weights; the stop rule is
+   ``π_vis(y_t) = 1^n`` at ``t = n - 1``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from proofs.cot_path_to_tree.algorithms.dijkstra import DkstState, validate_bfs_input
+from proofs.cot_path_to_tree.constructions.cotdijkstra import AS_WRITTEN as DKST_AS_WRITTEN
+from proofs.cot_path_to_tree.constructions.cotdijkstra import BLOCKS as DKST_BLOCKS
+from proofs.cot_path_to_tree.constructions.cotdijkstra import ENCODING as DKST_ENCODING
+from proofs.cot_path_to_tree.constructions.cotdijkstra import REPAIRED as DKST_REPAIRED
+from proofs.cot_path_to_tree.constructions.cotdijkstra import (
+    DijkstraConstruction,
+    Encoding,
+    Inp,
+    dijkstra_invariants,
+    dijkstra_layers,
+    dijkstra_token,
+)
+from proofs.cot_path_to_tree.gadgets import Gadget, widsupffn
+from symcot.constructions.base import Construction, Expectation
+from symcot.constructions.encoding import scalar
+from symcot.constructions.readings import Reading, as_written, repair
+from symcot.inputs.trees import validate_tree
+from symcot.ir import Layout, Map, n
+from symcot.model import FFN, Decoder, Layer
+
+BLOCKS = [*DKST_BLOCKS, "dif", "twd", "mwd"]
+#: d = 5n + 4, as stated in the proof.
+PAPER_D = 5 * n + 4
+#: The lemma's large constant, "considering V_max = n".
+V_MAX = n
+
+#: As written: weights in {1, ∞} with ∞ encoded as λ, on the diagonal too (choice 1; thm:cotdijkstra's reading).
+AS_WRITTEN = DKST_AS_WRITTEN
+#: The repair, thm:cotdijkstra's: a_ii = 0.
+REPAIRED = DKST_REPAIRED
+#: The variants (``symcot claims`` lists them with their verdicts).
+READINGS: dict[str, Reading] = {
+    "as-written": as_written("weights in {1, ∞} with ∞ encoded as λ, on the diagonal too (thm:cotdijkstra's y_0 "
+                             "and reading); layer 3 is lem:widsupffn with V_max = n"),
+    "repaired": repair("thm:cotdijkstra's repair: a_ii = 0 (nothing else changes)"),
+}
+
+#: thm:cotdijkstra's ``enc`` with ``dif`` (the depth difference, 0 at ``y_0``) and ``twd``, ``mwd`` of
+#: obs:dynamicwidbfs (choice 4), at every step.
+ENCODING = DKST_ENCODING.extended(dif=scalar("dif"), twd=scalar("twd"), mwd=scalar("mwd"))
+#: The blocks of ``enc`` that carry the width computation (every block but thm:cotdijkstra's ``dis``).
+WIDTH_BLOCKS = ("cur", "vis", "crd", "dif", "twd", "mwd")
+
+
+def layout() -> Layout:
+    """thm:cotdijkstra's layout followed by the scalars ``dif``, ``twd``, ``mwd``."""
+    return Layout("wid", [("cur", n), ("crd", 1), ("vis", n), ("wei", n), ("dis", n), ("buf", n),
+                          ("dif", 1), ("twd", 1), ("mwd", 1)])
+
+
+def width_update(L: Layout, v_max: Any = V_MAX) -> Gadget:
+    """Layer 3's FFN core: lem:widsupffn on ``v = (dif, twd, mwd)`` with ``λ = V_max`` (units ``h1 … h4``).
+
+    ``V_max = n`` as printed; another value measures how large it must be (proofs/cot_path_to_tree/thm_cotwidoftree.py).
+    """
+    x = L.vars()
+    return widsupffn(x.dif, x.twd, x.mwd, v_max, units=("h1", "h2", "h3", "h4"),
+                     writes={"v1": "dif", "v2": "twd", "v3": "mwd"})
+
+
+def build_decoder(name: str = "thm:cotwidoftree", v_max: Any = V_MAX) -> Decoder:
+    """Layers 1–2 of thm:cotdijkstra (``W_2^{(2)}`` also writes ``dif``) and the layer-3 FFN of lem:widsupffn."""
+    L = layout()
+    layers = dijkstra_layers(L, lambda x: {"dif": x.buf.sum() - x.crd})
+    upd = width_update(L, v_max)
+    hid = Layout("wid.ffn3", [(b, L.size(b)) for b in DKST_BLOCKS] + upd.units())
+    w1_3 = Map("W_1^{(3)}", L, hid, upd.w1(), keep=DKST_BLOCKS, max_degree=1,
+               doc="lem:widsupffn's W_1 v + b_1 with λ = V_max = n; Dijkstra blocks kept")
+    w2_3 = Map("W_2^{(3)}", hid, L, upd.w2(hid.vars()), keep=DKST_BLOCKS,
+               max_degree=1, doc="lem:widsupffn's W_2 h + b_2; Dijkstra blocks kept")
+    return Decoder(name, L, [*layers, Layer(None, FFN(w1_3, w2_3, gadgets=(upd,)))])
+
+
+def validate(g: Any, root: Any) -> None:
+    """The theorem's domain: a tree (a symmetric ``Digraph``), a root in it, and BFS weights (all 1)."""
+    validate_tree(g, root)
+    validate_bfs_input(g, root)
+
+
+class WidthTreeConstruction(DijkstraConstruction):
+    """The width decoder: BFS as Dijkstra plus the ``twd``/``mwd`` update of lem:widsupffn."""
+
+    encoding = ENCODING
+
+    def __init__(self, variant: str = "as-written", encoding: Encoding | None = None,
+                 notes: list[str] | None = None, v_max: Any = V_MAX):
+        enc = encoding or (AS_WRITTEN if variant == "as-written" else REPAIRED)
+        default_notes = [
+            f"A_{{i,:}} ∈ {{1, λ}} off the diagonal, a_ii = {enc.diagonal}"
+            + (" (as written: weights in {1, ∞}, ∞ encoded as λ)" if enc == AS_WRITTEN else
+               " (repair of thm:cotdijkstra: a_ii = 0)" if enc == REPAIRED else ""),
+            f"layer 3: lem:widsupffn with λ = V_max = {v_max} (our completion of the sketch)",
+        ]
+        Construction.__init__(self, "thm:cotwidoftree", variant,
+                              build_decoder(f"thm:cotwidoftree/{variant}", v_max),
+                              notes if notes is not None else default_notes)
+        self.arcs = enc
+
+    def validate(self, inp: Inp) -> None:
+        """A tree with a root and BFS weights."""
+        validate(*inp)
+
+    def token(self, cl: Any, key: Any, lam_value: Any) -> list[Any]:
+        """``x_i = [x̃_i ‖ 0 ‖ 0 ‖ 0]``, ``y_0 = [ỹ_0 ‖ 0 ‖ 1 ‖ 1]``."""
+        extra = {"dif": 0, "twd": 0, "mwd": 0} if key[0] == "x" else {"dif": 0, "twd": 1, "mwd": 1}
+        return dijkstra_token(cl, key, lam_value, self.arcs, extra)
+
+    def invariants(self, inp: Inp, states: Sequence[DkstState], t: int) -> list[Expectation]:
+        """thm:cotdijkstra's invariants, ``dif`` after layer 2, and the lemma's update after layer 3."""
+        from proofs.cot_path_to_tree.algorithms.dijkstra import width_update_rule
+
+        out = dijkstra_invariants(states, t, self.lam_value(inp), inp[0].n)
+        last = states[-1].dist
+        dif = last[states[t].cur] - last[states[t - 1].cur]  # type: ignore[operator]
+        out.append(Expectation(2, "block", "dif", [dif],
+                               "W_2^(2) sets π_dif to Σ π_buf - π_crd: the depth difference, in {0, 1}"))
+        rule = width_update_rule(states)[t]
+        out.append(Expectation(3, "block", "twd", [rule[1]], "lem:widsupffn: twd + 1 if dif = 0, else 1"))
+        out.append(Expectation(3, "block", "mwd", [rule[2]], "lem:widsupffn: max(mwd, twd + 1) if dif = 0"))
+        return out

@@ -1,0 +1,101 @@
+"""thm:cotdfs:phi -- the DFS decoder, extended by one component, emits the Dyck word φ(G_T) (Section 4.1).
+
+Claimed (the paragraph after thm:cotdfs; no label in the paper, id ours):
+    "The mapping φ coincides exactly with the execution of the procedure DFS on the tree G_T. To obtain
+    the associated Dyck path (or Dyck word), it suffices to extend the token embedding by one additional
+    component that records +1 (or U) and -1 (or D) exclusively, in accordance with the traverse and
+    backtrack operations, in the final layer."
+
+Checked:
+    The extended decoder (:mod:`proofs.cot_path_to_tree.constructions.cotdfs_phi`; d = 6n + 4, two layers, two heads) is
+    replayed exactly on every labeled tree with every root. After every CoT step the DFS blocks must match
+    eq:dfsdynamic (as for thm:cotdfs) and ``π_q(y_t)`` must be +1 after a traverse and -1 after a
+    backtrack; the stop rule must fire at step 2n - 1; and ``π_q(y_1) … π_q(y_{2(n-1)})`` read as U/D must
+    equal ``φ(G_T)`` as computed by :func:`symcot.algorithms.phi`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from proofs.cot_path_to_tree.algorithms import phi
+from proofs.cot_path_to_tree.algorithms.batched.dfs import dfs_dynamic_batch, moves_of
+from proofs.cot_path_to_tree.algorithms.dfs import DfsState, dfs_dynamic
+from proofs.cot_path_to_tree.constructions.cotdfs_phi import PAPER_D, DfsPhiConstruction
+from symcot.check.alln.check import AllNCheck
+from symcot.check.exhaustive import Family
+from symcot.check.spec import BatchRunView, Conclusion, RunView, StepwiseSpec
+from symcot.claims import Claim, ConstructionCheck
+from symcot.inputs import Digraph, rooted_labeled_trees
+from symcot.inputs.batch import TreeBatch
+from symcot.inputs.dyck_families import ordered_rooted_tree_family
+
+PAPER_SIZES = {"d": PAPER_D, "layers": 2, "heads": 2}
+
+
+def describe(inp: tuple[Digraph, int]) -> dict[str, Any]:
+    """JSON description of a (tree, root) input, with its word φ(G_T)."""
+    g, s = inp
+    return {"n": g.n, "arcs": [list(a) for a in g.arcs], "root": s, "phi": phi(g, s), "text": f"{g}, root {s}"}
+
+
+def state_text(st: DfsState) -> str:
+    """One line per reference state."""
+    cur = "φ" if st.cur is None else f"v{st.cur}"
+    return f"t={st.t} {st.move}: dfs={cur}, vst={sorted(st.vst)}"
+
+
+def _spelled(run: RunView, inp: tuple[Digraph, int]) -> str:
+    """``U``/``D`` for ``π_q(y_1) … π_q(y_{2(n-1)})`` (``?`` for any other value)."""
+    return "".join({1: "U", -1: "D"}.get(run.block("q", k)[0], "?") for k in range(1, 2 * (inp[0].n - 1) + 1))
+
+
+def _spelled_batch(run: BatchRunView, batch: TreeBatch) -> Any:
+    """``π_q(y_1) … π_q(y_{2(n-1)})`` of every row (``+1`` for ``U``, ``-1`` for ``D``)."""
+    return run.series("q", 1, 2 * (batch.size - 1))[..., 0]
+
+
+def _dfs_batch(batch: TreeBatch) -> Any:
+    """The DFS dynamic on every tree of the batch, run once: the reference and φ are both its moves."""
+    return batch.memo("dfs", lambda: dfs_dynamic_batch(batch.adjacency, batch.roots))
+
+
+def _phi_batch(batch: TreeBatch) -> Any:
+    """φ of every row as ``±1``: the DFS moves but the last (``algorithms.batched.dfs.dfs_moves``)."""
+    return moves_of(_dfs_batch(batch))
+
+
+SPEC = StepwiseSpec(
+    reference=lambda inp: dfs_dynamic(*inp),
+    state_text=state_text,
+    conclusions=(
+        Conclusion("the CoT stops at step 2n - 1", steps=lambda inp: 2 * inp[0].n - 1),
+        Conclusion("π_q over steps 1..2(n-1) spells φ(G_T)", read=_spelled, answer=lambda inp: phi(*inp),
+                   batch_read=_spelled_batch, batch_answer=_phi_batch, trace=("q",)),
+    ),
+    reference_batch=_dfs_batch,
+)
+
+TREES = Family("labeled trees × every root", rooted_labeled_trees, lambda k: k ** (k - 1), describe)
+#: Part of the tree domain that scales (``symcot verify --reach 13``): every ordered tree, preorder labels, root 0.
+ORDERED = ordered_rooted_tree_family(describe)
+
+CLAIMS = [
+    Claim(
+        id="thm:cotdfs:phi",
+        kind="sentence",
+        statement="Extending the DFS embedding by one component set to +1 on traverse and -1 on backtrack in the "
+                  "final layer makes the decoder emit φ(G_T) (Section 4.1, after thm:cotdfs).",
+        where="Section 4.1, paragraph after thm:cotdfs, item i (no label in the paper; id ours)",
+        checks=[ConstructionCheck(DfsPhiConstruction, SPEC, [TREES, ORDERED], PAPER_SIZES,
+                                  method="exhaustive exact replay, every CoT step, word = φ(G_T)"),
+                AllNCheck(DfsPhiConstruction, SPEC, [TREES], concrete_size=5, facts_size=4,
+                          conclusion="that π_q(y_1) … π_q(y_{2(n-1)}) is φ(G_T) is φ's definition (DFS on G_T, U on a "
+                                     "traverse, D on a backtrack) with T = 2n - 1 on a tree (hand fact H1, "
+                                     "docs/all-n.md); both checked exhaustively by the exact row; termination "
+                                     "(definition `ends`) is assumed, checked on every run of the concrete phase and "
+                                     "the witness")],
+        default_max_size=6,
+        notes=["q ← 2π_flg1 - 1 in W_2^(2); the word is read over steps 1..2(n-1); y_{2n-1} (the stop) is excluded."],
+    ),
+]

@@ -1,0 +1,199 @@
+"""thm:cotwidoftree and obs:dynamicwidbfs: sizes, encoding, the layer-3 completion, verdicts, mutants."""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib
+import importlib.util
+from pathlib import Path
+
+import pytest
+import sympy as sp
+
+from proofs.cot_path_to_tree.algorithms.dijkstra import tree_width, widsup
+from proofs.cot_path_to_tree.constructions.cotwidoftree import PAPER_D, WidthTreeConstruction, build_decoder
+from symcot.check.exhaustive import Family, run_construction_check
+from symcot.check.stepwise import StepwiseSpec, check_input
+from symcot.claims import PropertyCheck
+from symcot.constructions.mutant import Mutant
+from symcot.errors import InvalidInputError
+from symcot.inputs import Digraph, rooted_labeled_trees
+from symcot.ir import n
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+
+
+def _load(name: str):
+    return importlib.import_module(f"proofs.cot_path_to_tree.{name}")
+
+
+@pytest.fixture(scope="module")
+def W():
+    return _load("thm_cotwidoftree")
+
+
+def small_trees(max_n: int) -> Family:
+    return Family("labeled trees × every root", rooted_labeled_trees, lambda k: k ** (k - 1),
+                  lambda inp: {"text": str(inp[0]), "root": inp[1]}, max_size=max_n)
+
+
+def test_sizes_match_the_theorem():
+    s = build_decoder().sizes()
+    assert sp.expand(s.d - PAPER_D) == 0 and s.d == 5 * n + 4
+    assert s.layers == 3 and s.heads == [1, 1, 0] and s.max_heads == 1
+    assert s.ffn_hidden[2] == 5 * n + 5  # the Dijkstra blocks and the lemma's four hidden units
+
+
+def test_prompt_appends_dif_twd_mwd_and_encodes_infinity_as_lambda():
+    g = Digraph.undirected(2, [(0, 1)])
+    lam = 2  # 1 + (n - 1)·1
+    p = WidthTreeConstruction("as-written").prompt((g, 0))
+    # x_0 = [e_0 ‖ -λ ‖ 0 ‖ (a_00 = λ, a_01 = 1) ‖ λ^2 ‖ 0 ‖ 0 ‖ 0 ‖ 0]
+    assert p.tokens[0] == [1, 0, -lam, 0, 0, lam, 1, lam, lam, 0, 0, 0, 0, 0]
+    assert p.tokens[2] == [1, 0, 0, 1, 0, 0, 0, lam, lam, 0, 0, 0, 1, 1]  # y_0 = [ỹ_0 ‖ 0 ‖ 1 ‖ 1]
+    q = WidthTreeConstruction("repaired").prompt((g, 0))
+    assert q.tokens[0][5:7] == [0, 1] and q.tokens[2] == p.tokens[2]  # repair: a_ii = 0 only
+
+
+def test_invalid_inputs_are_rejected_clearly():
+    c = WidthTreeConstruction("repaired")
+    with pytest.raises(InvalidInputError, match="cycle"):
+        c.prompt((Digraph.undirected(3, [(0, 1), (1, 2), (2, 0)]), 0))
+    with pytest.raises(InvalidInputError, match="no reverse"):
+        c.prompt((Digraph.from_arcs(2, [(0, 1)]), 0))
+    with pytest.raises(InvalidInputError, match="A = {1, ∞}"):
+        c.prompt((Digraph.from_weighted_arcs(2, {(0, 1): 2, (1, 0): 2}), 0))
+
+
+def test_layer3_is_lemma_widsupffn_with_v_max_n():
+    """The invented completion computes lem:widsupffn's f for every dif ∈ {0, 1}, 1 ≤ twd ≤ n-1, 1 ≤ mwd ≤ n-1."""
+    for k in (2, 5, 8):
+        dec = build_decoder().instantiate({n: k}, {sp.Symbol("lambda", positive=True): k})
+        lay, w1, w2 = dec.layout, dec.get_map(3, "W_1"), dec.get_map(3, "W_2")
+        for dif in (0, 1):
+            for twd in range(1, k):
+                for mwd in range(1, k):
+                    y = lay.assemble({"dif": dif, "twd": twd, "mwd": mwd, "dis": [3] * k})
+                    out = w2([v if v > 0 else 0 for v in w1(y)])
+                    assert (lay.pi("twd", out)[0], lay.pi("mwd", out)[0]) == widsup(dif, twd, mwd)
+                    assert lay.pi("dif", out) == [dif] and lay.pi("dis", out) == [3] * k
+
+
+def test_as_written_is_refuted_at_the_source_distance(W):
+    row = run_construction_check("thm:cotwidoftree", WidthTreeConstruction("as-written"), W.SPEC, [W.TREES], 6,
+                                 W.PAPER_SIZES)
+    c = row.counterexample
+    assert row.verdict == "refuted" and row.max_size == 1 and c["input"]["text"] == "tree {0-1}, root 0"
+    assert (c["step"], c["layer"], c["block"], c["expected"], c["got"]) == (1, 1, "dis", [0, 1], [2, 1])
+
+
+def test_as_written_width_blocks_are_right_all_the_same(W):
+    """Only π_dis[root] is wrong: every other compared block and the final width agree (thm:cotwidoftree:width)."""
+    row = run_construction_check("x", WidthTreeConstruction("as-written"), W.WIDTH_SPEC, [small_trees(5)], 5)
+    assert row.verdict == "verified" and row.inputs_checked == 1 + 2 + 9 + 64 + 625
+
+
+def test_the_roots_distance_is_not_stuck_at_lambda(W):
+    """π_dis(y_t)[root] is λ until a child of the root is the current vertex, then Dist[child] + 1 = 2 (≠ 0)."""
+    from symcot.model.semantics import generate
+
+    tree = (Digraph.undirected(3, [(0, 1), (0, 2)]), 0)
+    cons = WidthTreeConstruction("as-written")
+    dec = cons.concrete(tree)
+    out = generate(dec, cons.prompt(tree).tokens, 2).outputs
+    assert cons.lam_value(tree) == 3
+    assert [dec.layout.pi("dis", y)[0] for y in out] == [3, 2]
+
+
+def test_dif_is_the_difference_of_the_recorded_distances(W):
+    from proofs.cot_path_to_tree.algorithms.dijkstra import bfs_width_dynamic, width_update_rule
+
+    for g, r in rooted_labeled_trees(5):
+        states = bfs_width_dynamic(g, r)
+        assert [st.dif for st in states] == [d for d, _, _ in width_update_rule(states)]
+        assert states[0].dif == 0 and all(st.dif in (0, 1) for st in states)
+
+
+def test_repaired_is_verified_on_small_trees(W):
+    row = run_construction_check("thm:cotwidoftree", WidthTreeConstruction("repaired"), W.SPEC, [W.TREES], 5,
+                                 W.PAPER_SIZES)
+    assert row.verdict == "verified" and row.max_size == 5 and row.inputs_checked == 701
+
+
+def test_final_width_is_checked_from_the_definition(W):
+    star = (Digraph.undirected(4, [(0, 1), (0, 2), (0, 3)]), 0)
+    assert tree_width(*star) == 3
+    assert check_input(WidthTreeConstruction("repaired"), W.SPEC, star) is None
+    from symcot.check.spec import Conclusion
+    from symcot.constructions.encoding import StateEncoding
+
+    class Silent(WidthTreeConstruction):
+        encoding = StateEncoding({})  # nothing compared step by step: only the conclusion
+
+    wrong = Conclusion("π_mwd = wd(G_T) rooted at 1", read=lambda run, inp: run.block("mwd")[0],
+                       answer=lambda inp: tree_width(inp[0], 1))
+    lying = StepwiseSpec(W.SPEC.reference, W.SPEC.state_text, (wrong,))
+    mm = check_input(Silent("repaired"), lying, star)  # root 1: wd = 2, the decoder says 3
+    assert mm is not None and mm.kind == "steps" and "but 2 by the definition" in str(mm.got)
+
+
+def test_mutant_in_layer3_is_refuted(W):
+    m = Mutant(WidthTreeConstruction("repaired"), 3, "W_1", ("h4", 0), [], 0)  # drop b_1's 1: mwd ← max(mwd, twd)
+    row = run_construction_check("thm:cotwidoftree", m, W.SPEC, [W.TREES], 5, W.PAPER_SIZES)
+    c = row.counterexample
+    assert row.verdict == "refuted" and c["input"]["text"] == "tree {0-1, 0-2}, root 0"
+    assert (c["step"], c["layer"], c["block"], c["expected"], c["got"]) == (2, 3, "mwd", [2], [1])
+
+
+def test_mutant_in_dif_is_located_in_layer2(W):
+    m = Mutant(WidthTreeConstruction("repaired"), 2, "W_2", ("dif", 0), [("crd", 0)], 0)  # dif = Σ buf only
+    row = run_construction_check("thm:cotwidoftree", m, W.SPEC, [W.TREES], 5, W.PAPER_SIZES)
+    c = row.counterexample
+    assert row.verdict == "refuted" and (c["step"], c["layer"], c["block"]) == (2, 2, "dif")
+    assert c["expected"] == [0] and c["got"] == [1] and "depth difference" in c["proof_says"]
+
+
+def test_observation_verdicts(W):
+    rows = {r.variant: r for r in W.CLAIMS[0].run(max_size=8)}
+    assert rows["repaired"].verdict == "verified" and rows["repaired"].max_size == 8
+    aw = rows["as-written"].counterexample
+    assert rows["as-written"].verdict == "refuted" and aw["input"]["dyck"] == "UDUD"
+    assert aw["what"].startswith("S4") and (aw["expected"], aw["got"]) == (2, 1)
+    assert rows["twd-repaired"].counterexample["input"]["dyck"] == "UDUD"
+    mw = rows["mwd-repaired"].counterexample
+    assert mw["input"]["dyck"] == "UUDDUD" and mw["what"].startswith("S3") and mw["got"] == [0, 1]
+
+
+def test_observation_checker_refutes_a_false_width_statement(W):
+    def false_width(inp):  # deliberately false: "mwd^(n-1) = ht(G_T) + 1"
+        g, r, _ = inp
+        states = W.bfs_width_dynamic(g, r)
+        h = max(W.tree_depths(g, r))
+        return None if states[-1].mwd == h + 1 else {"expected": h + 1, "got": states[-1].mwd}
+
+    row = PropertyCheck("false", [W.ORDERED], false_width).run("demo", 6, None)
+    assert row.verdict == "refuted" and row.counterexample["input"]["dyck"] == "UD"
+
+
+def test_reading_a_tree_with_dijkstras_zero_reading_inherits_its_refutation(W):
+    from proofs.cot_path_to_tree.constructions.cotdijkstra import MISSING_ARC_ZERO
+
+    c = WidthTreeConstruction("0-for-non-arcs", encoding=MISSING_ARC_ZERO)
+    row = run_construction_check("thm:cotwidoftree", c, W.SPEC, [W.TREES], 6, W.PAPER_SIZES)
+    cx = row.counterexample
+    assert row.verdict == "refuted" and cx["input"]["text"] == "tree {0-1, 0-2}, root 1"
+    assert (cx["step"], cx["layer"], cx["block"], cx["expected"], cx["got"]) == (1, 1, "dis", [1, 0, 3], [1, 0, 0])
+
+
+@pytest.mark.slow
+def test_repaired_width_on_every_rooted_tree_up_to_7(W):
+    row = run_construction_check("thm:cotwidoftree", WidthTreeConstruction("repaired"), W.SPEC,
+                                 [dataclasses.replace(W.TREES, max_size=7)], 7, W.PAPER_SIZES, jobs=2)
+    assert row.verdict == "verified" and row.max_size == 7
+    assert row.inputs_checked == sum(k ** (k - 1) for k in range(1, 8))
+
+
+@pytest.mark.slow
+def test_repaired_observation_on_every_ordered_tree_up_to_12(W):
+    row = W.CLAIMS[0].run(max_size=12, variants=["repaired"])[0]
+    assert row.verdict == "verified" and row.max_size == 12
