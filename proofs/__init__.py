@@ -9,4 +9,4 @@ its ``__init__.py``; one module per claim); ``symcot verify --proofs proofs/<pac
 """
 
 #: The paper packages, in the order ``symcot verify`` takes them.
-PAPERS: tuple[str, ...] = ("cot_path_to_tree",)
+PAPERS: tuple[str, ...] = ("cot_path_to_tree", "transformer_cookbook")

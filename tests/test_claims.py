@@ -32,7 +32,7 @@ def test_an_undescribed_reading_is_reported_as_such():
 
 
 def test_no_paper_label_without_a_claim_but_definitions():
-    for package in ("cot_path_to_tree",):
+    for package in ("cot_path_to_tree", "transformer_cookbook"):
         src, _ = load(ROOT / "proofs" / package)
         left = src.uncovered()
         labels = src.sources[0].paper.labels

@@ -1,0 +1,41 @@
+"""The feed-forward chapter of a draft of *The Transformer Cookbook*, stated as symcot claims.
+
+The subject is the draft at commit 582e0e1 (4 February 2025) of ``pentagonalize/Transformer-Cookbook``, chapter 3
+"Feed-Forward Layers" (with chapter 2's definitions): every verdict is about that draft only. One claim module per
+labelled recipe, keyed by the section's label; the weights are stated once, in :mod:`.recipes`, and every claim
+module reads them from there. The ReLU recipes are decided by the Z3 lemma prover (for every dimension where the
+recipe has one and its rows are local; otherwise size by size, as each module says); the GELU statements, which
+are about Taylor expansions, by SymPy.
+"""
+
+#: The paper under check (read by the registry without importing this package).
+TITLE = "The Transformer Cookbook (draft)"
+SUBJECT = ("a draft of The Transformer Cookbook, LaTeX source at commit 582e0e1 (4 February 2025) of "
+           "pentagonalize/Transformer-Cookbook, chapter 3 (feed-forward networks)")
+
+#: label -> what the draft labels with it, and whether it names a statement that can be checked. Every
+#: ``\\label`` of chapter 3 (the section labels name the recipes; ``eq:gelu`` is the tanh line of GELU's definition).
+LABELS: dict[str, tuple[str, bool]] = {
+    "eq:gelu": ("equation: GELU ≈ its tanh form (≈ with no error stated; checked as Taylor agreement at 0)", True),
+    "sec:ffnn_cpwl": ("section: a univariate CPWL function by one hidden layer of ReLU units", True),
+    "sec:ffnn_identity": ("section: the identity by a zero FFN and the residual connection", True),
+    "sec:ffnn_cancel_residual": ("section: f' = f plus units ±I that cancel the residual connection", True),
+    "sec:ffnn_minmax": ("section: min and max of two reals by an FFN", True),
+    "sec:ffnn_addition": ("section: add coordinates d1 and d2 of the stream into d3", True),
+    "sec:ffnn_boolean": ("section: the Boolean connectives and any φ by its full DNF", True),
+    "sec:ffnn_conditional": ("section: if p then φ else ψ by two ReLU units per coordinate", True),
+    "sec:ffnn_multiplication": ("section: approximate multiplication with GELU (Taylor expansions at 0)", True),
+}
+
+#: The claim modules of this package, in the order ``symcot verify`` and ``symcot claims`` take them.
+MODULES: tuple[str, ...] = (
+    "ffnn_cpwl",
+    "ffnn_identity",
+    "ffnn_cancel_residual",
+    "ffnn_minmax",
+    "ffnn_addition",
+    "ffnn_boolean",
+    "ffnn_conditional",
+    "ffnn_multiplication",
+    "eq_gelu",
+)

@@ -1,0 +1,51 @@
+import sympy as sp
+
+from proofs.transformer_cookbook import ffnn_multiplication as mod
+from proofs.transformer_cookbook.recipes import TANH_CUBIC, gelu_tanh
+from symcot.check.exhaustive import Progress
+from symcot.lemmas.facts import SymbolicCheck
+
+from .helpers import rows
+
+
+def claims():
+    return {c.id: c for c in mod.CLAIMS}
+
+
+def test_product_estimate():
+    r = rows(claims()["sec:ffnn_multiplication"])
+    assert {v: x.verdict for v, x in r.items()} == {"as-written": "refuted", "repaired": "proved",
+                                                   "exact-gelu": "proved"}
+    got = sp.sympify(r["as-written"].counterexample["got"][0][0])
+    # the x^4 coefficient of the error on y = -x: 2/(3π) - 0.044715 ≠ 0
+    assert sp.simplify(got - (2 / (3 * sp.pi) - sp.Rational(8943, 200000))) == 0
+
+
+def test_gelu_series_coefficient_is_twice_too_large():
+    r = rows(claims()["sec:ffnn_multiplication:series"])
+    assert {v: x.verdict for v, x in r.items()} == {"as-written": "refuted", "repaired": "proved",
+                                                   "exact-gelu": "refuted"}
+    got = sp.sympify(r["as-written"].counterexample["got"][0][0])
+    assert sp.simplify(got + 1 / sp.sqrt(2 * sp.pi)) == 0
+
+
+def test_difference_line():
+    r = rows(claims()["sec:ffnn_multiplication:difference"])
+    assert {v: x.verdict for v, x in r.items()} == {"as-written": "refuted", "repaired": "proved"}
+
+
+def test_a_changed_gelu_constant_is_refuted():
+    # √(2/π) inside tanh replaced by 1: the quadratic coefficient becomes 1/2 and √(π/2)·(…) is no longer xy
+    def broken(x):
+        return x / 2 * (1 + sp.tanh(x + TANH_CUBIC * x**3))
+
+    chk = SymbolicCheck(lambda: mod.third_order(lambda: mod.product_error(broken), "mutant"))
+    r = chk.run("mutant", 1, Progress(False))
+    assert r.verdict == "refuted"
+    good = SymbolicCheck(lambda: mod.third_order(lambda: mod.product_error(gelu_tanh), "tanh"))
+    assert good.run("control", 1, Progress(False)).verdict == "proved"
+
+
+def test_a_changed_scale_is_refuted():
+    chk = SymbolicCheck(lambda: mod.third_order(lambda: mod.product_error(gelu_tanh, sp.sqrt(sp.pi)), "mutant"))
+    assert chk.run("mutant", 1, Progress(False)).verdict == "refuted"

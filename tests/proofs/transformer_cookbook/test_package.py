@@ -1,0 +1,63 @@
+"""The package's protocol: literal TITLE/SUBJECT/LABELS/MODULES, every label claimed, only the stable API imported."""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+import pytest
+
+from symcot.registry import load
+
+ROOT = Path(__file__).resolve().parents[3]
+PKG = ROOT / "proofs" / "transformer_cookbook"
+SOURCE = Path("/work/shared/papers/transformer-cookbook/03_feed-forward.tex")
+ALLOWED = ("symcot.claims", "symcot.ir", "symcot.lemmas", "symcot.gadgets.base", "symcot.errors")
+
+
+def _literals() -> dict:
+    tree = ast.parse((PKG / "__init__.py").read_text(encoding="utf-8"))
+    out = {}
+    for node in tree.body:
+        target = node.target if isinstance(node, ast.AnnAssign) else (
+            node.targets[0] if isinstance(node, ast.Assign) else None)
+        if isinstance(target, ast.Name) and node.value is not None:
+            out[target.id] = ast.literal_eval(node.value)
+    return out
+
+
+def test_init_states_the_protocol_as_literals():
+    lits = _literals()
+    assert lits["TITLE"] == "The Transformer Cookbook (draft)"
+    assert "582e0e1" in lits["SUBJECT"] and "4 February 2025" in lits["SUBJECT"] and "chapter 3" in lits["SUBJECT"]
+    assert all(isinstance(v, tuple) and len(v) == 2 and isinstance(v[1], bool) for v in lits["LABELS"].values())
+    assert sorted(lits["MODULES"]) == sorted(p.stem for p in PKG.glob("*.py")
+                                             if p.stem not in ("__init__", "recipes"))
+
+
+def test_every_label_has_its_claim_and_every_claim_a_label():
+    proofs, claims = load(PKG)
+    labels = _literals()["LABELS"]
+    assert proofs.uncovered() == []
+    for cid, claim in claims.items():
+        assert cid.split(":")[0] + ":" + cid.split(":")[1] in labels, cid
+        assert "582e0e1" in claim.where
+        assert claim.variant_names()[0] == "as-written"
+        assert set(claim.variant_names()) == set(claim.readings), cid
+
+
+@pytest.mark.skipif(not SOURCE.is_file(), reason="the draft's LaTeX source is not on this machine")
+def test_every_label_of_the_chapter_is_listed():
+    found = set(re.findall(r"\\label\{([^}]*)\}", SOURCE.read_text(encoding="utf-8")))
+    assert found == set(_literals()["LABELS"])
+
+
+def test_only_the_stable_api_is_imported():
+    for path in PKG.glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else (
+                [node.module] if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module else [])
+            for name in names:
+                if name.startswith("symcot"):
+                    assert any(name == a or name.startswith(a + ".") for a in ALLOWED), (path.name, name)
