@@ -24,17 +24,6 @@ from typing import Any
 from proofs.cot_path_to_tree.algorithms.batched.trees import strahler_batch
 from proofs.cot_path_to_tree.algorithms.bijection import psi
 from proofs.cot_path_to_tree.algorithms.paths import FoldState, strahler
-from symcot.check.alln.check import AllNCheck
-from symcot.check.bound import BoundCheck
-from symcot.check.lam.parameter import ParameterScan, just_above_log2
-from symcot.check.spec import BatchRunView, Conclusion, RunView, StepwiseSpec
-from symcot.check.symbolic_check import SymbolicCheck
-from symcot.check.symbolic_target import SymbolicTarget
-from symcot.claims import Claim, ConstructionCheck, as_written, repair
-from symcot.inputs.batch import WordBatch
-from symcot.inputs.dyck_families import NONEMPTY_DYCK_WORDS
-from symcot.ir import n
-
 from proofs.cot_path_to_tree.constructions.cotpathstrahler import (
     LAMBDA_RULE,
     PAPER_D,
@@ -45,6 +34,16 @@ from proofs.cot_path_to_tree.constructions.cotpathstrahler import (
     reference,
     reference_batch,
 )
+from symcot.check.alln.check import AllNCheck
+from symcot.check.bound import BoundCheck
+from symcot.check.lam.parameter import ParameterScan, just_above_log2
+from symcot.check.spec import BatchRunView, Conclusion, RunView, StepwiseSpec
+from symcot.check.symbolic_check import SymbolicCheck
+from symcot.check.symbolic_target import SymbolicTarget
+from symcot.claims import Claim, ConstructionCheck, as_written, repair
+from symcot.inputs.batch import WordBatch
+from symcot.inputs.dyck_families import NONEMPTY_DYCK_WORDS
+from symcot.ir import n
 
 PAPER_SIZES = {"d": PAPER_D, "layers": 4, "heads": 1}
 
@@ -118,6 +117,11 @@ CLAIMS = [
                "Readings of q_τ (constructions/pathsteps.py) and of the lemmas' m: the letter w_τ with m = π_q "
                "(as-written, the transcription), the printed tmp_q under it (tmp-q), and the printed q_τ = s_τ - "
                "s_{τ-1} with the printed tmp_q (q-literal), with its repairs one by one.",
+               "When pos_sc ← tmp_pos_sc is committed (the sketch does not say; choice 3 of the construction): in "
+               "layer 4 (every variant above) or in layer 1 (the twin '…pos-sc-layer-1' of each, 'pos-sc-layer-1' "
+               "for as-written). With the layer-1 commit the input tokens' layer-1 outputs carry π_pos_sc = 1 and "
+               "the printed layer-2 key selects the parent's last generated token: the key defect is the layer-4 "
+               "commit's (docs/errata/paths.md).",
                "Size = number of vertices of ψ(w) (|w| = 2(size - 1)); the empty word is outside the family."],
         readings=READINGS,
     ),

@@ -45,13 +45,16 @@ for ``c``) -- "dissolving the gating eq:gatingTBstrahlertree in W_2^{(4)}" -- an
 positions along with the buffers M_buf and c_buf". The fold is :func:`symcot.gadgets.fold` (the tree decoder's),
 lem:mMc's network :func:`symcot.gadgets.mmc`.
 
-Variants (the readings of choices 1 and 2 are in :data:`OPTIONS` and :data:`READINGS`):
+Variants (the readings of choices 1--3 are in :data:`OPTIONS` and :data:`READINGS`):
 
 * ``as-written`` -- the completion above.
 * ``repaired`` -- the same with the layer-2 key ``K^{(2)} α = [λ π_flg(α) π_ht(α) ‖ π_{pos_sc}(α)]``: the input
   tokens ``x_τ`` carry ``π_ht = e_{s_τ}`` and ``π_{pos_sc} = τ + 1`` for *every* ``τ``, future positions included,
-  so under the printed key the last input token at the parent's height outscores every generated token
-  (and input tokens carry ``M = c = 0``). With the gate ``π_flg`` only generated tokens get the ``λ`` term.
+  so under the printed key (and the layer-4 commit of choice 3) the last input token at the parent's height
+  outscores every generated token (and input tokens carry ``M = c = 0``). With the gate ``π_flg`` only generated
+  tokens get the ``λ`` term.
+* ``…pos-sc-layer-1`` -- each variant above and below (``pos-sc-layer-1`` for ``as-written``) with
+  ``pos_sc ← tmp_pos_sc`` committed in layer 1 instead of layer 4 (choice 3).
 
 Choices where the text admits several readings:
 
@@ -69,9 +72,28 @@ Choices where the text admits several readings:
    ``s_{t+1}`` is by the current letter ``π_q(y_t) = w_t``; so as written ``m = π_q`` for both lemmas, the one
    formula of the sketch not used as printed (the variant ``tmp-q`` uses it as printed). Under the printed
    ``q_τ`` it is the other way round: ``tmp_q`` holds the step being taken, and ``m = tmp_q`` is right.
-3. *The commit.* The sketch keeps every update in auxiliary blocks until ``W_2^{(4)}``; the completion
-   commits there: ``ht ← tmp_ht``, ``q ← tmp_q``, ``pos_sc ← tmp_pos_sc`` (invented; nothing else writes them),
-   and lem:mMc's own ``m`` output is therefore not used.
+3. *The commit* (``Options.pos_sc_commit``). No sentence writes ``ht ← tmp_ht``, ``q ← tmp_q`` or
+   ``pos_sc ← tmp_pos_sc``: layer 1 fills the auxiliaries ("π_{tmp_pos_sc}(α'') = π_{pos_sc}(α')"), and
+   ``W_2^{(4)}`` "produces y_{t+1} by nullifying all temporary positions along with the buffers", so each commit
+   is invented and falls between layer 1's FFN and ``W_2^{(4)}``. ``ht`` and ``q`` are committed by ``W_2^{(4)}``:
+   layer 2 needs ``π_ht(y_t^{(1)})^⊤ π_{tmp_ht}(y_t^{(1)}) = 0`` (an earlier ``ht`` commit would let the current
+   token match itself), and lem:mMc reads its ``m`` in layer 4 (choice 2); lem:mMc's own ``m`` output is not
+   used. ``pos_sc`` is read only by layer 1's value (on the tokens themselves) and by layer 2's key (on the
+   layer-1 outputs), so a commit in the FFN of layer 2, 3 or 4 gives the same run and the one distinction is
+   layer 1 against later. Two readings:
+
+   * ``layer-4`` (the default) -- ``W_2^{(4)}`` commits ``pos_sc`` with ``ht`` and ``q``, as the sentence "with
+     the exception of the block flg, all updates and value assignments within the constituent blocks of
+     y_t^{(1)} are carried out in auxiliary blocks" asks. Every token's layer-1 output keeps its own
+     ``π_{pos_sc}``: ``x_τ^{(1)}`` and ``y_τ^{(1)}`` both carry ``τ + 1`` at the height ``s_τ``.
+   * ``layer-1`` -- ``W_2^{(1)}`` writes ``pos_sc ← tmp_pos_sc`` (``tmp_pos_sc`` kept until ``W_2^{(4)}``
+     nullifies it), as the same paragraph does with the actual block ``pos`` ("the block pos will register
+     S π_pos(y_t)"), against its own "auxiliary blocks" sentence. Every token passes through every layer
+     causally (:mod:`symcot.model.semantics`, rule 4): an input token's layer-1 read (query ``e_{τ+1}`` over
+     ``x_0 … x_τ``, every score 0) falls back to ``x_0``, so every ``x_τ^{(1)}`` carries ``π_{pos_sc} = 1``, and
+     ``y_i^{(1)}`` carries ``i + 2`` (``i < n - 1``). Under the printed key a generated token at the parent's
+     height then scores ``λ + i + 2 > λ + 1``, above every input token, and the last one wins (the verdicts
+     of both commits under every reading: docs/errata/paths.md).
 4. *Keeping blocks through ReLU* (invented). A block that a layer keeps and that can be negative (``q`` and
    ``tmp_q``, in ``{-1, 1}``) passes an FFN as ``ReLU(x) - ReLU(-x)`` (two hidden units), as lem:mMc does for
    ``m`` (:func:`symcot.gadgets.signed_pass`); non-negative kept blocks use one unit each.
@@ -97,7 +119,7 @@ Choices where the text admits several readings:
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 from proofs.cot_path_to_tree.algorithms.batched.paths import strahler_fold_batch
@@ -134,15 +156,19 @@ PAPER_D = 3 * n + 15
 
 @dataclass(frozen=True)
 class Options:
-    """What a variant reads or repairs: the prompt's steps, where the lemmas' ``m`` is read, the layer-2 key."""
+    """What a variant reads or repairs: the steps, the lemmas' ``m``, the layer-2 key, the ``pos_sc`` commit."""
 
     steps: StepReading
     m_block: Literal["q", "tmp_q"]  # lem:shiftonehot's and lem:mMc's m (choice 2)
     key_gated: bool  # K^{(2)} = [λ π_flg π_ht ‖ π_pos_sc] (the repair) instead of [λ π_ht ‖ π_pos_sc]
+    pos_sc_commit: Literal["layer-4", "layer-1"] = "layer-4"  # where pos_sc ← tmp_pos_sc is written (choice 3)
 
 
-#: Each variant's choices (choices 1 and 2, the module docstring's variants).
-OPTIONS: dict[str, Options] = {
+#: The suffix of the variants that commit ``pos_sc ← tmp_pos_sc`` in layer 1 (choice 3).
+POS_SC_LAYER_1 = "pos-sc-layer-1"
+
+#: Each variant's choices with the layer-4 commit (choices 1 and 2, the module docstring's variants).
+_LAYER_4: dict[str, Options] = {
     "as-written": Options(LETTER, "q", False),
     "repaired": Options(LETTER, "q", True),
     "tmp-q": Options(LETTER, "tmp_q", False),
@@ -152,7 +178,21 @@ OPTIONS: dict[str, Options] = {
     "q-literal-repaired": Options(LITERAL_LAST, "tmp_q", True),
     "q-literal-repaired-m-from-q": Options(LITERAL_LAST, "q", True),
 }
+
+
+def _layer_1_name(variant: str) -> str:
+    """The layer-1-commit twin of a layer-4 variant: ``pos-sc-layer-1`` for ``as-written``, else a suffix."""
+    return POS_SC_LAYER_1 if variant == "as-written" else f"{variant}-{POS_SC_LAYER_1}"
+
+
+#: Each variant's choices: every layer-4 variant and its twin with ``pos_sc`` committed in layer 1 (choice 3).
+OPTIONS: dict[str, Options] = {
+    **_LAYER_4,
+    **{_layer_1_name(v): replace(o, pos_sc_commit="layer-1") for v, o in _LAYER_4.items()},
+}
 VARIANTS = tuple(OPTIONS)
+_LAYER_1_TEXT = ("pos_sc ← tmp_pos_sc written by W_2^{(1)}, so layer 2's key reads the committed value (input "
+                 "tokens, whose causal layer-1 read falls back to x_0, then carry π_pos_sc = 1)")
 #: The variants (``symcot claims`` lists them with their verdicts).
 READINGS: dict[str, Reading] = {
     "as-written": as_written("the sketch completed (module docstring): x_τ carries the letter w_τ, the lemmas' m "
@@ -168,6 +208,18 @@ READINGS: dict[str, Reading] = {
     "q-literal-repaired": repair("q-literal with both: the gated layer-2 key and x_0 carrying the last step"),
     "q-literal-repaired-m-from-q": repair("q-literal-repaired but m read from π_q (the transcription's choice), which "
                                           "holds the previous step under the printed q_τ"),
+    "pos-sc-layer-1": reading(f"as-written with {_LAYER_1_TEXT}"),
+    "repaired-pos-sc-layer-1": repair("repaired (the gated layer-2 key) with pos_sc committed in layer 1"),
+    "tmp-q-pos-sc-layer-1": reading("tmp-q with pos_sc committed in layer 1"),
+    "q-literal-pos-sc-layer-1": reading("q-literal with pos_sc committed in layer 1"),
+    "q-literal-key-repaired-pos-sc-layer-1": repair("q-literal-key-repaired (the gated layer-2 key) with pos_sc "
+                                                    "committed in layer 1"),
+    "q-literal-last-repaired-pos-sc-layer-1": repair("q-literal-last-repaired (x_0 carrying the last step, the "
+                                                     "printed layer-2 key) with pos_sc committed in layer 1"),
+    "q-literal-repaired-pos-sc-layer-1": repair("q-literal-repaired (gated key, x_0 carrying the last step) with "
+                                                "pos_sc committed in layer 1"),
+    "q-literal-repaired-m-from-q-pos-sc-layer-1": repair("q-literal-repaired-m-from-q with pos_sc committed in "
+                                                         "layer 1"),
 }
 
 
@@ -251,7 +303,8 @@ def build_decoder(variant: str = "as-written", mmc_lambda: Any = lam) -> Decoder
     vs1 = value_space([read])
     o1 = vs1.vars()
     w_o1 = Map("W_O^{(1)}", vs1, L, {b: o1[f"read.{b}"] for b in BLOCKS}, max_degree=1, doc="identity")
-    kept1 = but("pos", mb, "ht", "tmp_ht")
+    commit1 = opt.pos_sc_commit == "layer-1"
+    kept1 = but("pos", mb, "ht", "tmp_ht", *(["pos_sc"] if commit1 else []))
     shift = shiftonehot(x[mb], x.ht, units=("m+", "m-", "h", "z+", "z-"),
                         writes={"m": mb, "h": "ht", "h_shift": "tmp_ht"})
     carries1 = _carries(x, kept1)
@@ -259,8 +312,10 @@ def build_decoder(variant: str = "as-written", mmc_lambda: Any = lam) -> Decoder
     w1_1 = Map("W_1^{(1)}", L, h1, {"pos": -x.pos, **shift.w1(), **_pass_in(x, kept1, carries1)}, max_degree=1,
                doc=f"-π_pos(α''+y_t); lem:shiftonehot's W_1 on [m ‖ h ‖ h'] = [π_{mb} ‖ π_ht ‖ π_tmp_ht]")
     h = h1.vars()
-    w2_1 = Map("W_2^{(1)}", h1, L, {"pos": h.pos, **shift.w2(h), **_pass_out(h, kept1, carries1)}, max_degree=1,
-               doc="lem:shiftonehot's W_2: [m ‖ h ‖ h'] with h' the shift of h by m into tmp_ht")
+    commit_1 = {"pos_sc": h.tmp_pos_sc} if commit1 else {}  # pos_sc ← tmp_pos_sc here (choice 3, layer-1)
+    w2_1 = Map("W_2^{(1)}", h1, L, {"pos": h.pos, **shift.w2(h), **_pass_out(h, kept1, carries1), **commit_1},
+               max_degree=1, doc="lem:shiftonehot's W_2: [m ‖ h ‖ h'] with h' the shift of h by m into tmp_ht"
+                                 + ("; commits pos_sc ← tmp_pos_sc" if commit1 else ""))
     layer1 = Layer(Attention([read], w_o1), FFN(w1_1, w2_1, gadgets=(shift, *carries1)))
 
     # -- layer 2: the parent's last accumulator; str(v) and D (thm:cottreestrahler's layer-2 FFN) -----------
@@ -311,7 +366,8 @@ def build_decoder(variant: str = "as-written", mmc_lambda: Any = lam) -> Decoder
     layer3 = Layer(None, FFN(w1_3, w2_3, gadgets=(*indicators, *carries3)))
 
     # -- layer 4: the fold (eq:strahM, eq:strahc) under lem:mMc's correction; commit ----------------------
-    kept4 = ["pos", "pos_sc", "tmp_pos_sc", "tmp_q", "tmp_ht", "flg"]
+    kept4 = ["pos", "pos_sc", "tmp_q", "tmp_ht", "flg"] if commit1 else [
+        "pos", "pos_sc", "tmp_pos_sc", "tmp_q", "tmp_ht", "flg"]
     m_f, c_f = fold(x.M, x["tmp_D-1"], x.tmp_D, x["tmp_D+1"], x.tmp_c_buf, x["tmp_c_buf-1"], x.c_buf)
     gate = mmc(x[mb], m_f, c_f, mmc_lambda, units=("m+", "m-", "M", "M'", "c", "c'"), writes={"M": "M", "c": "c"})
     carries4 = _carries(x, kept4, writes={"tmp_q": "q"})  # the commit q ← tmp_q (choice 3)
@@ -320,13 +376,13 @@ def build_decoder(variant: str = "as-written", mmc_lambda: Any = lam) -> Decoder
                doc="thm:cottreestrahler's W_1^{(4)} fold (M + tmp_D tmp_c_buf; tmp_{D-1} + tmp_D tmp_{c_buf-1} + "
                    f"tmp_{{D+1}} c_buf) composed with lem:mMc's W_1 on [π_{mb} ‖ M ‖ c]")
     f = h4.vars()
-    out4 = _pass_out(f, ["pos", "flg"], [])
-    out4.update({**gate.w2(f), "ht": f.tmp_ht, "pos_sc": f.tmp_pos_sc})
+    out4 = _pass_out(f, ["pos", "pos_sc", "flg"] if commit1 else ["pos", "flg"], [])
+    out4.update({**gate.w2(f), "ht": f.tmp_ht, **({} if commit1 else {"pos_sc": f.tmp_pos_sc})})
     for c in carries4:
         out4.update(c.w2(f))
     w2_4 = Map("W_2^{(4)}", h4, L, out4, zero=["tmp_pos_sc", "tmp_q", "tmp_ht", "M_buf", "c_buf", *TMPS],
-               max_degree=1, doc="lem:mMc's W_2 (M, c kept on q = -1, reset on q = +1); commits ht, q, pos_sc; "
-                                 "nullifies the temporaries and the buffers")
+               max_degree=1, doc="lem:mMc's W_2 (M, c kept on q = -1, reset on q = +1); commits ht, q"
+                                 + ("" if commit1 else ", pos_sc") + "; nullifies the temporaries and the buffers")
     layer4 = Layer(None, FFN(w1_4, w2_4, gadgets=(gate, *carries4)))
     return Decoder(f"thm:cotpathstrahler/{variant}", L, [layer1, layer2, layer3, layer4])
 
@@ -362,6 +418,7 @@ class StrahlerPathConstruction(Construction):
         super().__init__("thm:cotpathstrahler", variant, decoder or build_decoder(variant),
                          notes.get(variant, default))
         self.steps = OPTIONS[variant].steps if variant in OPTIONS else LETTER
+        self.pos_sc_commit = OPTIONS[variant].pos_sc_commit if variant in OPTIONS else "layer-4"
         if self.steps.convention == "literal":
             self.encoding = LITERAL_ENCODING  # type: ignore[misc]
 
@@ -402,6 +459,9 @@ class StrahlerPathConstruction(Construction):
             Expectation(1, "block", "tmp_ht", onehot_list(k, st.height),
                         "W_2^{(1)}: the block tmp_h stores the one-hot s_{τ+1}"),
         ]
+        if self.pos_sc_commit == "layer-1":  # the value read from x_t (x_0 at the last step), committed in layer 1
+            out.append(Expectation(1, "block", "pos_sc", [t + 1 if t < k else 1],
+                                   "π_tmp_pos_sc(α'') = π_pos_sc(α'), committed to pos_sc by W_2^{(1)} (choice 3)"))
         if st.letter != UP:
             assert st.str_v is not None and st.d is not None and st.m_u is not None and st.c_u is not None
             d = st.d

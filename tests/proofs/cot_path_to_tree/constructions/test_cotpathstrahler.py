@@ -1,4 +1,4 @@
-"""thm:cotpathstrahler: the completed sketch refuted at UDUD (the layer-2 key), the repaired key verified."""
+"""thm:cotpathstrahler: the completion refuted at UDUD (layer-2 key); the repaired key, layer-1 commit verified."""
 
 import importlib
 
@@ -90,7 +90,10 @@ def test_a_broken_shift_is_located_in_layer_1(proofs):
 def test_claim_rows(claims):
     rows = {r.variant: r for r in claims["thm:cotpathstrahler"].run(max_size=4)}
     assert rows["as-written"].verdict == "refuted" and rows["repaired"].verdict == "verified"
-    assert rows["pos-sc-layer-1"].verdict == "verified" and rows["pos-sc-layer-1"].kind == "reading"
+    claim = claims["thm:cotpathstrahler"]
+    assert rows["pos-sc-layer-1"].verdict == "verified" and claim.reading("pos-sc-layer-1").kind == "reading"
+    assert {v for v in rows if v.endswith("pos-sc-layer-1")} == {
+        v for v in claim.variant_names() if v.endswith("pos-sc-layer-1")} and len(rows) == 16
 
 
 @pytest.mark.slow
