@@ -30,7 +30,7 @@ from typing import Any
 
 import sympy as sp
 
-from symcot.algorithms.logic import Interp, View, Vocabulary
+from symcot.algorithms.logic import Concrete, Interp, View, Vocabulary
 from symcot.constructions.encoding import StateEncoding
 
 #: The class of generated tokens ``y_0, y_1, …`` (its parameter is the step).
@@ -90,6 +90,7 @@ class AllNStatement:
             construction's ``encoding`` is compared on it), ``"all"`` otherwise.
         steps: the last step ``T`` (default: the vocabulary's ``T``).
         notes: what the statement assumes or leaves out, for the report.
+        quotes: per ``(layer, block)`` of a cut, where the proof says so (a choice quotes in its ``source``).
 
     """
 
@@ -104,6 +105,7 @@ class AllNStatement:
     last_token: str = "encoding"
     steps: Callable[[Interp], Any] = field(default=lambda c: c.T)
     notes: tuple[str, ...] = ()
+    quotes: dict[tuple[int, str], str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if self.last_token not in ("encoding", "all"):
@@ -122,6 +124,33 @@ class AllNStatement:
         """The vocabulary's views and this statement's (no name is in both: see ``__post_init__``)."""
         return {**self.vocabulary.views, **self.views}
 
+    def label(self, cls: str, p: int) -> str:
+        """The prompt label of token ``p`` of class ``cls`` (``y_p`` for the generated tokens)."""
+        seg = next((s for s in self.segments if s.cls == cls), None)
+        return seg.label(p) if seg is not None else f"y_{p}"
+
+    def inside_step(self, inp: Any, states: Sequence[Any], tau: int, sizes: dict[str, int],
+                    lam: Any = None) -> list[tuple[int, str, str, Any, str]]:
+        """What the statement says happens inside step ``τ`` (producing ``y_{τ+1}``) on a concrete run.
+
+        ``(layer, "block", block, values, source)`` for each block of each cut and ``(layer, "head", head,
+        label, source)`` for each head's choice: the per-step claims read once, from the cuts and choices the
+        prover proves, by the exact replay's diagnosis of a failure.
+        """
+        c = Concrete(self.vocabulary.interpret(inp, states))
+        views = self.all_views()
+        out: list[tuple[int, str, str, Any, str]] = []
+        for layer, enc in sorted(self.cuts.items()):
+            for b, vals in blocks_of(enc, views, c, tau, sizes, lam).items():
+                quote = self.quotes.get((layer, b), f"the statement's cut after layer {layer}: π_{b}")
+                out.append((layer, "block", b, vals, quote))
+        for ch in self.choices:
+            for cond, cls, p in ch.cases(c, tau):
+                if cond:
+                    out.append((ch.layer, "head", ch.head, self.label(cls, int(p)), ch.source))
+                    break
+        return out
+
     def choice(self, layer: int, head: str) -> Choice | None:
         """The stated choice of ``head`` at ``layer`` (``None`` if the statement has none)."""
         return next((ch for ch in self.choices if ch.layer == layer and ch.head == head), None)
@@ -136,3 +165,28 @@ class AllNStatement:
             if s.cls == cls:
                 return s
         raise KeyError(cls)
+
+
+class ViewState:
+    """Attribute access to views at one parameter, so a :class:`StateEncoding` reads them like a state.
+
+    A one-hot of ``-1`` (φ, "none") is the zero vector, as for ``None``.
+    """
+
+    def __init__(self, views: dict[str, Any], c: Concrete, p: int):
+        self._views, self._c, self._p = views, c, p
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("_"):
+            raise AttributeError(name)
+        try:
+            view = self._views[name]
+        except KeyError:
+            raise AttributeError(f"no view {name!r}") from None
+        return view(self._c, self._p)
+
+
+def blocks_of(enc: StateEncoding, views: dict[str, Any], c: Concrete, p: int, sizes: dict[str, int],
+              lam: Any = None) -> dict[str, list[Any]]:
+    """The encoding's blocks at parameter ``p`` (only the blocks present there)."""
+    return enc.expected(ViewState(views, c, p), p, sizes, lam)

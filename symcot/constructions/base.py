@@ -129,8 +129,15 @@ class Construction:
         return 1
 
     def invariants(self, inp: Any, states: Sequence[Any], t: int) -> list[Expectation]:
-        """What the proof says happens inside step ``t`` (producing ``y_t``); used to locate failures."""
-        return []
+        """What the proof says happens inside step ``t`` (producing ``y_t``); used to locate failures.
+
+        With an all-n statement these are its cuts and head choices, read on this run
+        (:meth:`AllNStatement.inside_step`): the claims the prover proves are the ones a failure is located by.
+        """
+        if self.all_n is None:
+            return []
+        sizes = self.concrete(inp).layout.sizes
+        return [Expectation(*e) for e in self.all_n.inside_step(inp, states, t - 1, sizes, self.lam_value(inp))]
 
     # -- provided -----------------------------------------------------------------------------
     def lam_value(self, inp: Any) -> Any:

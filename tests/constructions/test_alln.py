@@ -27,3 +27,21 @@ def test_shape_errors():
         dataclasses.replace(STATEMENT, last_token="some")
     with pytest.raises(ValueError, match="distinct"):
         dataclasses.replace(STATEMENT, segments=STATEMENT.segments + STATEMENT.segments[:1])
+
+
+def test_the_per_step_claims_a_failure_is_located_by_are_the_statements_cuts_and_choices():
+    """One statement of the per-step claims: ``Construction.invariants`` reads the all-n cuts and choices."""
+    from proofs.cot_path_to_tree.algorithms.dfs import dfs_dynamic
+    from proofs.cot_path_to_tree.constructions.cotdfs import STATEMENT, DfsConstruction
+    from symcot.inputs.graphs import Digraph
+
+    g = Digraph(3, [(0, 1), (1, 0), (1, 2), (2, 1)])
+    cons, states = DfsConstruction(), dfs_dynamic(g, 0)
+    assert type(cons).invariants is type(cons).__mro__[1].invariants  # no hand-written copy in the construction
+    step1 = {(e.layer, e.kind, e.name): e.expected for e in cons.invariants((g, 0), states, 1)}
+    assert step1 == {(1, "block", "flg1"): [1], (1, "block", "buf"): [1, 0, 0], (2, "head", "T"): "x_1",
+                     (2, "head", "B"): "x_⊥"}  # step 1 traverses 0 → 1
+    last = {(e.layer, e.kind, e.name): e.expected for e in cons.invariants((g, 0), states, len(states) - 1)}
+    assert last[(2, "head", "T")] == "x_⊥" and last[(1, "block", "flg1")] == [0]
+    quotes = {e.name: e.source for e in cons.invariants((g, 0), states, 1)}
+    assert quotes["flg1"] == STATEMENT.quotes[(1, "flg1")] and "x_⊥" in quotes["T"]

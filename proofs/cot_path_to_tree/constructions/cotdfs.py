@@ -53,11 +53,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
-from proofs.cot_path_to_tree.algorithms.dfs import DfsState
 from proofs.cot_path_to_tree.algorithms.dfs_facts import VOCABULARY as DFS_VOCABULARY
 from proofs.cot_path_to_tree.gadgets import Gadget, ind_pos_at, parent_gate
 from symcot.constructions.alln import AllNStatement, Choice, Segment, Y
-from symcot.constructions.base import Construction, Expectation
+from symcot.constructions.base import Construction
 from symcot.constructions.encoding import StateEncoding, StopRule, const, indicator, onehot, scalar, vector
 from symcot.errors import InvalidInputError
 from symcot.inputs.graphs import Digraph
@@ -272,8 +271,11 @@ CHOICES = (
 SEGMENTS = (Segment("x_⊥", lambda c: 1, StateEncoding({}), {}, lambda i: "x_⊥"),
             Segment("x", lambda c: c.n, X_TOKEN, X_VIEWS, lambda i: f"x_{i}"))
 Y0_SEGMENT = Segment("y_0", lambda c: 1, Y0_TOKEN, Y0_VIEWS, lambda i: "y_0")
+#: Where the proof states the cuts (the diagnosis of a failure quotes them).
+QUOTES = {(1, "flg1"): "π_flg1(y_t^(1)) is 1 precisely when γ_t ≥ 1",
+          (1, "buf"): "W_2^(1) copies π_cur(y_t) into the buffer"}
 STATEMENT = AllNStatement(DFS_VOCABULARY, {n: lambda c: c.n}, SEGMENTS, Y0_SEGMENT, TOKEN, TOKEN_VIEWS, CHOICES,
-                          CUTS)
+                          CUTS, quotes=QUOTES)
 
 
 class DfsConstruction(Construction):
@@ -302,25 +304,3 @@ class DfsConstruction(Construction):
     def token(self, cl: Any, key: Any, lam_value: Any) -> list[Any]:
         """See :func:`dfs_token`."""
         return dfs_token(cl, key)
-
-    def invariants(self, inp: tuple[Digraph, int], states: Sequence[DfsState], t: int) -> list[Expectation]:
-        """The proof's claims inside step ``t``: layer-1 flags and buffer, and each head's selection."""
-        g, s = inp
-        before, after = states[t - 1], states[t]
-        traverse = after.move == "traverse"
-        nv = g.n
-        e = lambda i: [0] * nv if i is None else [1 if j == i else 0 for j in range(nv)]  # noqa: E731
-        out = [
-            Expectation(1, "block", "flg1", [1 if traverse else 0],
-                        "π_flg1(y_t^(1)) is 1 precisely when γ_t ≥ 1"),
-            Expectation(1, "block", "buf", e(before.cur), "W_2^(1) copies π_cur(y_t) into the buffer"),
-            Expectation(2, "head", "T", f"x_{after.cur}" if traverse else "x_⊥",
-                        "head T resolves the lowest-indexed unvisited neighbour, else defaults to x_⊥"),
-        ]
-        if traverse:
-            out.append(Expectation(2, "head", "B", "x_⊥", "when π_flg1 = 1 the backtrack query vanishes"))
-        elif after.cur is not None:
-            first = next(k for k, st in enumerate(states) if st.cur == after.cur)
-            out.append(Expectation(2, "head", "B", f"y_{first}",
-                                   "head B resolves the first y token whose π_cur is the parent"))
-        return out

@@ -53,7 +53,6 @@ seven hidden blocks.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 from proofs.cot_path_to_tree.algorithms.alg1_facts import VOCABULARY as ALG1_VOCABULARY
@@ -62,7 +61,7 @@ from proofs.cot_path_to_tree.algorithms.paths import Alg1State, algorithm1_state
 from proofs.cot_path_to_tree.gadgets import Gadget, branch, merge_units
 from symcot.algorithms.batched.fields import Fields
 from symcot.constructions.alln import AllNStatement, Choice, Segment, Y
-from symcot.constructions.base import Construction, Expectation
+from symcot.constructions.base import Construction
 from symcot.constructions.encoding import StateEncoding, const, flat, onehot, scalar
 from symcot.inputs.batch import WordBatch
 from symcot.inputs.dyck import UP, validate_dyck
@@ -216,17 +215,6 @@ class PathToTreeConstruction(Construction):
             _, _steps, tau, c = key
             return cl.assemble(X_TOKEN.expected(LetterKey(tau, 1 if c == UP else -1), 0, cl.sizes))
         return cl.assemble(Y0_TOKEN.expected(LetterKey(0, 0), 0, cl.sizes))
-
-    def invariants(self, inp: str, states: Sequence[Alg1State], t: int) -> list[Expectation]:
-        """Inside step ``t``: head U reads ``x_{t-1}``; head D finds the creation token of the current node."""
-        before = states[t - 1]
-        created = next(k for k, st in enumerate(states) if st.i == before.i)
-        return [
-            Expectation(1, "head", "U", f"x_{t - 1}",
-                        "the lowest-indexed token whose pos block is ê_t is the input token x_t"),
-            Expectation(1, "head", "D", f"y_{created}",
-                        "the lowest-indexed y token with π_cur = π_cur(y_t) is the creation token of i_t"),
-        ]
 
 
 def reference(word: str) -> list[Alg1State]:

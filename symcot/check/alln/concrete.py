@@ -26,35 +26,9 @@ from typing import Any
 from symcot.algorithms.logic import Concrete, FactCount, check_facts, check_views
 from symcot.check.alln.pinned import check_z3_reading
 from symcot.check.exhaustive import Family
-from symcot.constructions.alln import AllNStatement, Segment
+from symcot.constructions.alln import AllNStatement, Segment, blocks_of
 from symcot.constructions.base import Construction
-from symcot.constructions.encoding import StateEncoding
 from symcot.model.semantics import generate
-
-
-class ViewState:
-    """Attribute access to views at one parameter, so a :class:`StateEncoding` reads them like a state.
-
-    A one-hot of ``-1`` (φ, "none") is the zero vector, as for ``None``.
-    """
-
-    def __init__(self, views: dict[str, Any], c: Concrete, p: int):
-        self._views, self._c, self._p = views, c, p
-
-    def __getattr__(self, name: str) -> Any:
-        if name.startswith("_"):
-            raise AttributeError(name)
-        try:
-            view = self._views[name]
-        except KeyError:
-            raise AttributeError(f"no view {name!r}") from None
-        return view(self._c, self._p)
-
-
-def blocks_of(enc: StateEncoding, views: dict[str, Any], c: Concrete, p: int, sizes: dict[str, int],
-              lam: Any = None) -> dict[str, list[Any]]:
-    """The encoding's blocks at parameter ``p`` (only the blocks present there)."""
-    return enc.expected(ViewState(views, c, p), p, sizes, lam)
 
 
 @dataclass
