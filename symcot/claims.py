@@ -8,12 +8,12 @@ runs them; ``symcot claims`` lists the readings, with their verdicts from a repo
 
 from __future__ import annotations
 
-import inspect
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
-from symcot.check.exhaustive import Family, Progress, run_construction_check, run_property_check
+from symcot.check.context import RunContext, Schedule, check_signature
+from symcot.check.exhaustive import Family, Progress, run_construction_check, run_property_check, size_schedule
 from symcot.check.inherit import Inheritance
 from symcot.check.size import name_sizes
 from symcot.check.stepwise import StepwiseSpec
@@ -21,22 +21,36 @@ from symcot.check.verdict import Verdict
 from symcot.constructions.base import Construction
 from symcot.constructions.readings import Reading, as_written, in_use, mutant, reading, repair
 
-__all__ = ["Check", "Claim", "ConstructionCheck", "PropertyCheck", "Reading", "as_written", "mutant", "reading",
-           "repair"]
+if TYPE_CHECKING:
+    from symcot.check.shard import DaskEngine, LocalPool
+
+__all__ = ["Check", "Claim", "ConstructionCheck", "PropertyCheck", "Reading", "RunContext", "as_written", "mutant",
+           "reading", "repair"]
 
 
 class Check(Protocol):
-    """Decides one variant of a claim."""
+    """Decides one variant of a claim: every check has this one signature.
 
-    variant: str
-    method: str
+    ``run(ctx)`` gets a :class:`~symcot.check.context.RunContext`: the claim's id, the size to run at and the
+    run's options (progress, jobs, ``engine``, ``reach``, ``shard_engine``); a check applies the options that
+    mean something to it and ignores the others. A check that enumerates input families may also state them,
+    ``schedule(ctx) -> Schedule`` (:class:`~symcot.check.context.Scheduled`). A check may set
+    ``default_max_size`` (its size when none is asked), ``symbolic`` or ``all_n`` (it runs only under
+    ``symcot verify --symbolic`` or ``--all-n``).
+    """
 
-    def run(self, claim_id: str, max_size: int, progress: Progress, jobs: int = 1) -> Verdict:
-        """Compute the verdict row for this variant.
+    @property
+    def variant(self) -> str:
+        """The variant this check decides (``as-written`` first)."""
+        ...
 
-        A check may also take ``engine`` (exact or batched replay) and ``reach`` (the size of the
-        families marked ``Family.reach``) as keyword arguments; :meth:`Claim.run` passes them when it does.
-        """
+    @property
+    def method(self) -> str:
+        """How it decides (the report's method column)."""
+        ...
+
+    def run(self, ctx: RunContext) -> Verdict:
+        """The verdict row of this variant at ``ctx``."""
         ...
 
 
@@ -61,26 +75,27 @@ class ConstructionCheck:
         """The construction's variant name."""
         return self.construction().variant
 
-    def run(self, claim_id: str, max_size: int, progress: Progress, jobs: int = 1, engine: str = "exact",
-            reach: int | None = None, shard_engine: Any = None) -> Verdict:
-        """Check every family up to ``max_size`` (``reach`` for ``Family.reach`` families), exactly or batched.
+    def schedule(self, ctx: RunContext) -> Schedule:
+        """Every family up to ``ctx.max_size`` (``ctx.reach`` for ``Family.reach`` families), through ``ctx.engine``."""
+        return Schedule(size_schedule(self.families, ctx.max_size, ctx.reach), ctx.engine)
 
-        ``shard_engine`` (a :class:`~symcot.check.shard.DaskEngine`) runs the batched engine's shards of the
-        large sizes on a cluster instead of ``jobs`` local processes.
+    def run(self, ctx: RunContext) -> Verdict:
+        """Check every family up to ``ctx.max_size`` (``ctx.reach`` for ``Family.reach`` families), exactly or batched.
+
+        ``ctx.shard_engine`` (a :class:`~symcot.check.shard.DaskEngine`) runs the batched engine's shards of the
+        large sizes on a cluster instead of ``ctx.jobs`` local processes.
         """
         cons = self.construction()
-        if engine == "batched":
+        if ctx.engine == "batched":
             from symcot.check.batched_check import run_batched_check
 
-            row = run_batched_check(claim_id, cons, self.spec, self.families, max_size, self.paper_sizes,
-                                    progress=progress, method=f"{self.method} [batched engine]", jobs=jobs,
-                                    reach=reach, engine=shard_engine)
-        elif engine == "exact":
-            row = run_construction_check(claim_id, cons, self.spec, self.families, max_size,
-                                         self.paper_sizes, progress=progress, method=self.method, jobs=jobs,
-                                         reach=reach)
+            row = run_batched_check(ctx.claim_id, cons, self.spec, self.families, ctx.max_size, self.paper_sizes,
+                                    progress=ctx.progress, method=f"{self.method} [batched engine]", jobs=ctx.jobs,
+                                    reach=ctx.reach, engine=ctx.shard_engine)
         else:
-            raise ValueError(f"unknown engine {engine!r}")
+            row = run_construction_check(ctx.claim_id, cons, self.spec, self.families, ctx.max_size,
+                                         self.paper_sizes, progress=ctx.progress, method=self.method, jobs=ctx.jobs,
+                                         reach=ctx.reach)
         name_sizes(row, self, cons)
         return self.inherits.trace(row) if self.inherits is not None else row
 
@@ -99,10 +114,14 @@ class PropertyCheck:
     per_input: Callable[[Any], dict[str, Any] | None]
     method: str = "exhaustive enumeration"
 
-    def run(self, claim_id: str, max_size: int, progress: Progress, jobs: int = 1, engine: str = "exact") -> Verdict:
-        """Check every family up to ``max_size`` (no decoder: ``engine`` does not apply)."""
-        return run_property_check(claim_id, self.variant, self.method, self.families, max_size, self.per_input,
-                                  progress, jobs)
+    def schedule(self, ctx: RunContext) -> Schedule:
+        """Every family up to ``ctx.max_size`` (``reach`` does not apply), without a decoder."""
+        return Schedule(size_schedule(self.families, ctx.max_size), "property")
+
+    def run(self, ctx: RunContext) -> Verdict:
+        """Check every family up to ``ctx.max_size`` (no decoder: ``engine`` does not apply, nor ``reach``)."""
+        return run_property_check(ctx.claim_id, self.variant, self.method, self.families, ctx.max_size,
+                                  self.per_input, ctx.progress, ctx.jobs)
 
 
 @dataclass
@@ -130,11 +149,15 @@ class Claim:
     kind: str
     statement: str
     where: str
-    checks: list[Any]
+    checks: list[Check]
     default_max_size: int
     notes: list[str] = field(default_factory=list)
     readings: dict[str, Reading] = field(default_factory=dict)
     in_use_size: int | None = None
+
+    def __post_init__(self) -> None:
+        for chk in self.checks:  # a check written with another signature is an error where it is declared
+            check_signature(chk)
 
     def variant_names(self) -> list[str]:
         """The variants of the checks, in order, each once (exhaustive and symbolic checks share a name)."""
@@ -163,41 +186,37 @@ class Claim:
 
         Checks whose ``symbolic`` attribute is true (symbolic replay with Z3) run only when ``symbolic``
         is asked for; with ``symbolic`` only those run. Likewise checks whose ``all_n`` attribute is true
-        (the all-n prover) run only with ``all_n``. ``engine`` (exact or batched replay) and
-        ``reach`` (the size of the families marked ``Family.reach``) are passed to the checks that take
-        them; the others (lemmas, symbolic checks) run as usual.
+        (the all-n prover) run only with ``all_n``. Every check gets the same options in its
+        :class:`~symcot.check.context.RunContext`; ``engine`` (exact or batched replay) and ``reach`` (the size
+        of the families marked ``Family.reach``) matter to the checks that replay a decoder on such families.
         """
         return [self.run_check(chk, max_size, progress, jobs, engine, reach)
                 for chk in self.selected(variants, symbolic, all_n)]
 
-    def selected(self, variants: list[str] | None = None, symbolic: bool = False, all_n: bool = False) -> list[Any]:
+    def selected(self, variants: list[str] | None = None, symbolic: bool = False, all_n: bool = False) -> list[Check]:
         """The checks :meth:`run` runs: the symbolic ones, the all-n ones or the others, only ``variants`` if given."""
         return [chk for chk in self.checks if bool(getattr(chk, "symbolic", False)) == symbolic
                 and bool(getattr(chk, "all_n", False)) == all_n and (not variants or chk.variant in variants)]
 
-    def max_size_of(self, chk: Any, max_size: int | None = None) -> int:
+    def max_size_of(self, chk: Check, max_size: int | None = None) -> int:
         """The size ``chk`` runs at: ``max_size``, else the check's own default, else the claim's."""
         return max_size if max_size is not None else getattr(chk, "default_max_size", self.default_max_size)
 
-    def run_check(self, chk: Any, max_size: int | None = None, progress: Progress | None = None, jobs: int = 1,
-                  engine: str = "exact", reach: int | None = None, shard_engine: Any = None) -> Verdict:
-        """The verdict row of one of this claim's checks (see :meth:`run`).
+    def context(self, chk: Check, max_size: int | None = None, progress: Progress | None = None, jobs: int = 1,
+                engine: str = "exact", reach: int | None = None,
+                shard_engine: DaskEngine | LocalPool | None = None) -> RunContext:
+        """What ``chk`` runs with: this claim's id, its size (:meth:`max_size_of`) and the options as given."""
+        return RunContext(self.id, self.max_size_of(chk, max_size), progress or Progress(False), jobs, engine, reach,
+                          shard_engine)
 
-        ``shard_engine`` (where the batched engine's shards run, :mod:`symcot.check.shard`) goes to the checks
-        that take it; ``None``: on this machine.
+    def run_check(self, chk: Check, max_size: int | None = None, progress: Progress | None = None, jobs: int = 1,
+                  engine: str = "exact", reach: int | None = None,
+                  shard_engine: DaskEngine | LocalPool | None = None) -> Verdict:
+        """The verdict row of one of this claim's checks (see :meth:`run`): ``chk.run(self.context(chk, ...))``.
+
+        ``shard_engine``: where the batched engine's shards run (:mod:`symcot.check.shard`); ``None``: on this
+        machine. A check whose ``run`` is not ``run(self, ctx)`` is a :class:`~symcot.errors.SymcotError`
+        naming its file and line.
         """
-        # engine and reach go only to the checks they apply to (a lemma has neither)
-        options: dict[str, Any] = {}
-        if engine != "exact" and _accepts(chk.run, "engine"):
-            options["engine"] = engine
-        if reach is not None and _accepts(chk.run, "reach"):
-            options["reach"] = reach
-        if shard_engine is not None and _accepts(chk.run, "shard_engine"):
-            options["shard_engine"] = shard_engine
-        return chk.run(self.id, self.max_size_of(chk, max_size), progress or Progress(False), jobs, **options)
-
-
-def _accepts(fn: Callable[..., Any], name: str) -> bool:
-    """Whether ``fn`` takes the keyword argument ``name``."""
-    params = inspect.signature(fn).parameters
-    return name in params or any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values())
+        check_signature(chk)
+        return chk.run(self.context(chk, max_size, progress, jobs, engine, reach, shard_engine))

@@ -35,7 +35,7 @@ from proofs.cot_path_to_tree.constructions.cotpathtotree import (
     reference_batch,
 )
 from symcot.check.alln.check import AllNCheck
-from symcot.check.exhaustive import Progress
+from symcot.check.context import RunContext
 from symcot.check.spec import Conclusion, RunView, StepwiseSpec
 from symcot.check.verdict import Verdict
 from symcot.claims import Claim, ConstructionCheck
@@ -76,11 +76,8 @@ class SizedConstructionCheck(ConstructionCheck):
 
     paper_hidden: list[Any] | None = None
 
-    def run(self, claim_id: str, max_size: int, progress: Progress, jobs: int = 1, **options: Any) -> Verdict:
-        """Refute on a hidden-width mismatch before any input; otherwise the usual check.
-
-        ``options`` (``engine``, ``reach``) go to :meth:`ConstructionCheck.run` unchanged.
-        """
+    def run(self, ctx: RunContext) -> Verdict:
+        """Refute on a hidden-width mismatch before any input; otherwise :meth:`ConstructionCheck.run`."""
         t0 = time.perf_counter()
         cons = self.construction()
         sizes = cons.decoder.sizes()
@@ -90,10 +87,10 @@ class SizedConstructionCheck(ConstructionCheck):
                      if sp.expand(sp.sympify(p) - c) != 0]
             if diffs:
                 info = sizes.as_dict()
-                return Verdict(claim_id, cons.variant, "refuted", "size accounting against the paper", None, 0,
+                return Verdict(ctx.claim_id, cons.variant, "refuted", "size accounting against the paper", None, 0,
                                time.perf_counter() - t0, {"kind": "size", "differences": diffs}, list(cons.notes),
                                info)
-        return super().run(claim_id, max_size, progress, jobs, **options)
+        return super().run(ctx)
 
 
 CLAIMS = [

@@ -15,7 +15,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from symcot.check.exhaustive import Family, Progress
+from symcot.check.context import RunContext, Schedule
+from symcot.check.exhaustive import Family
 from symcot.check.verdict import Verdict, jsonable
 
 
@@ -47,14 +48,18 @@ class BoundCheck:
     only_when: bool = False
     method: str = "exhaustive enumeration: the quantity against the bound, per size the largest value"
 
-    def run(self, claim_id: str, max_size: int, progress: Progress | None = None, jobs: int = 1) -> Verdict:
-        """Every input up to ``max_size``; the first violation refutes; ``details`` has the tightness per size."""
+    def schedule(self, ctx: RunContext) -> Schedule:
+        """The family, size by size up to ``ctx.max_size``, without a decoder."""
+        return Schedule([(size, self.family) for size in range(self.family.min_size, ctx.max_size + 1)], "property")
+
+    def run(self, ctx: RunContext) -> Verdict:
+        """Every input up to ``ctx.max_size``; the first violation refutes; ``details`` has the tightness per size."""
         start = time.perf_counter()
-        progress = progress or Progress(False)
+        claim_id, progress = ctx.claim_id, ctx.progress
         per_size: list[dict[str, Any]] = []
         checked = 0
         done: list[int] = []
-        for size in range(self.family.min_size, max_size + 1):
+        for size, _ in self.schedule(ctx).steps:
             b = self.bound(size)
             top: Any = None
             reach = 0

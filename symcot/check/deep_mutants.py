@@ -26,6 +26,7 @@ from typing import Any
 from symcot.check.alln.check import AllNCheck
 from symcot.check.alln.concrete import check_statement
 from symcot.check.alln.prover import prove
+from symcot.check.context import RunContext
 from symcot.check.shard import range_function
 from symcot.check.stepwise import check_input
 from symcot.constructions.base import Construction
@@ -162,8 +163,8 @@ def run_all_n(mutant: DeepMutant, check: AllNCheck, timeout_s: float | None = No
     stmt = mutant.all_n
     try:
         if full:
-            v = replace(check, construction=lambda: mutant, timeout_s=timeout).run(claim_id or mutant.claim,
-                                                                                  check.concrete_size)
+            v = replace(check, construction=lambda: mutant, timeout_s=timeout).run(
+                RunContext(claim_id or mutant.claim, check.concrete_size))
             details = v.details or {}
             verdict = {"proved": "proved", "refuted": "refuted"}.get(v.verdict, "not proved")
             first = None if verdict == "proved" or not v.notes else v.notes[-1]

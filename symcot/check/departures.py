@@ -36,7 +36,8 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from symcot.check.exhaustive import Family, Progress, run_property_check
+from symcot.check.context import RunContext, Schedule
+from symcot.check.exhaustive import Family, run_property_check, size_schedule
 from symcot.check.spec import StepwiseSpec
 from symcot.check.stepwise import token_labels
 from symcot.check.verdict import Verdict
@@ -331,9 +332,14 @@ class DeparturesCheck:
                    "maps": len(terms), "probe": f"every input up to size {self.probe_size} ({len(probe)} inputs)"}
         return details, through, missing, len(probe)
 
-    def run(self, claim_id: str, max_size: int, progress: Progress | None = None, jobs: int = 1) -> Verdict:
+    def schedule(self, ctx: RunContext) -> Schedule:
+        """Every family up to ``ctx.max_size`` (``reach`` does not apply), each input replayed exactly twice."""
+        return Schedule(size_schedule(self.families, ctx.max_size), "exact")
+
+    def run(self, ctx: RunContext) -> Verdict:
         """Inspect, choose a coordinate per departing map, replay the rewritten decoder beside the original."""
         start = time.perf_counter()
+        claim_id = ctx.claim_id
         cons = self.make()
         details, through, missing, probed = self.plan(cons)
         if missing:
@@ -351,8 +357,8 @@ class DeparturesCheck:
         def per_input(inp: Any) -> dict[str, Any] | None:
             return first_difference(cons, hom, len(self.spec.reference(inp)) - 1, inp)
 
-        row = run_property_check(claim_id, cons.variant, self.method, self.families, max_size, per_input, progress,
-                                 jobs)
+        row = run_property_check(claim_id, cons.variant, self.method, self.families, ctx.max_size, per_input,
+                                 ctx.progress, ctx.jobs)
         row.details = details
         row.notes = list(hom.notes) + row.notes
         row.seconds = time.perf_counter() - start

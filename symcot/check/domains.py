@@ -18,7 +18,7 @@ from typing import Any
 
 import sympy as sp
 
-from symcot.check.exhaustive import Progress
+from symcot.check.context import RunContext
 from symcot.check.verdict import Verdict
 from symcot.constructions.base import Construction
 from symcot.model.decoder import ConcreteDecoder
@@ -98,9 +98,10 @@ class DomainCheck:
     method: str = "compiled maps: every entry (linear, constant, degree-2) against the printed set, and the shape"
     input_kind: str = "graph"
 
-    def run(self, claim_id: str, max_size: int, progress: Progress | None = None, jobs: int = 1) -> Verdict:
-        """Each size in turn: the first entry or shape outside the statement refutes."""
+    def run(self, ctx: RunContext) -> Verdict:
+        """Each size in turn up to ``ctx.max_size``: the first entry or shape outside the statement refutes."""
         start = time.perf_counter()
+        claim_id, max_size = ctx.claim_id, ctx.max_size
         cons = self.make()
         checked = 0
         done: list[int] = []

@@ -9,7 +9,7 @@ every exhaustive family was checked completely.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from symcot.check.parallel import check_stream
@@ -147,13 +147,10 @@ def run_property_check(
     }
 
     def top(f: Family) -> int:
-        if not f.exhaustive:
-            return f.max_size if f.max_size is not None else max_size
-        limit = max(max_size, reach) if (reach is not None and f.reach) else max_size
-        return limit if f.max_size is None else min(limit, f.max_size)
+        return family_top(f, max_size, reach)
 
     try:
-        for size, fam in _schedule(families, max_size, top):
+        for size, fam in size_schedule(families, max_size, reach):
             expected_count = fam.count(size)
             with progress.bar(expected_count, f"{claim_id}/{variant} {fam.name} n={size}") as bar:
                 got_count, failure = check_stream(_located(per_input, fam), fam.inputs(size), expected_count,
@@ -188,12 +185,28 @@ def run_property_check(
                    None, notes, None, list(per_fam.values()))
 
 
-def _schedule(families: list[Family], max_size: int, top: Callable[[Family], int]) -> list[tuple[int, Family]]:
-    """``(size, family)`` in checking order.
+def family_top(f: Family, max_size: int, reach: int | None = None) -> int:
+    """The largest size of ``f`` that a run at ``max_size`` (and ``reach``) checks.
 
-    Exhaustive families size by size (so the first failure has the smallest size over all of them), then the
-    seeded random samples.
+    An exhaustive family stops at ``max_size`` (at ``reach`` when it is marked ``Family.reach`` and ``reach`` is
+    larger), a sampled one at its own ``max_size`` (else ``max_size``); never beyond the family's ``max_size``.
     """
+    if not f.exhaustive:
+        return f.max_size if f.max_size is not None else max_size
+    limit = max(max_size, reach) if (reach is not None and f.reach) else max_size
+    return limit if f.max_size is None else min(limit, f.max_size)
+
+
+def size_schedule(families: Sequence[Family], max_size: int, reach: int | None = None) -> list[tuple[int, Family]]:
+    """``(size, family)`` in checking order: what :func:`run_property_check` enumerates.
+
+    Exhaustive families size by size (so the first failure has the smallest size over all of them), each up to
+    :func:`family_top`, then the seeded random samples. The checks' schedules
+    (:class:`symcot.check.context.Schedule`) and ``symcot verify``'s out-of-reach estimate read it.
+    """
+    def top(f: Family) -> int:
+        return family_top(f, max_size, reach)
+
     schedule: list[tuple[int, Family]] = []
     for size in range(1, max([max_size, 1] + [top(f) for f in families if f.exhaustive]) + 1):
         schedule += [(size, f) for f in families if f.exhaustive and f.min_size <= size <= top(f)]

@@ -49,6 +49,7 @@ from typing import Any
 
 import sympy as sp
 
+from symcot.check.context import RunContext
 from symcot.check.exhaustive import Progress
 from symcot.check.lam.climb import lambda_min
 from symcot.check.lam.fit import fit
@@ -110,13 +111,14 @@ class SymbolicCheck:
         """The size to run (``Claim.run`` already substituted ``default_max_size`` when none was asked)."""
         return max_size
 
-    def run(self, claim_id: str, max_size: int, progress: Progress, jobs: int = 1) -> Verdict:
+    def run(self, ctx: RunContext) -> Verdict:
         """Prove, refute (with a re-checked point), or report ``unknown``; ``details`` as documented above."""
         start = time.perf_counter()
-        size = self.size_for(max_size)
+        claim_id = ctx.claim_id
+        size = self.size_for(ctx.max_size)
         notes = list(self.notes) + [f"domain: {self.target.rule_text}; topologies: {self.target.topology_family}"]
         try:
-            return self._run(claim_id, size, progress or Progress(False), jobs, start, notes)
+            return self._run(claim_id, size, ctx.progress, ctx.jobs, start, notes)
         except SolverUnknown as e:
             return Verdict(claim_id, self.variant, "unknown", self.method, None, 0, time.perf_counter() - start,
                            None, [*notes, f"Z3 could not decide: {e}"])

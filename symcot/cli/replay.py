@@ -194,12 +194,12 @@ def construction_check(claim_id: str, variant: str | None, proofs: str | None) -
         raise SymcotError(f"{claim_id!r} matches {len(found)} claims ({', '.join(c.id for c in found)}); "
                           "this command takes one")
     claim = found[0]
-    checks = [c for c in claim.checks if hasattr(c, "construction")]
+    checks: list[Any] = [c for c in claim.checks if hasattr(c, "construction")]
     if not checks:
         raise SymcotError(f"{claim.id} is not checked through a construction (nothing to replay or print)")
     if variant:
-        found = [c for c in checks if c.variant == variant]
-        if not found:
+        named = [c for c in checks if c.variant == variant]
+        if not named:
             import difflib
 
             known = [c.variant for c in checks]
@@ -207,5 +207,5 @@ def construction_check(claim_id: str, variant: str | None, proofs: str | None) -
             hint = f"; did you mean {near[0]}?" if near else ""
             raise SymcotError(f"{claim.id} has no construction variant {variant!r}{hint} "
                               f"(variants: {', '.join(known)})")
-        checks = found
+        checks = named
     return checks[0]

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from symcot import __version__
+from symcot.check.context import Schedule, schedule_of
 from symcot.check.exhaustive import Progress
 from symcot.check.verdict import Verdict, exit_status
 from symcot.cli.cache import CACHE_DIR, Cache, mode_of
@@ -44,7 +45,8 @@ from symcot.report.fit import terminal_width
 #: 5,259,561 inputs of a DFS decoder at 5 vertices at about 18,000 per second and core, exact replay
 #: runs about 2,000 per second and core at small sizes (both are slower at larger sizes, so the estimate
 #: is a lower bound).
-#: A check without a decoder (a property of a reference algorithm) is taken at the ``property`` rate.
+#: A check's rate is that of the engine its schedule names (:class:`symcot.check.context.Schedule`): a check
+#: without a decoder (a property of a reference algorithm) is taken at the ``property`` rate.
 RATE = {"batched": 20_000, "exact": 2_000, "property": 50_000}
 #: A run estimated to take longer than this (seconds) needs ``--yes``.
 REACH_LIMIT_S = 3600.0
@@ -152,32 +154,14 @@ def _with_options(chk: Any, args: argparse.Namespace) -> Any:
     return chk
 
 
-def planned_inputs(claim: Any, chk: Any, max_size: int | None, reach: int | None,
-                   stop_above: int | None = None) -> int | None:
-    """How many inputs ``chk`` enumerates (its families' counts), or ``None`` when it has no families.
+def schedule_in(claim: Any, chk: Any, max_size: int | None, reach: int | None, engine: str = "exact",
+                jobs: int = 1) -> Schedule | None:
+    """What ``chk`` enumerates in a run with these options: its own schedule (``None``: it enumerates no families).
 
-    Mirrors the schedule of :func:`symcot.check.exhaustive.run_property_check`. Sums stop once they pass
-    ``stop_above`` (the count is then a lower bound, which is all an out-of-reach warning needs).
+    The check states it (``chk.schedule(ctx)``, :mod:`symcot.check.context`) at the size and options
+    :meth:`~symcot.claims.Claim.context` gives it, as :meth:`~symcot.claims.Claim.run_check` does for the run.
     """
-    families = getattr(chk, "families", None)
-    if not families:
-        return None
-    size = claim.max_size_of(chk, max_size)
-    total = 0
-    for f in families:
-        if not f.exhaustive:
-            top = f.max_size if f.max_size is not None else size
-        else:
-            top = max(size, reach) if (reach is not None and f.reach) else size
-            top = top if f.max_size is None else min(top, f.max_size)
-        for s in range(f.min_size, top + 1):
-            try:
-                total += int(f.count(s))
-            except Exception:  # noqa: BLE001 - a count that fails is not worth an estimate; the run reports it
-                return None
-            if stop_above is not None and total > stop_above:
-                return total
-    return total
+    return schedule_of(chk, claim.context(chk, max_size, jobs=jobs, engine=engine, reach=reach))
 
 
 #: Counting stops above this many inputs (the sums of counts like ``2^(n(n-1))`` stay cheap).
@@ -190,11 +174,11 @@ def _out_of_reach(plan: list[tuple[Any, Any]], args: argparse.Namespace, engine:
     counts = []
     capped = False
     for claim, chk in plan:
-        k = planned_inputs(claim, chk, args.max_size, args.reach, stop_above=COUNT_CAP)
-        if k:
+        sched = schedule_in(claim, chk, args.max_size, args.reach, engine, jobs)
+        k = sched.inputs(stop_above=COUNT_CAP) if sched is not None else None
+        if sched is not None and k:
             capped |= k > COUNT_CAP
-            rate = RATE[engine if hasattr(chk, "construction") else "property"] * jobs
-            seconds += min(k, COUNT_CAP) / rate
+            seconds += min(k, COUNT_CAP) / (RATE[sched.engine] * jobs)
             counts.append((k, f"{claim.id} [{chk.variant}]"))
     if seconds <= REACH_LIMIT_S:
         return None
@@ -221,12 +205,14 @@ def _duration(seconds: float) -> str:
 
 
 def _interrupted_row(claim: Any, chk: Any, started: bool, why: str, engine: str, seconds: float = 0.0) -> Verdict:
-    """An ``unknown`` row for a check the interruption stopped (``started``) or never reached."""
-    from symcot.claims import _accepts
+    """An ``unknown`` row for a check the interruption stopped (``started``) or never reached.
 
+    Its method is the one the check's row would have: `` [batched engine]`` added where its schedule replays
+    through the batched engine.
+    """
     note = why if started else f"{why}: not started"
-    method = chk.method + (" [batched engine]" if engine == "batched" and _accepts(chk.run, "engine") and
-                           hasattr(chk, "construction") else "")
+    sched = schedule_in(claim, chk, None, None, engine)
+    method = chk.method + (" [batched engine]" if sched is not None and sched.engine == "batched" else "")
     return Verdict(claim.id, chk.variant, "unknown", method, None, 0, seconds, None, [note])
 
 

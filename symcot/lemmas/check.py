@@ -1,7 +1,7 @@
 """``LemmaCheck``: a lemma as a claim variant, so ``symcot verify lem:mMc`` runs the Z3 prover.
 
 It implements the ``Check`` protocol of :mod:`symcot.claims`: ``variant``, ``method`` and
-``run(claim_id, max_size, progress, jobs) -> Verdict``. ``max_size`` bounds the dimension sweep of a
+``run(ctx) -> Verdict``. ``ctx.max_size`` bounds the dimension sweep of a
 lemma over ``H`` or ``d`` coordinates (ignored by a lemma without dimensions). The verdict's ``details``
 hold the solver seconds, the number of queries, the dimension statement, the unsat core (hypotheses a
 proof used), the unused hypotheses, the relaxations tried and, where ``λ`` appears, the ``λ`` analysis;
@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from symcot.check.exhaustive import Progress
+from symcot.check.context import RunContext
 from symcot.check.verdict import Verdict, jsonable
 from symcot.lemmas.lam import LambdaSpec, analyse
 from symcot.lemmas.lemma import Lemma
@@ -54,9 +54,10 @@ class LemmaCheck:
     notes: list[str] = field(default_factory=list)
     method: str = METHOD
 
-    def run(self, claim_id: str, max_size: int, progress: Progress, jobs: int = 1) -> Verdict:
-        """Prove, refute or leave undecided; never raises (a crash is an ``error`` verdict)."""
+    def run(self, ctx: RunContext) -> Verdict:
+        """Prove, refute or leave undecided (dimensions up to ``ctx.max_size``); never raises (a crash: ``error``)."""
         t0 = time.perf_counter()
+        claim_id, max_size = ctx.claim_id, ctx.max_size
         notes = list(self.notes)
         try:
             lem = self.lemma()

@@ -18,7 +18,7 @@ from typing import Any
 import sympy as sp
 from sympy.matrices.expressions import BlockMatrix, MatrixExpr, MatrixSymbol, ZeroMatrix, block_collapse
 
-from symcot.check.exhaustive import Progress
+from symcot.check.context import RunContext
 from symcot.check.verdict import Verdict, jsonable
 
 
@@ -138,9 +138,10 @@ class SymbolicCheck:
     notes: list[str] = field(default_factory=list)
     method: str = "SymPy: lhs - rhs simplifies to 0 (matrix symbols of symbolic size)"
 
-    def run(self, claim_id: str, max_size: int, progress: Progress, jobs: int = 1) -> Verdict:
-        """Decide every identity; never raises (a crash is an ``error`` verdict)."""
+    def run(self, ctx: RunContext) -> Verdict:
+        """Decide every identity (no size: the matrices are symbolic); never raises (a crash: ``error``)."""
         t0 = time.perf_counter()
+        claim_id = ctx.claim_id
         try:
             results = [decide(c) for c in self.identities()]
         except Exception as e:  # noqa: BLE001 - the check failing is an "error" verdict

@@ -29,7 +29,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from symcot.check.exhaustive import Progress
+from symcot.check.context import RunContext
 from symcot.check.size import size_text_of
 from symcot.check.verdict import Verdict, jsonable
 from symcot.claims import ConstructionCheck
@@ -112,9 +112,10 @@ class InUseCheck:
                         self.dims, name=f"{g.label}.in:{self.using.id}")
         return lem.mutate(*self.overrides) if self.overrides else lem
 
-    def run(self, claim_id: str, max_size: int, progress: Progress, jobs: int = 1) -> Verdict:
-        """Prove each instance on its use domain, replay the using claim, combine; never raises."""
+    def run(self, ctx: RunContext) -> Verdict:
+        """Prove each instance on its use domain, replay the using claim up to ``ctx.max_size``; never raises."""
         t0 = time.perf_counter()
+        claim_id = ctx.claim_id
         notes = list(self.notes)
         try:
             chk = self._construction_check()
@@ -123,7 +124,7 @@ class InUseCheck:
                      for i, g in enumerate(layer.ffn.gadgets) if g.label == self.label]
             if not insts:
                 raise SymcotError(f"the decoder of {cons.label} builds no FFN from {self.label}")
-            sv = survey(cons, chk.spec, chk.families, max_size, progress, jobs=jobs)
+            sv = survey(cons, chk.spec, chk.families, ctx.max_size, ctx.progress, jobs=ctx.jobs)
             return self._verdict(claim_id, cons, insts, sv, notes, t0)
         except Exception as e:  # noqa: BLE001 - the check failing is an "error" verdict, not a crash
             return Verdict(claim_id, self.variant, "error", self.method, None, 0, time.perf_counter() - t0, None,

@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib
 
 from symcot.check.bound import BoundCheck
+from symcot.check.context import RunContext
 from symcot.inputs.dyck_families import NONEMPTY_DYCK_WORDS
 
 
@@ -28,7 +29,7 @@ def test_the_printed_height_bound_holds_with_slack_one_and_its_equality_case_fai
 def test_a_bound_too_small_is_refuted_at_the_first_input_above_it():
     h = _height()
     low = BoundCheck("low", NONEMPTY_DYCK_WORDS, h.height, lambda size: size - 2, "n/2 - 1")
-    row = low.run("x", 6)
+    row = low.run(RunContext("x", 6))
     assert row.verdict == "refuted" and row.counterexample["input"]["word"] == "UD"
     assert row.counterexample["got"] == 1 and row.failing_input == "UD"
 
@@ -36,5 +37,5 @@ def test_a_bound_too_small_is_refuted_at_the_first_input_above_it():
 def test_an_equality_said_to_hold_only_in_one_case_is_refuted_outside_it():
     h = _height()
     never_path = BoundCheck("x", NONEMPTY_DYCK_WORDS, h.height, h.half, "n/2", lambda w: False, "never", True)
-    row = never_path.run("x", 5)
+    row = never_path.run(RunContext("x", 5))
     assert row.verdict == "refuted" and "only when never" in row.counterexample["what"]

@@ -9,6 +9,7 @@ import pytest
 
 from proofs.cot_path_to_tree.constructions.cotdfs import DfsConstruction
 from proofs.cot_path_to_tree.constructions.cotdijkstra import DijkstraConstruction
+from symcot.check.context import RunContext
 from symcot.check.departures import DeparturesCheck, Homogenised, first_difference, homogenise, map_terms
 from symcot.inputs import Digraph
 
@@ -43,11 +44,12 @@ def test_homogenise_agrees_where_the_coordinate_is_1_and_only_there():
 
 
 def test_dfs_constants_are_absorbed_through_flg3_but_its_bilinear_maps_are_not(dfs):
-    const = DeparturesCheck("as-written", DfsConstruction, dfs.SPEC, [dfs.DIGRAPHS], "constants").run("x", 3)
+    const = DeparturesCheck("as-written", DfsConstruction, dfs.SPEC, [dfs.DIGRAPHS], "constants").run(
+        RunContext("x", 3))
     assert const.verdict == "verified" and const.max_size == 3
     (row,) = [r for r in const.details["departures"] if r["through"]]
     assert (row["layer"], row["map"], row["through"]) == (1, "W_1", "flg3") and row["one_on"].startswith("y tokens")
-    bil = DeparturesCheck("as-written", DfsConstruction, dfs.SPEC, [dfs.DIGRAPHS], "bilinear").run("x", 3)
+    bil = DeparturesCheck("as-written", DfsConstruction, dfs.SPEC, [dfs.DIGRAPHS], "bilinear").run(RunContext("x", 3))
     c = bil.counterexample
     assert bil.verdict == "refuted" and (c["step"], c["layer"], c["kind"], c["head"]) == (1, 2, "head", "T")
     assert (c["expected"], c["got"]) == ("x_1", "x_⊥")
@@ -65,7 +67,8 @@ def test_a_wrong_coordinate_is_caught_by_the_replay():
 
 def test_a_constant_without_a_coordinate_is_refuted():
     d = importlib.import_module("proofs.cot_path_to_tree.thm_cotdijkstra")
-    row = DeparturesCheck("as-written", lambda: DijkstraConstruction("as-written"), d.SPEC, [d.UNIT]).run("x", 3)
+    row = DeparturesCheck("as-written", lambda: DijkstraConstruction("as-written"), d.SPEC, [d.UNIT]).run(
+        RunContext("x", 3))
     c = row.counterexample
     assert row.verdict == "refuted" and c["kind"] == "departure" and (c["layer"], c["maps_without"][0]["map"]) == (
         2, "Q_S")

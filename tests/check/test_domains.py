@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from proofs.cot_path_to_tree.constructions.cotdfs import DfsConstruction
 from proofs.cot_path_to_tree.constructions.cotdijkstra import DijkstraConstruction
+from symcot.check.context import RunContext
 from symcot.check.domains import DomainCheck, MatrixStatement
 from symcot.constructions.mutant import Mutant
 from symcot.inputs import Digraph
@@ -33,25 +34,25 @@ def test_printed_typings_that_hold(claims):
 def test_an_entry_outside_the_printed_set_is_refuted():
     broken = Mutant(DfsConstruction(), 2, "W_O", ("cur", 0), [("T.cur", 0)], 2)
     st = MatrixStatement(2, "W_O", SIGNS, "W_O^{(2)} ∈ {-1, 0, 1}^{d×2d}", ("d", "2*d"))
-    row = DomainCheck("mutant", lambda: broken, [st], _star).run("x", 3)
+    row = DomainCheck("mutant", lambda: broken, [st], _star).run(RunContext("x", 3))
     assert row.verdict == "refuted" and row.counterexample["got"] == 2
     assert row.counterexample["what"] == "W_O: cur ← T.cur" and row.counterexample["size"] == 1
 
 
 def test_a_wrong_shape_or_identity_is_refuted():
     shape = MatrixStatement(2, "W_O", SIGNS, "a d×d W_O", ("d", "d"))
-    row = DomainCheck("as-written", DfsConstruction, [shape], _star).run("x", 3)
+    row = DomainCheck("as-written", DfsConstruction, [shape], _star).run(RunContext("x", 3))
     assert row.verdict == "refuted" and row.counterexample["kind"] == "shape"
     ident = MatrixStatement(2, "W_O", SIGNS, "W_O the identity", identity=True)
-    assert DomainCheck("as-written", DfsConstruction, [ident], _star).run("x", 3).verdict == "refuted"
+    assert DomainCheck("as-written", DfsConstruction, [ident], _star).run(RunContext("x", 3)).verdict == "refuted"
     v = MatrixStatement(1, "V_R", frozenset({0, 1}), "V^{(1)} the identity", ("d", "d"), identity=True)
-    assert DomainCheck("as-written", lambda: DijkstraConstruction("as-written"), [v], _star).run("x", 3).verdict == (
-        "verified")
+    chk = DomainCheck("as-written", lambda: DijkstraConstruction("as-written"), [v], _star)
+    assert chk.run(RunContext("x", 3)).verdict == "verified"
 
 
 def test_w_o_zero_means_a_trivial_attention():
     zero = MatrixStatement(2, "W_O", frozenset({0}), "W_O^{(2)} = 0")
-    row = DomainCheck("as-written", DfsConstruction, [zero], _star).run("x", 2)
+    row = DomainCheck("as-written", DfsConstruction, [zero], _star).run(RunContext("x", 2))
     assert row.verdict == "refuted"  # layer 2 of the DFS decoder has two heads
     trivial = MatrixStatement(1, "W_O", frozenset({0}), "W_O^{(1)} = 0")
-    assert DomainCheck("as-written", DfsConstruction, [trivial], _star).run("x", 2).verdict == "verified"
+    assert DomainCheck("as-written", DfsConstruction, [trivial], _star).run(RunContext("x", 2)).verdict == "verified"

@@ -1,6 +1,7 @@
 """Checker mechanics: exit codes, max_size accounting, and family-count errors."""
 
 from proofs.cot_path_to_tree.constructions.cotdfs import DfsConstruction
+from symcot.check.context import RunContext
 from symcot.check.exhaustive import Family, run_construction_check
 from symcot.check.verdict import Verdict, exit_status
 from symcot.inputs import digraphs_with_sources
@@ -69,9 +70,9 @@ def test_property_check_verifies_and_refutes_with_the_smallest_input(dfs_proofs)
         w = phi(g, r)
         return None if len(w) == 2 * g.n else {"expected": 2 * g.n, "got": len(w), "word": w}
 
-    ok = PropertyCheck("as-written", [dfs_proofs.TREES], right).run("demo", 5, None)
+    ok = PropertyCheck("as-written", [dfs_proofs.TREES], right).run(RunContext("demo", 5))
     assert ok.verdict == "verified" and ok.max_size == 5 and ok.inputs_checked == 1 + 2 + 9 + 64 + 625
-    bad = PropertyCheck("broken", [dfs_proofs.TREES], wrong).run("demo", 5, None)
+    bad = PropertyCheck("broken", [dfs_proofs.TREES], wrong).run(RunContext("demo", 5))
     assert bad.verdict == "refuted" and bad.max_size is None
     assert bad.counterexample["size"] == 1 and bad.counterexample["got"] == 0 and bad.inputs_checked == 1
 
@@ -88,9 +89,9 @@ def test_a_check_with_its_own_default_size_gets_it_when_no_size_is_asked(dfs_pro
             if default is not None:
                 self.default_max_size = default
 
-        def run(self, claim_id, max_size, progress, jobs=1):
-            seen.append(max_size)
-            return Verdict(claim_id, self.variant, "verified", self.method, max_size, 0, 0.0)
+        def run(self, ctx):
+            seen.append(ctx.max_size)
+            return Verdict(ctx.claim_id, self.variant, "verified", self.method, ctx.max_size, 0, 0.0)
 
     claim = Claim("demo:sizes", "theorem", "-", "-", [Probe(), Probe(2)], default_max_size=5)
     claim.run()

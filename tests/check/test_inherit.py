@@ -8,6 +8,7 @@ import pytest
 
 from proofs.cot_path_to_tree.constructions.cotdijkstra import DijkstraConstruction
 from proofs.cot_path_to_tree.constructions.cotwidoftree import WidthTreeConstruction
+from symcot.check.context import RunContext
 from symcot.check.exhaustive import run_construction_check
 from symcot.check.inherit import Inheritance, inherited_text
 from symcot.check.verdict import Verdict
@@ -70,6 +71,6 @@ def test_an_input_outside_the_bases_domain_is_said_so(D):
 
 def test_the_batched_engine_traces_the_same_origin(W):
     chk = next(c for c in W.CLAIMS[1].checks if c.variant == "as-written" and not getattr(c, "symbolic", False))
-    exact = chk.run("thm:cotwidoftree", 4, None)
-    batched = chk.run("thm:cotwidoftree", 4, None, engine="batched")
+    exact = chk.run(RunContext("thm:cotwidoftree", 4))
+    batched = chk.run(RunContext("thm:cotwidoftree", 4, engine="batched"))
     assert exact.inherited_from == batched.inherited_from is not None

@@ -11,7 +11,8 @@ import pytest
 
 from proofs.cot_path_to_tree.constructions.cotwidoftree import WIDTH_BLOCKS, WidthTreeConstruction
 from symcot.check.batched_check import run_batched_check
-from symcot.check.exhaustive import Progress, run_construction_check
+from symcot.check.context import RunContext
+from symcot.check.exhaustive import run_construction_check
 from symcot.check.spec import BatchRunView, Conclusion, StepwiseSpec, rows_equal
 from symcot.check.stepwise import check_input
 from symcot.check.symbolic_check import SymbolicCheck
@@ -71,8 +72,8 @@ def test_symbolic_replay_honours_the_selection(W):
     def target(spec):
         return SymbolicTarget("thm:cotwidoftree", lambda: WidthTreeConstruction("as-written"), spec, W.TREES)
 
-    width = SymbolicCheck("as-written", target(W.WIDTH_SPEC), lambda_min=False).run("x", 4, Progress(False))
-    full = SymbolicCheck("as-written", target(W.SPEC), lambda_min=False).run("x", 4, Progress(False))
+    width = SymbolicCheck("as-written", target(W.WIDTH_SPEC), lambda_min=False).run(RunContext("x", 4))
+    full = SymbolicCheck("as-written", target(W.SPEC), lambda_min=False).run(RunContext("x", 4))
     assert width.verdict == "proved" and width.max_size == 4
     assert full.verdict == "refuted"
 

@@ -110,24 +110,29 @@ def test_yes_runs_it_after_the_warning(capsys, monkeypatch):
 
 
 def test_the_default_run_is_not_out_of_reach():
-    from symcot.cli.verify import RATE, REACH_LIMIT_S, planned_inputs
+    from symcot.cli.verify import RATE, REACH_LIMIT_S, schedule_in
     from symcot.registry import load, select_checks
 
     _, claims = load()
     for reach in (None, 13):  # the default run and the documented --reach 13
         plan = select_checks(list(claims.values()))
-        total = sum(planned_inputs(c, chk, None, reach) or 0 for c, chk in plan)
-        assert 0 < total / RATE["batched"] < REACH_LIMIT_S
+        seconds = 0.0
+        for c, chk in plan:
+            sched = schedule_in(c, chk, None, reach, "batched")
+            seconds += (sched.inputs() or 0) / RATE[sched.engine] if sched is not None else 0
+        assert 0 < seconds < REACH_LIMIT_S
 
 
-def test_planned_inputs_counts_what_the_run_checks(claims):
-    from symcot.cli.verify import planned_inputs
+def test_the_schedule_counts_what_the_run_checks(claims):
+    from symcot.cli.verify import schedule_in
 
     claim = claims["thm:cotdfs"]
     chk = claim.checks[0]
-    assert planned_inputs(claim, chk, 2, None) == 1 * 1 + 2 * 4 + 12 * 8  # as test_verify_json_and_exit_code
+    sched = schedule_in(claim, chk, 2, None)
+    assert sched.inputs() == 1 * 1 + 2 * 4 + 12 * 8  # as test_verify_json_and_exit_code
+    assert sched.engine == "exact" and schedule_in(claim, chk, 2, None, "batched").engine == "batched"
     row = claim.run_check(chk, 2)
-    assert row.inputs_checked == planned_inputs(claim, chk, 2, None)
+    assert row.inputs_checked == sched.inputs()
 
 
 def test_closed_pipe_ends_quietly():

@@ -2,6 +2,7 @@
 
 import importlib
 
+from symcot.check.context import RunContext
 from symcot.lemmas.facts import IdentityClaim, SymbolicCheck, decide
 
 
@@ -17,19 +18,19 @@ def test_facts_and_bilinearstack_are_proved(claims):
 
 
 def test_wrong_identity_block_in_w_prime_is_refuted(claims):
-    v = SymbolicCheck(lambda: mod("facts").affine_identities(2), variant="mutant").run("fact:affine", 1, None)
+    v = SymbolicCheck(lambda: mod("facts").affine_identities(2), variant="mutant").run(RunContext("fact:affine", 1))
     assert v.verdict == "refuted"
     c = v.counterexample
     assert c["input"]["sizes"] == {"m": 1, "n": 1} and c["input"]["values"]["c"] == [[1]] and c["got"] == [[1]]
 
 
 def test_an_affine_b_is_not_bilinear(claims):
-    v = SymbolicCheck(lambda: mod("facts").bilinear_identities(1), variant="mutant").run("fact:bilinear", 1, None)
+    v = SymbolicCheck(lambda: mod("facts").bilinear_identities(1), variant="mutant").run(RunContext("fact:bilinear", 1))
     assert v.verdict == "refuted" and v.counterexample["what"].startswith("B(αv_1 + βv_2, c)")
 
 
 def test_stacking_an_affine_map_is_refuted(claims):
-    v = SymbolicCheck(lambda: mod("lem_bilinearstack").generic_identities(1), variant="mutant").run("x", 1, None)
+    v = SymbolicCheck(lambda: mod("lem_bilinearstack").generic_identities(1), variant="mutant").run(RunContext("x", 1))
     assert v.verdict == "refuted" and v.counterexample["got"] == [[0], [-1], [-1]]
 
 

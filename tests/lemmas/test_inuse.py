@@ -4,6 +4,7 @@ import importlib
 
 import pytest
 
+from symcot.check.context import RunContext
 from symcot.check.exhaustive import Progress
 from symcot.ir import n
 from symcot.lemmas import Override, each
@@ -17,7 +18,7 @@ def mod(stem):
 
 
 def test_widsupffn_where_the_width_decoder_uses_it_is_verified(claims):
-    v = mod("lem_widsupffn").in_use("repaired").run("lem:widsupffn", 4, QUIET)
+    v = mod("lem_widsupffn").in_use("repaired").run(RunContext("lem:widsupffn", 4, QUIET))
     assert v.verdict == "verified" and v.variant == "in:thm:cotwidoftree/repaired" and v.max_size == 4
     assert v.inputs_checked == 1 + 2 + 9 + 64  # every labeled tree with every root, n = 1..4
     (inst,) = v.details["instances"]
@@ -31,7 +32,7 @@ def test_widsupffn_where_the_width_decoder_uses_it_is_verified(claims):
 def test_a_changed_gadget_coefficient_is_refuted_with_a_value_the_decoder_feeds(claims):
     # h2 = v2 - 1·v1 instead of v2 - n·v1: on dif = 1 the ReLU no longer clears twd.
     wrong = Override("W_1", ("h2", 0), (("v1", 0),), -1)
-    v = mod("lem_widsupffn").in_use("repaired", overrides=(wrong,)).run("lem:widsupffn", 4, QUIET)
+    v = mod("lem_widsupffn").in_use("repaired", overrides=(wrong,)).run(RunContext("lem:widsupffn", 4, QUIET))
     assert v.verdict == "refuted"
     c = v.counterexample
     assert c["kind"] == "fed" and c["layer"] == 3 and c["step"] >= 1
@@ -44,7 +45,7 @@ def test_a_changed_gadget_coefficient_is_refuted_with_a_value_the_decoder_feeds(
 def test_a_too_narrow_domain_is_caught_by_the_replay(claims):
     m = mod("lem_widsupffn")
     narrow = (*m.TREE_USE_HYPS, each("v_2 ≤ 1", "v2", lambda v, K: v <= 1))
-    v = m.in_use("repaired", hyps=narrow).run("lem:widsupffn", 4, QUIET)
+    v = m.in_use("repaired", hyps=narrow).run(RunContext("lem:widsupffn", 4, QUIET))
     assert v.verdict == "unknown"
     out = v.details["outside_domain"]
     assert out["violates"] == ["v_2 ≤ 1"] and out["values"]["v2"] == [2]
@@ -57,7 +58,7 @@ def test_a_too_narrow_domain_is_caught_by_the_replay(claims):
 def test_a_failure_the_decoder_never_feeds_is_not_a_refutation(claims):
     m = mod("lem_widsupffn")
     wide = tuple(h for h in m.TREE_USE_HYPS if h.name != "v_2 ≤ n - 1")  # twd unbounded: λ = n no longer clears it
-    v = m.in_use("repaired", hyps=wide).run("lem:widsupffn", 4, QUIET)
+    v = m.in_use("repaired", hyps=wide).run(RunContext("lem:widsupffn", 4, QUIET))
     assert v.verdict == "unknown" and v.counterexample is None
     (inst,) = v.details["instances"]
     assert inst["proof"]["status"] == "refuted" and inst["fed"]["target_failures"] == 0
@@ -66,7 +67,7 @@ def test_a_failure_the_decoder_never_feeds_is_not_a_refutation(claims):
 
 def test_the_height_lemma_as_printed_misses_p1_at_the_first_step(claims):
     m = mod("lem_addonetospecificheight")
-    v = m.in_use("read-repaired").run("lem:addonetospecificheight", 3, QUIET)
+    v = m.in_use("read-repaired").run(RunContext("lem:addonetospecificheight", 3, QUIET))
     assert v.verdict == "refuted" and v.variant == "in:thm:cotwidofpath/read-repaired"
     c = v.counterexample
     assert c["input"]["word"] == "UD" and (c["step"], c["layer"]) == (1, 1)
@@ -77,14 +78,14 @@ def test_the_height_lemma_as_printed_misses_p1_at_the_first_step(claims):
 
 
 def test_the_repaired_height_lemma_is_verified_where_it_is_used(claims):
-    v = mod("lem_addonetospecificheight").in_use("repaired").run("lem:addonetospecificheight", 4, QUIET)
+    v = mod("lem_addonetospecificheight").in_use("repaired").run(RunContext("lem:addonetospecificheight", 4, QUIET))
     assert v.verdict == "verified" and v.max_size == 4
     proof = v.details["instances"][0]["proof"]
     assert proof["status"] == "proved" and proof["dimension"].startswith("every n")  # H = n/2 + 1, symbolic n
 
 
 def test_a_w2_only_gate_reads_the_hidden_vector(claims):
-    v = mod("gates").par_in_use("thm:cotdfs").run("thm:cotdfs:pargate", 3, QUIET)
+    v = mod("gates").par_in_use("thm:cotdfs").run(RunContext("thm:cotdfs:pargate", 3, QUIET))
     assert v.verdict == "verified"
     fed = v.details["instances"][0]["fed"]
     assert fed["ranges"]["flg1"] == [0, 1] and fed["ranges"]["buf"] == [0, 1] and fed["ranges"]["par"] == [0, 1]
@@ -102,7 +103,7 @@ def test_the_target_covers_only_the_outputs_the_decoder_uses(claims):
 def test_a_label_the_decoder_does_not_use_is_an_error(claims):
     chk = mod("lem_widsupffn").in_use()
     bad = InUseCheck("lem:mMc", chk.using, chk.target, dims={n: 2})
-    v = bad.run("lem:mMc", 2, QUIET)
+    v = bad.run(RunContext("lem:mMc", 2, QUIET))
     assert v.verdict == "error" and "builds no FFN from lem:mMc" in v.notes[-1]
 
 
@@ -111,7 +112,7 @@ def test_default_sizes_of_every_in_use_row(claims):
     for cid in ("lem:widsupffn", "lem:mMc", "lem:shiftonehot", "lem:addwidplus1", "lem:addonetospecificheight"):
         for chk in claims[cid].checks:
             if chk.variant.startswith("in:"):
-                v = chk.run(cid, chk.default_max_size, QUIET)
+                v = chk.run(RunContext(cid, chk.default_max_size, QUIET))
                 want = "refuted" if cid == "lem:addonetospecificheight" and not chk.variant.endswith("/repaired") \
                     else "verified"
                 assert v.verdict == want, (cid, chk.variant, v.notes)

@@ -7,6 +7,7 @@ import pytest
 import sympy as sp
 import z3
 
+from symcot.check.context import RunContext
 from symcot.ir import Layout, Map, Shift, lam
 from symcot.lemmas import Gate, Lemma, LemmaCheck, LocalIndexMatrix, Override, each, prove, whole
 from symcot.lemmas.encode import concrete_maps, replay
@@ -93,7 +94,7 @@ def test_timeout_gives_unknown_never_proved():
                 hyps=(each("x ≥ 2", "x", lambda v, K: v >= 2),), timeout_ms=50)
     r = prove(lem)
     assert r.status == "unknown" and r.unknown and r.counterexample is None
-    v = LemmaCheck(lambda: lem).run("t:pell", 1, None)
+    v = LemmaCheck(lambda: lem).run(RunContext("t:pell", 1))
     assert v.verdict == "unknown" and "never counted as proved" in v.notes[-1]
 
 
@@ -132,7 +133,7 @@ def test_symbolic_rows_of_index_matrices_are_checked_against_their_entries():
     Out = Layout("lm.out", [("y", d)])
     lem = Lemma("t:lm", L, Map("W_2", L, Out, {"y": bad @ L.vars().h}), {"y": lambda x, i, K: x.h(i - 1)},
                 relu=False, dims={d: 1})
-    v = LemmaCheck(lambda: lem).run("t:lm", 4, None)
+    v = LemmaCheck(lambda: lem).run(RunContext("t:lm", 4))
     assert v.verdict == "error" and "differs from the matrix row" in v.notes[-1]
 
 
@@ -216,7 +217,7 @@ def test_lambda_star_by_quantifier_elimination_is_certified():
                 w1=Map("W_1", L, Hd, {"a": x.x - lam}), has_lam=True,
                 hyps=(lam_hyp("λ ≥ 0", lambda K: K.lam >= 0), each("x ≥ 0", "x", lambda v, K: v >= 0),
                       each("x ≤ 5", "x", lambda v, K: v <= 5)))
-    v = LemmaCheck(lambda: lem, lam=LambdaSpec(decoupled=False)).run("t:qe", 1, None)
+    v = LemmaCheck(lambda: lem, lam=LambdaSpec(decoupled=False)).run(RunContext("t:qe", 1))
     assert v.verdict == "refuted"  # some λ ≥ 0 fails
     info = v.details["lambda"]
     assert info["method"] == "qe2" and info["lambda_star"] == 5 and info["attained"] is True

@@ -18,7 +18,7 @@ from proofs.cot_path_to_tree.constructions.cotdijkstra import DijkstraConstructi
 from proofs.cot_path_to_tree.constructions.cotpathstrahler import StrahlerPathConstruction
 from proofs.cot_path_to_tree.constructions.cottreestrahler import StrahlerTreeConstruction
 from proofs.cot_path_to_tree.constructions.cotwidoftree import WidthTreeConstruction
-from symcot.check.exhaustive import Progress
+from symcot.check.context import RunContext
 from symcot.check.symbolic_check import SymbolicCheck, lambda_min, refute_all
 from symcot.check.symbolic_target import Domain, SymbolicTarget
 from symcot.constructions.mutant import Mutant
@@ -168,7 +168,7 @@ def test_repaired_dijkstra_is_proved_for_all_weights_on_a_small_topology_with_fo
 
 def test_as_written_dijkstra_is_refuted_at_the_source_for_every_lambda_and_weight():
     chk = SymbolicCheck("as-written", DijkstraTarget("as-written"), lambda_min=False)
-    v = chk.run("thm:cotdijkstra", 3, Progress(False))
+    v = chk.run(RunContext("thm:cotdijkstra", 3))
     assert v.verdict == "refuted" and v.max_size == 1
     c = v.counterexample
     assert c["input"]["arcs"] == [[0, 1]] and c["numeric_replay"] == "reproduces the departure"
@@ -177,7 +177,7 @@ def test_as_written_dijkstra_is_refuted_at_the_source_for_every_lambda_and_weigh
 
 def test_missing_arc_zero_dijkstra_is_refuted_with_a_rechecked_weight_vector():
     chk = SymbolicCheck("missing-arc-0", DijkstraTarget("missing-arc-0"), lambda_min=False)
-    v = chk.run("thm:cotdijkstra", 3, Progress(False))
+    v = chk.run(RunContext("thm:cotdijkstra", 3))
     assert v.verdict == "refuted" and v.max_size == 2
     c = v.counterexample
     assert c["input"]["arcs"] == [[0, 1], [0, 2]] and c["input"]["source"] == 0  # as in the errata
@@ -210,24 +210,23 @@ def test_a_mutant_is_refuted_by_the_symbolic_check():
     def make():
         return Mutant(DijkstraConstruction("repaired"), 1, "W_2", ("dis", 0), [("wei", 0)], 0)
 
-    v = SymbolicCheck("mutant", DijkstraTarget("mutant", make=make), lambda_min=False).run("thm:cotdijkstra", 2,
-                                                                                            Progress(False))
+    v = SymbolicCheck("mutant", DijkstraTarget("mutant", make=make), lambda_min=False).run(
+        RunContext("thm:cotdijkstra", 2))
     assert v.verdict == "refuted" and v.counterexample["numeric_replay"] == "reproduces the departure"
     # a mutant of a λ coefficient: K_B = [1·π_cur ‖ π_flg4] instead of λ·π_cur
     def make_k():
         return Mutant(StrahlerTreeConstruction("repaired"), 2, "K_B", ("v", 0), [("cur", 0)], 1)
 
     v = SymbolicCheck("mutant", StrahlerTreeTarget("mutant", make=make_k), lambda_min=False).run(
-        "thm:cottreestrahler", 4, Progress(False))
+        RunContext("thm:cottreestrahler", 4))
     assert v.verdict == "refuted" and v.counterexample["numeric_replay"] == "reproduces the departure"
 
 
 def test_repaired_width_is_proved_and_as_written_refuted():
-    v = SymbolicCheck("repaired", WidthTreeTarget("repaired"), lambda_min=False).run("thm:cotwidoftree", 4,
-                                                                                     Progress(False))
+    v = SymbolicCheck("repaired", WidthTreeTarget("repaired"), lambda_min=False).run(RunContext("thm:cotwidoftree", 4))
     assert v.verdict == "proved" and v.max_size == 4 and v.inputs_checked == 1 + 2 + 9 + 64
-    w = SymbolicCheck("as-written", WidthTreeTarget("as-written"), lambda_min=False).run("thm:cotwidoftree", 4,
-                                                                                        Progress(False))
+    w = SymbolicCheck("as-written", WidthTreeTarget("as-written"), lambda_min=False).run(
+        RunContext("thm:cotwidoftree", 4))
     assert w.verdict == "refuted" and w.counterexample["input"]["text"].startswith("tree {0-1}, root 0")
 
 
@@ -251,8 +250,7 @@ def test_lambda_min_is_certified_by_a_proof_and_counterexamples_at_and_below():
 
 
 def test_symbolic_check_reports_lambda_min_per_size_and_a_fitted_formula():
-    v = SymbolicCheck("repaired", StrahlerTreeTarget("repaired")).run("thm:cottreestrahler:lambda", 4,
-                                                                      Progress(False))
+    v = SymbolicCheck("repaired", StrahlerTreeTarget("repaired")).run(RunContext("thm:cottreestrahler:lambda", 4))
     assert v.verdict == "proved"
     rows = v.details["lambda_min"]
     assert [r["lambda_min"] for r in rows] == [0, 1, 3, 5] and all(r["certified"] for r in rows)
@@ -291,7 +289,7 @@ def test_default_size_and_unknown_verdict():
         def instance(self, inp, dom):
             raise SolverUnknown("timeout")
 
-    v = SymbolicCheck("x", Stuck(), lambda_min=False).run("stuck", 1, Progress(False))
+    v = SymbolicCheck("x", Stuck(), lambda_min=False).run(RunContext("stuck", 1))
     assert v.verdict == "unknown" and "timeout" in v.notes[-1]
 
 
@@ -327,7 +325,7 @@ def test_verify_symbolic_runs_the_symbolic_rows_only(tmp_path, capsys):
 
 def test_strahler_on_paths_lambda_min_and_the_as_written_parent_lookup():
     v = SymbolicCheck("as-written", StrahlerPathTarget("as-written"), lambda_min=False).run(
-        "thm:cotpathstrahler", 4, Progress(False))
+        RunContext("thm:cotpathstrahler", 4))
     assert v.verdict == "refuted" and v.counterexample["input"]["word"] == "UDUD"
     assert v.counterexample["head"] == "par" and v.counterexample["numeric_replay"] == "reproduces the departure"
     r = lambda_min(StrahlerPathTarget("repaired"), 4)
@@ -337,7 +335,7 @@ def test_strahler_on_paths_lambda_min_and_the_as_written_parent_lookup():
 
 @pytest.mark.slow
 def test_dijkstra_up_to_four_vertices_and_its_lambda_formula():
-    v = SymbolicCheck("repaired", DijkstraTarget("repaired")).run("thm:cotdijkstra", 4, Progress(False), jobs=2)
+    v = SymbolicCheck("repaired", DijkstraTarget("repaired")).run(RunContext("thm:cotdijkstra", 4, jobs=2))
     assert v.verdict == "proved" and v.max_size == 4 and v.inputs_checked == 1 + 4 + 96 + 9728
     assert v.details["lambda_min_formula"] == "(n - 1)·W"
     assert all(r["certified"] for r in v.details["lambda_min"])
@@ -345,10 +343,10 @@ def test_dijkstra_up_to_four_vertices_and_its_lambda_formula():
 
 @pytest.mark.slow
 def test_trees_up_to_six_vertices():
-    w = SymbolicCheck("repaired", WidthTreeTarget("repaired")).run("thm:cotwidoftree", 6, Progress(False), jobs=2)
+    w = SymbolicCheck("repaired", WidthTreeTarget("repaired")).run(RunContext("thm:cotwidoftree", 6, jobs=2))
     assert w.verdict == "proved" and w.details["lambda_min_formula"] == "n - 1"
-    s = SymbolicCheck("repaired", StrahlerTreeTarget("repaired")).run("thm:cottreestrahler:lambda", 6,
-                                                                      Progress(False), jobs=2)
+    s = SymbolicCheck("repaired", StrahlerTreeTarget("repaired")).run(
+        RunContext("thm:cottreestrahler:lambda", 6, jobs=2))
     assert s.verdict == "proved" and s.details["lambda_min_formula"] == "2·n - 3"
 
 

@@ -28,7 +28,8 @@ from symcot.check.alln.prover import AllNResult, prove
 from symcot.check.alln.second import DEFAULT_TIMEOUT_S as SECOND_TIMEOUT_S
 from symcot.check.alln.second import second_opinion
 from symcot.check.alln.trust import trusted_base, trusted_summary
-from symcot.check.exhaustive import Family, Progress
+from symcot.check.context import RunContext
+from symcot.check.exhaustive import Family
 from symcot.check.spec import StepwiseSpec
 from symcot.check.verdict import Verdict
 from symcot.constructions.alln import AllNStatement
@@ -88,10 +89,10 @@ class AllNCheck:
         """The construction's variant name."""
         return self.construction().variant
 
-    def run(self, claim_id: str, max_size: int, progress: Progress | None = None, jobs: int = 1,
-            **options: Any) -> Verdict:
-        """The verdict row (``max_size`` is ignored: the proof is for every size)."""
+    def run(self, ctx: RunContext) -> Verdict:
+        """The verdict row (only ``ctx.claim_id`` is read: the proof is for every size)."""
         t0 = time.perf_counter()
+        claim_id = ctx.claim_id
         notes = list(self.notes)
         try:
             cons = self.construction()

@@ -18,7 +18,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from symcot.check.exhaustive import Family, Progress
+from symcot.check.context import RunContext, Schedule
+from symcot.check.exhaustive import Family
 from symcot.check.lam.scan import first_failure
 from symcot.check.spec import StepwiseSpec
 from symcot.check.stepwise import check_input
@@ -73,60 +74,67 @@ class ParameterScan:
         return inputs.index(bad) + 1, {"family": fam.name, "size": size, "input": fam.describe(bad),
                                        self.parameter: value, **mm.as_dict()}
 
-    def run(self, claim_id: str, max_size: int, progress: Progress | None = None, jobs: int = 1) -> Verdict:
-        """Scan every group up to ``max_size``; refuted when the printed value or the stated threshold fails."""
+    def schedule(self, ctx: RunContext) -> Schedule:
+        """The groups, family by family, each size up to ``ctx.max_size``, replayed exactly.
+
+        Each input is replayed once per value tried, so the inputs the schedule counts are a lower bound.
+        """
+        return Schedule([(size, fam) for fam in self.families
+                         for size in range(fam.min_size, min(ctx.max_size, fam.max_size or ctx.max_size) + 1)],
+                        "exact")
+
+    def run(self, ctx: RunContext) -> Verdict:
+        """Scan every group up to ``ctx.max_size``; refuted when the printed value or the stated threshold fails."""
         start = time.perf_counter()
-        progress = progress or Progress(False)
+        claim_id, max_size, progress = ctx.claim_id, ctx.max_size, ctx.progress
         checked = 0
         groups: list[dict[str, Any]] = []
         done: dict[str, list[int]] = {f.name: [] for f in self.families}
-        for fam in self.families:
-            top = min(max_size, fam.max_size or max_size)
-            for size in range(fam.min_size, top + 1):
-                inputs = list(fam.inputs(size))
-                if not inputs:
-                    done[fam.name].append(size)
-                    continue
-                own = self.rule(size)
-                group: dict[str, Any] = {"family": fam.name, "n": size, "inputs": len(inputs), "printed": own}
-                smallest, below = None, None
-                with progress.bar(1, f"{claim_id}/{self.variant} {self.parameter} scan {fam.name} n={size}") as bar:
-                    for cand in range(0, int(own) + 1):
-                        k, cex = self._failure(cand, inputs, fam, size)
-                        checked += k
-                        if cex is None:
-                            smallest = cand
-                            break
-                        below = cex
-                    bar.update(1)
-                if smallest is None:
-                    return self._refuted(claim_id, checked, start, below,
-                                         f"the printed {self.parameter} = {own} fails at n = {size}", groups, done)
-                group["smallest"] = smallest
-                group["slack"] = own - smallest
-                if smallest > 0:
-                    k, half = self._failure(smallest - Fraction(1, 2), inputs, fam, size)
-                    checked += k
-                    group["smallest_minus_half_fails"] = half is not None
-                    group["counterexample_below"] = below
-                if smallest != own:
-                    k, cex = self._failure(own, inputs, fam, size)
-                    checked += k
-                    if cex is not None:
-                        return self._refuted(claim_id, checked, start, cex, f"not monotone: {self.parameter} = "
-                                             f"{smallest} passes at n = {size} but the printed {own} fails", groups,
-                                             done)
-                if self.threshold is not None:
-                    above, text = self.threshold(size)
-                    k, cex = self._failure(above, inputs, fam, size)
-                    checked += k
-                    group.update({"threshold": text, "tested_above_threshold": above, "above_threshold_passes":
-                                  cex is None})
-                    if cex is not None:
-                        return self._refuted(claim_id, checked, start, cex, f"{self.parameter} = {above}, above the "
-                                             f"text's threshold {text}, fails at n = {size}", groups, done)
-                groups.append(group)
+        for size, fam in self.schedule(ctx).steps:
+            inputs = list(fam.inputs(size))
+            if not inputs:
                 done[fam.name].append(size)
+                continue
+            own = self.rule(size)
+            group: dict[str, Any] = {"family": fam.name, "n": size, "inputs": len(inputs), "printed": own}
+            smallest, below = None, None
+            with progress.bar(1, f"{claim_id}/{self.variant} {self.parameter} scan {fam.name} n={size}") as bar:
+                for cand in range(0, int(own) + 1):
+                    k, cex = self._failure(cand, inputs, fam, size)
+                    checked += k
+                    if cex is None:
+                        smallest = cand
+                        break
+                    below = cex
+                bar.update(1)
+            if smallest is None:
+                return self._refuted(claim_id, checked, start, below,
+                                     f"the printed {self.parameter} = {own} fails at n = {size}", groups, done)
+            group["smallest"] = smallest
+            group["slack"] = own - smallest
+            if smallest > 0:
+                k, half = self._failure(smallest - Fraction(1, 2), inputs, fam, size)
+                checked += k
+                group["smallest_minus_half_fails"] = half is not None
+                group["counterexample_below"] = below
+            if smallest != own:
+                k, cex = self._failure(own, inputs, fam, size)
+                checked += k
+                if cex is not None:
+                    return self._refuted(claim_id, checked, start, cex, f"not monotone: {self.parameter} = "
+                                         f"{smallest} passes at n = {size} but the printed {own} fails", groups,
+                                         done)
+            if self.threshold is not None:
+                above, text = self.threshold(size)
+                k, cex = self._failure(above, inputs, fam, size)
+                checked += k
+                group.update({"threshold": text, "tested_above_threshold": above, "above_threshold_passes":
+                              cex is None})
+                if cex is not None:
+                    return self._refuted(claim_id, checked, start, cex, f"{self.parameter} = {above}, above the "
+                                         f"text's threshold {text}, fails at n = {size}", groups, done)
+            groups.append(group)
+            done[fam.name].append(size)
         upto = self._complete(done, max_size)
         notes = [f"smallest {self.parameter} per n: " + ", ".join(f"{g['n']}: {g['smallest']} (printed {g['printed']})"
                                                                for g in groups if g["family"] == self.families[0].name)]

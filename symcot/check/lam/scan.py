@@ -16,7 +16,8 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from symcot.check.exhaustive import Family, Progress, run_construction_check
+from symcot.check.context import RunContext, Schedule
+from symcot.check.exhaustive import Family, Progress, run_construction_check, size_schedule
 from symcot.check.pool import can_fork, map_ordered
 from symcot.check.spec import StepwiseSpec
 from symcot.check.stepwise import check_input
@@ -113,23 +114,27 @@ class LambdaScanCheck:
         """The variant at its λ rule (used by ``symcot replay``)."""
         return self.make()
 
-    def run(self, claim_id: str, max_size: int, progress: Progress, jobs: int = 1, engine: str = "exact",
-            reach: int | None = None) -> Verdict:
-        """The verdict at the λ rule (exact or batched replay); ``details`` gets the scan (at ``max_size``)."""
+    def schedule(self, ctx: RunContext) -> Schedule:
+        """The check at the λ rule: every family up to ``ctx.max_size`` (``ctx.reach``), through ``ctx.engine``.
+
+        The λ scan that follows (a replay per value tried, of the groups up to ``ctx.max_size``) is not counted.
+        """
+        return Schedule(size_schedule(self.families, ctx.max_size, ctx.reach), ctx.engine)
+
+    def run(self, ctx: RunContext) -> Verdict:
+        """The verdict at the λ rule (exact or batched replay); ``details`` gets the scan (at ``ctx.max_size``)."""
         start = time.perf_counter()
-        progress = progress or Progress(False)
-        if engine == "batched":
+        claim_id, max_size, progress, jobs = ctx.claim_id, ctx.max_size, ctx.progress, ctx.jobs
+        if ctx.engine == "batched":
             from symcot.check.batched_check import run_batched_check
 
             row = run_batched_check(claim_id, self.make(), self.spec, self.families, max_size, self.paper_sizes,
                                     progress=progress, method=f"{self.method} [batched engine]", jobs=jobs,
-                                    reach=reach)
-        elif engine == "exact":
+                                    reach=ctx.reach, engine=ctx.shard_engine)
+        else:
             row = run_construction_check(claim_id, self.make(), self.spec, self.families, max_size,
                                          self.paper_sizes, progress=progress, method=self.method, jobs=jobs,
-                                         reach=reach)
-        else:
-            raise ValueError(f"unknown engine {engine!r}")
+                                         reach=ctx.reach)
         if row.verdict == "error":
             return row
         groups = self._scan(claim_id, max_size, progress, jobs)

@@ -19,7 +19,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from symcot.check.exhaustive import Progress
+from symcot.check.exhaustive import Progress, family_top
 from symcot.check.precision.analysis import BatchResult, run_batch
 from symcot.check.precision.batches import Batch, batches
 from symcot.check.precision.extremal import extremal_family, in_domain
@@ -111,11 +111,6 @@ def construction_checks(claim: Any) -> list[Any]:
             and hasattr(c, "families") and not getattr(c, "symbolic", False) and not getattr(c, "all_n", False)]
 
 
-def _top(f: Family, max_size: int, reach: int | None) -> int:
-    limit = max(max_size, reach) if (reach is not None and f.reach) else max_size
-    return limit if f.max_size is None else min(limit, f.max_size)
-
-
 class _Departs(Exception):
     """The exact replay of a variant departs from the claim on an input of the float search."""
 
@@ -189,7 +184,7 @@ class _Study:
         opts = self.opts
         max_size = opts.max_size if opts.max_size is not None else self.claim.default_max_size
         fams = [f for f in self.check.families if f.exhaustive]
-        tops = {f.name: _top(f, max_size, opts.reach) for f in fams}
+        tops = {f.name: family_top(f, max_size, opts.reach) for f in fams}
         done = 0
         for size in range(1, max(tops.values(), default=0) + 1):
             for fam in fams:

@@ -8,11 +8,13 @@ from proofs.cot_path_to_tree.constructions.cotwidofpath import WidthPathConstruc
 from symcot.check.alln.check import AllNCheck
 from symcot.check.alln.context import Obligation
 from symcot.check.alln.prover import AllNResult
+from symcot.check.context import RunContext
 
 
 def test_no_statement_is_unknown_with_the_reason():
     m = importlib.import_module("proofs.cot_path_to_tree.thm_cotwidofpath")
-    row = AllNCheck(lambda: WidthPathConstruction("as-written"), m.SPEC, [m.NONEMPTY_DYCK_WORDS]).run("x", 4)
+    chk = AllNCheck(lambda: WidthPathConstruction("as-written"), m.SPEC, [m.NONEMPTY_DYCK_WORDS])
+    row = chk.run(RunContext("x", 4))
     assert row.verdict == "unknown" and "no all-n statement" in row.notes[-1]
     assert row.scope == "nothing established for all n" and row.details == {"obligations": []}
 
@@ -20,7 +22,7 @@ def test_no_statement_is_unknown_with_the_reason():
 def test_a_statement_false_on_a_concrete_run_is_unknown_before_any_proof():
     m = importlib.import_module("proofs.cot_path_to_tree.thm_cottreestrahler")
     row = AllNCheck(lambda: StrahlerTreeConstruction("as-written"), m.SPEC, [m.TREES], concrete_size=3,
-                    facts_size=2).run("thm:cottreestrahler", 3)
+                    facts_size=2).run(RunContext("thm:cottreestrahler", 3))
     assert row.verdict == "unknown" and "false on a concrete run" in row.notes[-1] and "head B" in row.notes[-1]
     assert row.details["concrete_failure"]["step"] == 2 and row.details["obligations"] == []
 
@@ -55,6 +57,6 @@ def test_a_crashing_reference_is_an_error_row_naming_the_users_line():
 
     m = importlib.import_module("proofs.cot_path_to_tree.thm_cotdfs")
     spec = dataclasses.replace(m.SPEC, reference=_broken_reference)
-    row = AllNCheck(DfsConstruction, spec, [m.DIGRAPHS], concrete_size=2, facts_size=2).run("thm:cotdfs", 2)
+    row = AllNCheck(DfsConstruction, spec, [m.DIGRAPHS], concrete_size=2, facts_size=2).run(RunContext("thm:cotdfs", 2))
     assert row.verdict == "error" and "the reference crashed" in row.notes[-1]
     assert "test_check.py" in row.notes[-1] and row.details["obligations"] == []

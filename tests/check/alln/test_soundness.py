@@ -20,6 +20,7 @@ from symcot.check.alln.ops import NameClash, Symbolic, SymbolicTruthiness, quant
 from symcot.check.alln.pinned import check_z3_reading
 from symcot.check.alln.prover import STEP_NAME, lambda_hypothesis, prove
 from symcot.check.alln.trust import trusted_base
+from symcot.check.context import RunContext
 from symcot.constructions.alln import AllNStatement
 from symcot.inputs import Digraph
 from symcot.ir import n
@@ -44,7 +45,7 @@ def _row(stmt, concrete_size=3, facts_size=3, families=None):
     m = _dfs()
     chk = AllNCheck(lambda: _cons(stmt), m.SPEC, families or [m.DIGRAPHS], concrete_size=concrete_size,
                     facts_size=facts_size)
-    return chk.run("thm:cotdfs", concrete_size)
+    return chk.run(RunContext("thm:cotdfs", concrete_size))
 
 
 # -- names ------------------------------------------------------------------------------------------------
@@ -95,7 +96,7 @@ def test_tree_strahler_with_lambda_12_is_not_proved_though_right_to_n_7():
     m = importlib.import_module("proofs.cot_path_to_tree.thm_cottreestrahler")
     chk = AllNCheck(lambda: StrahlerTreeConstruction("repaired").with_lambda(12), m.SPEC, [m.TREES],
                     concrete_size=6, facts_size=3, timeout_s=20)
-    row = chk.run("thm:cottreestrahler", 6)
+    row = chk.run(RunContext("thm:cottreestrahler", 6))
     assert row.verdict != "proved", row.notes
     assert row.details["concrete"]["sizes_complete"] == 6  # right on every tree the concrete phase ran
 

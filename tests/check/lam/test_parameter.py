@@ -10,6 +10,7 @@ import pytest
 
 from proofs.cot_path_to_tree.constructions.cotpathstrahler import StrahlerPathConstruction, build_decoder
 from proofs.cot_path_to_tree.constructions.cotwidoftree import WidthTreeConstruction
+from symcot.check.context import RunContext
 from symcot.check.lam.parameter import ParameterScan, just_above_log2
 from symcot.inputs.dyck_families import NONEMPTY_DYCK_WORDS
 
@@ -30,7 +31,7 @@ def _vmax(W, rule):
 
 
 def test_v_max_n_holds_with_slack_two(W):
-    row = _vmax(W, lambda size: size).run("x", 5)
+    row = _vmax(W, lambda size: size).run(RunContext("x", 5))
     assert row.verdict == "verified" and row.max_size == 5
     groups = row.details["groups"]
     assert [g["smallest"] for g in groups] == [0, 1, 1, 2, 3]  # n - 2 from n = 3 on
@@ -38,7 +39,7 @@ def test_v_max_n_holds_with_slack_two(W):
 
 
 def test_a_printed_value_too_small_is_refuted(W):
-    row = _vmax(W, lambda size: max(size - 3, 0)).run("x", 5)
+    row = _vmax(W, lambda size: max(size - 3, 0)).run(RunContext("x", 5))
     assert row.verdict == "refuted" and row.counterexample["size"] == 2 and row.counterexample["V_max"] == 0
     assert "the printed V_max = 0 fails at n = 2" in row.notes[0] and row.counterexample["block"] in ("twd", "mwd")
 
@@ -48,10 +49,10 @@ def test_the_footnote_threshold_and_a_false_one(P):
         return ParameterScan("repaired", lambda v: StrahlerPathConstruction("repaired", decoder=build_decoder(
             "repaired", v)), P.SPEC, [NONEMPTY_DYCK_WORDS], "λ of lem:mMc", lambda size: 2 * size, threshold=threshold)
 
-    ok = scan(lambda size: just_above_log2(size + 2)).run("x", 5)
+    ok = scan(lambda size: just_above_log2(size + 2)).run(RunContext("x", 5))
     assert ok.verdict == "verified" and all(g["above_threshold_passes"] for g in ok.details["groups"])
     assert [g["smallest"] for g in ok.details["groups"]] == [1, 1, 1, 1]
-    bad = scan(lambda size: (Fraction(1, 2), "0")).run("x", 5)  # "any λ above 0 works": λ = 1/2 fails
+    bad = scan(lambda size: (Fraction(1, 2), "0")).run(RunContext("x", 5))  # "any λ above 0 works": λ = 1/2 fails
     assert bad.verdict == "refuted" and bad.counterexample["λ of lem:mMc"] == "1/2"
 
 

@@ -2,7 +2,7 @@ import sympy as sp
 
 from proofs.transformer_cookbook import eq_gelu as mod
 from proofs.transformer_cookbook.recipes import TANH_CUBIC
-from symcot.check.exhaustive import Progress
+from symcot.check.context import RunContext
 from symcot.lemmas.facts import SymbolicCheck
 
 from .helpers import rows
@@ -30,4 +30,4 @@ def test_a_changed_tanh_scale_is_refuted():
         return x / 2 * (1 + sp.tanh(x + TANH_CUBIC * x**3))  # √(2/π) dropped
 
     chk = SymbolicCheck(mod.agree(broken, "mutant", 2))
-    assert chk.run("mutant", 1, Progress(False)).verdict == "refuted"
+    assert chk.run(RunContext("mutant", 1)).verdict == "refuted"

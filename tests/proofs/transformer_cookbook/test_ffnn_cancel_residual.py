@@ -1,5 +1,5 @@
 from proofs.transformer_cookbook import ffnn_cancel_residual as mod
-from symcot.check.exhaustive import Progress
+from symcot.check.context import RunContext
 from symcot.lemmas import Override
 from symcot.lemmas.facts import SymbolicCheck
 
@@ -23,5 +23,5 @@ def test_a_changed_cancellation_weight_is_refuted():
 
 
 def test_a_changed_block_is_refuted_by_sympy():
-    r = SymbolicCheck(lambda: mod.block_identities(sign=-1)).run("mutant", 1, Progress(False))
+    r = SymbolicCheck(lambda: mod.block_identities(sign=-1)).run(RunContext("mutant", 1))
     assert r.verdict == "refuted" and r.counterexample["input"]["sizes"] == {"k": 1, "d": 1}

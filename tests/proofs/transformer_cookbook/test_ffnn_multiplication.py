@@ -2,7 +2,7 @@ import sympy as sp
 
 from proofs.transformer_cookbook import ffnn_multiplication as mod
 from proofs.transformer_cookbook.recipes import TANH_CUBIC, gelu_tanh
-from symcot.check.exhaustive import Progress
+from symcot.check.context import RunContext
 from symcot.lemmas.facts import SymbolicCheck
 
 from .helpers import rows
@@ -40,12 +40,12 @@ def test_a_changed_gelu_constant_is_refuted():
         return x / 2 * (1 + sp.tanh(x + TANH_CUBIC * x**3))
 
     chk = SymbolicCheck(lambda: mod.third_order(lambda: mod.product_error(broken), "mutant"))
-    r = chk.run("mutant", 1, Progress(False))
+    r = chk.run(RunContext("mutant", 1))
     assert r.verdict == "refuted"
     good = SymbolicCheck(lambda: mod.third_order(lambda: mod.product_error(gelu_tanh), "tanh"))
-    assert good.run("control", 1, Progress(False)).verdict == "proved"
+    assert good.run(RunContext("control", 1)).verdict == "proved"
 
 
 def test_a_changed_scale_is_refuted():
     chk = SymbolicCheck(lambda: mod.third_order(lambda: mod.product_error(gelu_tanh, sp.sqrt(sp.pi)), "mutant"))
-    assert chk.run("mutant", 1, Progress(False)).verdict == "refuted"
+    assert chk.run(RunContext("mutant", 1)).verdict == "refuted"

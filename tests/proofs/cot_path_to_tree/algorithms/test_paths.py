@@ -34,6 +34,7 @@ from proofs.cot_path_to_tree.algorithms.paths import (
     up_counts,
     width_states,
 )
+from symcot.check.context import RunContext
 from symcot.claims import PropertyCheck
 from symcot.errors import InvalidInputError
 from symcot.inputs.dyck import catalan, dyck_words, validate_dyck
@@ -168,7 +169,7 @@ def test_false_height_and_width_formulas_are_refuted(mods):
             return None
         return {"kind": "property", "what": "hgt + 1", "expected": tree_height(t) + 1, "got": path_height(w)}
 
-    row = PropertyCheck("false-height", [ORDERED_TREES], wrong_height).run("demo", 6, None)
+    row = PropertyCheck("false-height", [ORDERED_TREES], wrong_height).run(RunContext("demo", 6))
     assert row.verdict == "refuted" and row.counterexample["size"] == 1 and row.max_size is None
 
     def wrong_width(w):  # deliberately false: counts down steps ending at level l
@@ -179,7 +180,7 @@ def test_false_height_and_width_formulas_are_refuted(mods):
         got = max((downs.get(lv, 0) for lv in range(1, path_height(w) + 1)), default=0)
         return None if got == tree_width(psi(w)) else {"word": w, "expected": tree_width(psi(w)), "got": got}
 
-    row = PropertyCheck("false-width", [NONEMPTY_DYCK_WORDS], wrong_width).run("demo", 6, None)
+    row = PropertyCheck("false-width", [NONEMPTY_DYCK_WORDS], wrong_width).run(RunContext("demo", 6))
     assert row.verdict == "refuted" and row.counterexample["input"]["word"] == "UD" and row.max_size == 1
 
 
@@ -200,7 +201,7 @@ def test_false_bijection_is_refuted(mods):
         kids = psi_prepending(w)
         return None if [list(c) for c in psi(w).children] == kids else {"expected": w, "got": kids}
 
-    row = PropertyCheck("false-psi", [DYCK_WORDS], check).run("demo", 6, None)
+    row = PropertyCheck("false-psi", [DYCK_WORDS], check).run(RunContext("demo", 6))
     assert row.verdict == "refuted" and row.counterexample["input"]["word"] == "UDUD" and row.max_size == 2
 
 
@@ -222,7 +223,7 @@ def test_the_proofs_line8_reading_is_refuted_by_uuddud():
     def check(w):
         return None if proof_reading(w) == psi_adjacency(w) else {"expected": psi_adjacency(w), "got": proof_reading(w)}
 
-    row = PropertyCheck("proof-line8", [DYCK_WORDS], check).run("algo:pathtotree", 6, None)
+    row = PropertyCheck("proof-line8", [DYCK_WORDS], check).run(RunContext("algo:pathtotree", 6))
     assert row.verdict == "refuted" and row.counterexample["input"]["word"] == "UUDDUD" and row.max_size == 3
 
 

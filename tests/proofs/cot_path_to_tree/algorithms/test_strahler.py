@@ -20,6 +20,7 @@ from proofs.cot_path_to_tree.algorithms.strahler import (
     strahler_number,
     strahler_ordered,
 )
+from symcot.check.context import RunContext
 from symcot.claims import PropertyCheck
 from symcot.errors import InvalidInputError
 from symcot.inputs import Digraph, catalan, ordered_trees, random_labeled_tree
@@ -135,7 +136,7 @@ def test_claims_verdicts(claims):
 
 
 def test_strahc_breaks_the_observations_meaning_already_at_four_vertices(obs):
-    row = PropertyCheck("as-written", [obs.ORDERED], obs.observation(combine(c_rule=strah_c))).run("x", 10, None)
+    row = PropertyCheck("as-written", [obs.ORDERED], obs.observation(combine(c_rule=strah_c))).run(RunContext("x", 10))
     c = row.counterexample
     assert row.verdict == "refuted" and c["size"] == 4 and c["input"]["word"] == "UUDUDD"
     assert (c["step"], c["expected"], c["got"]) == (6, [1, 1], [1, 0])
@@ -144,13 +145,13 @@ def test_strahc_breaks_the_observations_meaning_already_at_four_vertices(obs):
 def test_a_deliberately_false_equation_is_refuted(obs):
     # No carry: M = max(str(τ_v), M_u); two equal children then never lift M.
     no_carry = combine(m_rule=lambda s, acc: max(s, acc[0]))
-    row = PropertyCheck("false", [obs.ORDERED], obs.against_recursive(no_carry)).run("x", 10, None)
+    row = PropertyCheck("false", [obs.ORDERED], obs.against_recursive(no_carry)).run(RunContext("x", 10))
     c = row.counterexample
     assert row.verdict == "refuted" and c["size"] == 3 and c["input"]["word"] == "UDUD"
     assert (c["expected"], c["got"]) == (1, 0)
     # and a reduced form that differs from the case form only in c (never 0 after a carry) is caught too
     bad_reduced = combine(c_rule=lambda s, acc: max(fold_case(s, acc)[1], 1))
-    row = PropertyCheck("false", [obs.ORDERED], obs.agrees_with_case_form(bad_reduced)).run("x", 10, None)
+    row = PropertyCheck("false", [obs.ORDERED], obs.agrees_with_case_form(bad_reduced)).run(RunContext("x", 10))
     c = row.counterexample
     assert row.verdict == "refuted" and c["input"]["word"] == "UDUD" and c["kind"] == "accumulator"
     assert (c["step"], c["expected"], c["got"]) == (4, [1, 0], [1, 1])

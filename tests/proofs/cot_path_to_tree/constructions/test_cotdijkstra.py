@@ -20,6 +20,7 @@ from proofs.cot_path_to_tree.constructions.cotdijkstra import (
     DijkstraConstruction,
     build_decoder,
 )
+from symcot.check.context import RunContext
 from symcot.check.exhaustive import Family, run_construction_check
 from symcot.check.lam import scan as lam_scan
 from symcot.check.stepwise import check_input
@@ -163,15 +164,15 @@ def test_lambda_scan_check_reports_details(P):
         return lam_scan.LambdaScanCheck(variant, lambda: DijkstraConstruction(variant), P.SPEC, [P.UNIT],
                                         P.largest_finite_distance, weight_of=P.FAMILY_W)
 
-    row = check("repaired").run("thm:cotdijkstra", 3, None)
+    row = check("repaired").run(RunContext("thm:cotdijkstra", 3))
     assert row.verdict == "verified" and row.max_size == 3
     got = [(g["n"], g["smallest"]) for g in row.details["smallest_lambda"]]
     assert got == [(1, 1), (2, 2), (3, 3)]
     assert row.details["smallest_equals_(n-1)W+1"] is True
-    bad = check("missing-arc-0").run("thm:cotdijkstra", 3, None)
+    bad = check("missing-arc-0").run(RunContext("thm:cotdijkstra", 3))
     assert bad.verdict == "refuted" and bad.details["groups_without_working_lambda"] == [
         f"{P.UNIT.name} n=3 (none in 1..7)"]
-    literal = check("as-written").run("thm:cotdijkstra", 3, None)  # ∞ on the diagonal: no λ at all from n = 2
+    literal = check("as-written").run(RunContext("thm:cotdijkstra", 3))  # ∞ on the diagonal: no λ at all from n = 2
     assert literal.verdict == "refuted" and literal.details["groups_without_working_lambda"] == [
         f"{P.UNIT.name} n=2 (none in 1..5)", f"{P.UNIT.name} n=3 (none in 1..7)"]
 
@@ -208,6 +209,6 @@ def test_parallel_lambda_scan_gives_the_same_answer(P, monkeypatch):
 def test_the_scan_groups_in_parallel_give_the_one_process_details(P):
     check = lam_scan.LambdaScanCheck("repaired", lambda: DijkstraConstruction("repaired"), P.SPEC, [P.UNIT, P.TREES],
                                      P.largest_finite_distance, weight_of=P.FAMILY_W)
-    one = check.run("thm:cotdijkstra", 3, None, jobs=1)
-    two = check.run("thm:cotdijkstra", 3, None, jobs=2)
+    one = check.run(RunContext("thm:cotdijkstra", 3, jobs=1))
+    two = check.run(RunContext("thm:cotdijkstra", 3, jobs=2))
     assert one.details == two.details and len(one.details["smallest_lambda"]) == 6

@@ -11,6 +11,7 @@ from proofs.cot_path_to_tree.constructions.cotpathtotree import (
     PathToTreeConstruction,
     build_decoder,
 )
+from symcot.check.context import RunContext
 from symcot.check.exhaustive import run_construction_check
 from symcot.check.stepwise import check_input
 from symcot.check.trace import replay
@@ -79,7 +80,7 @@ def test_claim_verified_with_sizes_checked(claims):
 def test_hidden_width_mismatch_is_refuted(proofs):
     chk = proofs.CLAIMS[0].checks[0]
     bad = type(chk)(chk.construction, chk.spec, chk.families, chk.paper_sizes, paper_hidden=[2 * m**2 + 6 * m])
-    row = bad.run("thm:cotpathtotree", 3, None)
+    row = bad.run(RunContext("thm:cotpathtotree", 3))
     assert row.verdict == "refuted" and row.counterexample["kind"] == "size"
     assert row.counterexample["differences"][0]["construction"] == "2*m**2 + 6*m - 2"
 

@@ -12,6 +12,7 @@ import sympy as sp
 
 from proofs.cot_path_to_tree.algorithms.dijkstra import tree_width, widsup
 from proofs.cot_path_to_tree.constructions.cotwidoftree import PAPER_D, WidthTreeConstruction, build_decoder
+from symcot.check.context import RunContext
 from symcot.check.exhaustive import Family, run_construction_check
 from symcot.check.stepwise import StepwiseSpec, check_input
 from symcot.claims import PropertyCheck
@@ -171,7 +172,7 @@ def test_observation_checker_refutes_a_false_width_statement(W):
         h = max(W.tree_depths(g, r))
         return None if states[-1].mwd == h + 1 else {"expected": h + 1, "got": states[-1].mwd}
 
-    row = PropertyCheck("false", [W.ORDERED], false_width).run("demo", 6, None)
+    row = PropertyCheck("false", [W.ORDERED], false_width).run(RunContext("demo", 6))
     assert row.verdict == "refuted" and row.counterexample["input"]["dyck"] == "UD"
 
 
