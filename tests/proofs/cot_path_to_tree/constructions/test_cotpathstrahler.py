@@ -15,6 +15,14 @@ from symcot.errors import InvalidInputError
 from symcot.inputs.dyck_families import NONEMPTY_DYCK_WORDS, words_by_rank
 
 
+def cex(variant: str):
+    """The smallest counterexample of ``variant`` to 6 vertices as ``(word, step, layer, block or head)``."""
+    P = importlib.import_module("proofs.cot_path_to_tree.thm_cotpathstrahler")
+    row = run_construction_check("x", StrahlerPathConstruction(variant), P.SPEC, [NONEMPTY_DYCK_WORDS], 6)
+    c = row.counterexample
+    return None if c is None else (c["input"]["word"], c["step"], c["layer"], c.get("block") or c.get("head"))
+
+
 @pytest.fixture(scope="module")
 def proofs(claims):
     return importlib.import_module("proofs.cot_path_to_tree.thm_cotpathstrahler")
@@ -107,19 +115,6 @@ def test_readings_of_q_and_of_the_lemmas_m():
     """The printed tmp_q is wrong under the letter reading and right under the printed q_τ (and π_q the other
     way round); with the layer-4 commit of pos_sc the layer-2 key defect survives both readings; the printed q_τ
     loses the last step."""
-    import importlib
-
-    from proofs.cot_path_to_tree.constructions.cotpathstrahler import StrahlerPathConstruction
-    from symcot.check.exhaustive import run_construction_check
-    from symcot.inputs.dyck_families import NONEMPTY_DYCK_WORDS
-
-    P = importlib.import_module("proofs.cot_path_to_tree.thm_cotpathstrahler")
-
-    def cex(variant):
-        row = run_construction_check("x", StrahlerPathConstruction(variant), P.SPEC, [NONEMPTY_DYCK_WORDS], 6)
-        c = row.counterexample
-        return None if c is None else (c["input"]["word"], c["step"], c["layer"], c.get("block") or c.get("head"))
-
     key = ("UDUD", 4, 2, "par")
     assert cex("as-written") == key and cex("q-literal-last-repaired") == key
     assert cex("repaired") is None and cex("q-literal-repaired") is None
@@ -193,13 +188,6 @@ def test_layer_1_commit_with_the_printed_key_verified(proofs):
 
 def test_readings_by_commit_and_key():
     """q_τ reading × m × pos_sc commit × layer-2 key: the key defect is the layer-4 commit's."""
-    P = importlib.import_module("proofs.cot_path_to_tree.thm_cotpathstrahler")
-
-    def cex(variant):
-        row = run_construction_check("x", StrahlerPathConstruction(variant), P.SPEC, [NONEMPTY_DYCK_WORDS], 6)
-        c = row.counterexample
-        return None if c is None else (c["input"]["word"], c["step"], c["layer"], c.get("block") or c.get("head"))
-
     key = ("UDUD", 4, 2, "par")
     last = ("UD", 2, 1, "read")
     expected = {
