@@ -38,12 +38,25 @@ _EXPORTS: dict[str, str] = {
     "Claim": "symcot.claims",
     "ConstructionCheck": "symcot.claims",
     "PropertyCheck": "symcot.claims",
+    "Reading": "symcot.constructions.readings",
+    # the state encoding enc of def:algorelationbycot and the stop rule (the encoding's ``const`` is not
+    # exported: the name is the IR's ``const`` above; ``scalar(f, scale=0, offset=c)`` or a view gives a constant)
+    **{name: "symcot.constructions.encoding" for name in (
+        "StateEncoding", "StopRule", "onehot", "indicator", "scalar", "vector", "flat")},
+    # the all-n statement, the algorithm's vocabulary and the check that proves it for every n
+    **{name: "symcot.constructions.alln" for name in ("AllNStatement", "Segment", "Choice", "Y")},
+    **{name: "symcot.algorithms.logic" for name in (
+        "Vocabulary", "Sig", "Var", "Fact", "Induction", "Direct", "table")},
+    "AllNCheck": "symcot.check.alln.check",
     # inputs
     "Digraph": "symcot.inputs.graphs",
     "OrderedTree": "symcot.inputs.trees",
     # LaTeX (replay is the subpackage symcot.replay: from symcot.replay import replay, render_text)
     "decoder_symbolic": "symcot.latex",
     "decoder_explicit": "symcot.latex",
+    # reading back what `symcot export` wrote (load_torch needs PyTorch: pip install 'symcot[torch]')
+    "load_npz": "symcot.export",
+    "load_torch": "symcot.export",
     # errors a user raises or catches
     "SymcotError": "symcot.errors",
     "InvalidInputError": "symcot.errors",
