@@ -94,7 +94,7 @@ def run(args: argparse.Namespace) -> int:
         tm.save(args.output, tm.CoTDecoder(state, meta))
     lam_text = f", λ = {subs[lam]}" if lam in subs else ""
     print(f"{args.output}: {args.claim} [{cons.variant}] at {size_words(param, size)}{lam_text}: "
-          f"d = {meta['d_model']}, {meta['n_layers']} layers, "
+          f"d = {meta['d_model']}, {meta['n_layers']} layer{'' if meta['n_layers'] == 1 else 's'}, "
           f"heads per layer {[len(x['heads']) for x in meta['layers']]}, "
           f"{sum(a.size for a in state.values())} weights ({args.fmt}; see docs/export.md)")
     return 0

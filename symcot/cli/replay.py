@@ -60,7 +60,7 @@ def _replay_input(chk: Any, args: argparse.Namespace) -> tuple[Any, str, dict[st
 
     kind = getattr(chk, "input_kind", "graph")
     if args.input is not None:
-        if chk.parse_input is None:
+        if getattr(chk, "parse_input", None) is None:
             raise SymcotError("this construction reads --graph/--graph-file/--tree/--dyck, not --input")
         try:
             inp = chk.parse_input(args.input)
@@ -146,10 +146,10 @@ def run(args: argparse.Namespace) -> int:
         except (ValueError, ZeroDivisionError):
             raise SymcotError(f"--lam must be an exact number (e.g. 9 or 15/2), got {args.lam!r}") from None
         value = exact.numerator if exact.denominator == 1 else exact
-    chk = construction_check(args.claim, args.variant, args.proofs)
+    chk, reader = construction_and_reader(args.claim, args.variant, args.proofs)
     if args.n is not None:
         _n_counts_vertices(chk)
-    inp, text, drawing = _replay_input(chk, args)
+    inp, text, drawing = _replay_input(reader, args)
     cons = _build(chk)
     context = f"replaying {cons.claim} [{cons.variant}] on {text}"
     try:
@@ -187,6 +187,15 @@ def _build(chk: Any) -> Any:
 
 def construction_check(claim_id: str, variant: str | None, proofs: str | None) -> Any:
     """The ``ConstructionCheck`` of ``claim_id`` (its ``variant``, else the first one)."""
+    return construction_and_reader(claim_id, variant, proofs)[0]
+
+
+def construction_and_reader(claim_id: str, variant: str | None, proofs: str | None) -> tuple[Any, Any]:
+    """The check of :func:`construction_check` and the check that reads the claim's inputs.
+
+    A variant checked only for every n (an all-n check) has the construction but no input parser of its
+    own; its claim's inputs are read as the claim's replayed checks read them.
+    """
     from symcot.registry import load_claims, select
 
     found = select(load_claims(proofs), [claim_id])
@@ -194,7 +203,9 @@ def construction_check(claim_id: str, variant: str | None, proofs: str | None) -
         raise SymcotError(f"{claim_id!r} matches {len(found)} claims ({', '.join(c.id for c in found)}); "
                           "this command takes one")
     claim = found[0]
-    checks: list[Any] = [c for c in claim.checks if hasattr(c, "construction")]
+    # a replayed check first: an all-n or symbolic check of the same variant holds the construction too
+    checks: list[Any] = sorted((c for c in claim.checks if hasattr(c, "construction")),
+                               key=lambda c: bool(getattr(c, "all_n", False) or getattr(c, "symbolic", False)))
     if not checks:
         raise SymcotError(f"{claim.id} is not checked through a construction (nothing to replay or print)")
     if variant:
@@ -208,4 +219,7 @@ def construction_check(claim_id: str, variant: str | None, proofs: str | None) -
             raise SymcotError(f"{claim.id} has no construction variant {variant!r}{hint} "
                               f"(variants: {', '.join(known)})")
         checks = named
-    return checks[0]
+    chk = checks[0]
+    if hasattr(chk, "parse_input"):
+        return chk, chk
+    return chk, next((c for c in claim.checks if hasattr(c, "parse_input")), chk)

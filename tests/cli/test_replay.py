@@ -51,3 +51,14 @@ def test_options_that_do_not_apply(capsys, argv, message):
     assert main(argv) == 2
     err = capsys.readouterr().err.strip()
     assert err.startswith("symcot: error:") and "\n" not in err and message in err, err
+
+
+def test_a_variant_checked_only_for_every_n_is_replayed_on_its_claims_input(capsys, tmp_path, monkeypatch):
+    """The tutorial's saturating counter has only an all-n check: its input is read by the claim's parser."""
+    from pathlib import Path
+
+    monkeypatch.chdir(tmp_path)
+    proofs = str(Path(__file__).resolve().parents[2] / "docs" / "examples" / "prefix_sum")
+    assert main(["replay", "demo:prefixsum", "--variant", "saturating", "--input", "111111", "--proofs", proofs]) == 1
+    out = capsys.readouterr().out
+    assert "MISMATCH sum: expected 6, got 5" in out

@@ -222,8 +222,9 @@ class Context:
               facts: Sequence[tuple[str, Any]] | None = None, hints: Sequence[Any] = ()) -> Obligation:
         """Discharge one obligation and log it (unless ``record`` is false); ``hints``: see :func:`ground`."""
         status, used, detail, dt = self.query(goal, local, facts, hints=hints)
-        ob = Obligation(phase, where, statement, status, layer, method or "Z3: the negation is unsat under the "
-                        "hypotheses", used, dt, detail, query=self.last_query)
+        how = "Z3: the negation is unsat under the hypotheses" if status == "proved" else "Z3"
+        ob = Obligation(phase, where, statement, status, layer, method or how, used, dt, detail,
+                        query=self.last_query)
         if self.keep_queries and status == "proved":
             side = self._relevant_side([goal, *[f for _, f in local]])
             named = {name: f for name, f in [*(self.facts if facts is None else facts), *side, *local]}

@@ -40,8 +40,13 @@ def _ih(c: Symbolic, fact: Fact, prefix: list[Any], x: Any, i: int) -> Any:
     """The statement at ``v_i = x`` for every later variable (the induction hypothesis)."""
     bound = [bound_var(v, "'") for v in fact.vars[i + 1:]]
     terms = [*prefix, x, *bound]
-    body = z3.Implies(z3.And(*_bounds(c, fact, terms, i + 1)), as_bool(fact.body(c, *terms)))
+    body = z3.Implies(_all(_bounds(c, fact, terms, i + 1)), as_bool(fact.body(c, *terms)))
     return z3.ForAll(bound, body) if bound else body
+
+
+def _all(fs: list[Any]) -> Any:
+    """The conjunction of ``fs``; ``true`` when there is none (a bare ``(and)`` is not SMT-LIB)."""
+    return z3.And(*fs) if fs else z3.BoolVal(True)
 
 
 def _bounds(c: Symbolic, fact: Fact, terms: list[Any], start: int = 0) -> list[Any]:
@@ -82,7 +87,7 @@ def prove_fact(ctx: Context, vocab: Vocabulary, c: Symbolic, fact: Fact) -> list
     hyps = hypotheses_for(vocab, c, fact)
     if isinstance(fact.proof, Direct):
         xs = [fresh_int(v.name) for v in fact.vars]
-        goal = z3.Implies(z3.And(*_bounds(c, fact, xs)), as_bool(fact.body(c, *xs)))
+        goal = z3.Implies(_all(_bounds(c, fact, xs)), as_bool(fact.body(c, *xs)))
         return _check_parts(ctx, goal, fact, fact.source or "as stated", [], hyps, "Z3 from the facts before it")
     assert isinstance(fact.proof, Induction)
     i = [v.name for v in fact.vars].index(fact.proof.var)
@@ -95,7 +100,7 @@ def prove_fact(ctx: Context, vocab: Vocabulary, c: Symbolic, fact: Fact) -> list
     # base: v_i = lo, every later variable
     rest = [fresh_int(v.name) for v in fact.vars[i + 1:]]
     terms = [*prefix, lo, *rest]
-    goal = z3.Implies(z3.And(*pre, lo <= hi, *_bounds(c, fact, terms, i + 1)), as_bool(fact.body(c, *terms)))
+    goal = z3.Implies(_all([*pre, lo <= hi, *_bounds(c, fact, terms, i + 1)]), as_bool(fact.body(c, *terms)))
     out += _check_parts(ctx, goal, fact, f"induction on {var.name}: base {var.name} = {lo}", [], hyps,
                         "Z3 induction (base)")
     # step: v_i = x → x + 1
@@ -108,7 +113,7 @@ def prove_fact(ctx: Context, vocab: Vocabulary, c: Symbolic, fact: Fact) -> list
         ihs.append((f"induction hypothesis ({name})", _ih(c, other, [], x, 0)))
     rest = [fresh_int(v.name) for v in fact.vars[i + 1:]]
     terms = [*prefix, x + 1, *rest]
-    goal = z3.Implies(z3.And(*_bounds(c, fact, terms, i + 1)), as_bool(fact.body(c, *terms)))
+    goal = z3.Implies(_all(_bounds(c, fact, terms, i + 1)), as_bool(fact.body(c, *terms)))
     local = [("prefix bounds", z3.And(*pre)) if pre else ("no prefix", z3.BoolVal(True)),
              (f"{lo} ≤ {var.name} < {hi}", z3.And(lo <= x, x + 1 <= hi)), *ihs]
     what = f"induction on {var.name}: step {var.name} → {var.name} + 1"

@@ -1,5 +1,7 @@
 """Derived facts proved by Z3 induction from the facts before them; a false one is not proved."""
 
+import re
+
 import pytest
 import z3
 
@@ -39,3 +41,28 @@ def test_a_false_fact_is_not_proved_and_a_fact_never_assumes_itself_or_a_later_o
 def test_conjuncts_split_under_an_implication():
     a, b, d = z3.Bools("a b d")
     assert [str(x) for x in conjuncts(z3.Implies(a, z3.And(b, d)))] == ["Implies(a, b)", "Implies(a, d)"]
+
+
+def test_an_induction_over_its_only_variable_has_no_empty_conjunction():
+    """``∀τ: acc(τ) ≥ 0`` by induction on τ: no bound is left, and the goal is SMT-LIB that cvc5 reads."""
+    from symcot.algorithms.logic import Sig, Var
+
+    step = Var("τ", lambda c, *_: 0, lambda c, *_: c.T, "step")
+    move = Var("τ", lambda c, *_: 0, lambda c, *_: c.T - 1, "step")
+    vocab = Vocabulary("acc", (Sig("T", 0, result="step"), Sig("b", 1, "int", "", ("step",)),
+                               Sig("acc", 1, "int", "", ("step",))),
+                       (Fact("bits", (move,), lambda c, t: c.or_(c.b(t) == 0, c.b(t) == 1), "domain"),
+                        Fact("init", (), lambda c: c.acc(0) == 0, "definition"),
+                        Fact("add", (move,), lambda c, t: c.acc(t + 1) == c.acc(t) + c.b(t), "definition"),
+                        Fact("nonneg", (step,), lambda c, t: c.acc(t) >= 0, "derived", Induction("τ"))),
+                       {}, lambda inp, states: {})
+    c = Symbolic(vocab)
+    ctx = Context([], 10)
+    ctx.kinds = c.kinds
+    ctx.keep_queries = True
+    obs = prove_facts(ctx, vocab, c)
+    assert obs and all(o.ok for o in obs), [o.line() for o in obs]
+    from symcot.check.alln.smt2 import text
+
+    scripts = [text(o.query) for o in obs if o.query is not None]
+    assert scripts and not any(re.search(r"[(\s]and[\s)]", s.replace("(and ", "")) for s in scripts), scripts
