@@ -278,7 +278,26 @@ STATEMENT = AllNStatement(DFS_VOCABULARY, {n: lambda c: c.n}, SEGMENTS, Y0_SEGME
                           CUTS, quotes=QUOTES)
 
 
-class DfsConstruction(Construction):
+class DfsPrompt:
+    """The DFS prompt ``[x_⊥, x_0, …, x_{n-1}, y_0]`` (:func:`dfs_token`) and its size ``n = |V|``.
+
+    Stated once for every construction that reads a graph and a source this way.
+    """
+
+    def env(self, inp: tuple[Digraph, int]) -> dict:
+        """``{n: |V|}``."""
+        return {n: inp[0].n}
+
+    def token_keys(self, inp: tuple[Digraph, int]) -> list[tuple[str, Any]]:
+        """``[x_⊥, x_0, …, x_{n-1}, y_0]`` as in the proof."""
+        return dfs_token_keys(*inp)
+
+    def token(self, cl: Any, key: Any, lam_value: Any) -> list[Any]:
+        """See :func:`dfs_token` (blocks beyond the DFS layout are 0)."""
+        return dfs_token(cl, key)
+
+
+class DfsConstruction(DfsPrompt, Construction):
     """The paper's DFS decoder with its input encoding and the proof's per-layer invariants."""
 
     encoding = ENCODING
@@ -289,18 +308,6 @@ class DfsConstruction(Construction):
         super().__init__("thm:cotdfs", variant, decoder or build_decoder(f"thm:cotdfs/{variant}"),
                          notes or [])
 
-    def env(self, inp: tuple[Digraph, int]) -> dict:
-        """``{n: |V|}``."""
-        return {n: inp[0].n}
-
     def validate(self, inp: tuple[Digraph, int]) -> None:
         """A simple digraph and a source vertex."""
         validate(*inp)
-
-    def token_keys(self, inp: tuple[Digraph, int]) -> list[tuple[str, Any]]:
-        """``[x_⊥, x_0, …, x_{n-1}, y_0]`` as in the proof."""
-        return dfs_token_keys(*inp)
-
-    def token(self, cl: Any, key: Any, lam_value: Any) -> list[Any]:
-        """See :func:`dfs_token`."""
-        return dfs_token(cl, key)

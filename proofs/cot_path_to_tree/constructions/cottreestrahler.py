@@ -97,10 +97,9 @@ from proofs.cot_path_to_tree.constructions.cotdfs import TOKEN as DFS_TOKEN
 from proofs.cot_path_to_tree.constructions.cotdfs import (
     TOKEN_VIEWS,
     W_O_DOC,
+    DfsPrompt,
     backtrack_head,
     backtrack_key_layout,
-    dfs_token,
-    dfs_token_keys,
     layer1,
     par_gate,
     stated,
@@ -316,7 +315,7 @@ STATEMENT = AllNStatement(TREE_VOCABULARY, {n: lambda c: c.n}, DFS_SEGMENTS, DFS
                                  "empty accumulator",))
 
 
-class StrahlerTreeConstruction(Construction):
+class StrahlerTreeConstruction(DfsPrompt, Construction):
     """The Strahler decoder with the paper's input encoding and the proof's per-layer invariants.
 
     Args:
@@ -338,21 +337,9 @@ class StrahlerTreeConstruction(Construction):
         super().__init__("thm:cottreestrahler", variant, build_decoder(variant),
                          notes if notes is not None else default_notes.get(variant, []))
 
-    def env(self, inp: tuple[Digraph, int]) -> dict:
-        """``{n: |V|}``."""
-        return {n: inp[0].n}
-
     def validate(self, inp: tuple[Digraph, int]) -> None:
         """A tree with a root."""
         validate(*inp)
-
-    def token_keys(self, inp: tuple[Digraph, int]) -> list[tuple[str, Any]]:
-        """``[x_⊥, x_0, …, x_{n-1}, y_0]``: the DFS tokens."""
-        return dfs_token_keys(*inp)
-
-    def token(self, cl: Any, key: Any, lam_value: Any) -> list[Any]:
-        """The DFS tokens with ``0^{11}`` appended."""
-        return dfs_token(cl, key)
 
     def invariants(self, inp: tuple[Digraph, int], states: Sequence[StrahlerState], t: int) -> list[Expectation]:
         """The proof's claims inside step ``t``: DFS flags and heads, buffers, ``str(v)``, ``D`` and indicators."""
