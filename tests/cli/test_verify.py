@@ -138,14 +138,15 @@ def test_eq_depth_height_as_printed_is_refuted_and_the_signed_reading_verified(c
 def test_verify_all_n_rows_explain_and_option_errors(tmp_path, capsys):
     out = tmp_path / "r.json"
     rc = main(["verify", "--all-n", "thm:cotwidofpath", "--explain", "--json", str(out), "--no-progress"])
-    assert rc == 2  # no all-n statement: unknown, with the reason in the row
+    assert rc == 2  # no all-n statement: the repaired rows are unknown, with the reason in the row
     printed = capsys.readouterr().out
-    assert "thm:cotwidofpath [as-written]: unknown" in printed and "== thm:cotwidofpath [as-written]" in printed
+    assert "thm:cotwidofpath [repaired]: unknown" in printed and "== thm:cotwidofpath [as-written]: refuted" in printed
     assert "no obligation was stated" in printed and "exhaustive" not in printed.split("claim ")[0]
     data = json.loads(out.read_text())
     variants = importlib.import_module("proofs.cot_path_to_tree.thm_cotwidofpath").VARIANTS
     assert data["meta"]["all_n"] is True and [r["variant"] for r in data["claims"]] == list(variants)
-    assert all(r["scope"] == "nothing established for all n" for r in data["claims"])
+    assert all(r["scope"] == "nothing established for all n" for r in data["claims"] if r["verdict"] == "unknown")
+    assert {r["verdict"] for r in data["claims"]} == {"refuted", "unknown"}
     for argv in (["verify", "--explain", "thm:cotdfs"], ["verify", "--all-n", "--symbolic"],
                  ["verify", "--all-n", "lem:addwidplus1"]):
         assert main(argv) == 2

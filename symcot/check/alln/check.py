@@ -29,7 +29,7 @@ from symcot.check.alln.second import DEFAULT_TIMEOUT_S as SECOND_TIMEOUT_S
 from symcot.check.alln.second import second_opinion
 from symcot.check.alln.trust import trusted_base, trusted_summary
 from symcot.check.context import RunContext
-from symcot.check.exhaustive import Family
+from symcot.check.exhaustive import Family, run_construction_check
 from symcot.check.spec import StepwiseSpec
 from symcot.check.verdict import Verdict
 from symcot.constructions.alln import AllNStatement
@@ -100,16 +100,37 @@ class AllNCheck:
             return self._error(claim_id, "?", e, "while building the construction", notes, t0)
         stmt = cons.all_n
         if stmt is None:
-            return Verdict(claim_id, cons.variant, "unknown", self.method, None, 0, time.perf_counter() - t0, None,
-                           [*notes, "no all-n statement: the construction does not state what every token holds "
-                            "(an AllNStatement; see symcot/constructions/alln.py), so no obligation can be stated"],
-                           scope="nothing established for all n", details={"obligations": []})
+            return self._without_statement(ctx, cons, notes, t0)
         try:
             return self._checked(claim_id, cons, stmt, notes, t0)
         except (SymbolicTruthiness, NameClash) as e:
             return self._error(claim_id, cons.variant, e, "the all-n statement cannot be read", notes, t0)
         except Exception as e:  # noqa: BLE001 - a crashing check is an "error" row; the run goes on
             return self._error(claim_id, cons.variant, e, "the all-n check failed", notes, t0)
+
+    def _without_statement(self, ctx: RunContext, cons: Construction, notes: list[str], t0: float) -> Verdict:
+        """No statement to prove: ``refuted`` where exact replay finds the decoder departing, else ``unknown``.
+
+        The replay is the claim's own check (its spec, its exhaustive families) up to ``concrete_size`` (and the
+        run's size); its counterexample is the first step, layer and block where the run leaves the reference.
+        """
+        size = min(self.concrete_size, ctx.max_size)
+        replayed = run_construction_check(ctx.claim_id, cons, self.spec, [f for f in self.families if f.exhaustive],
+                                          size, jobs=ctx.jobs)
+        why = ("no all-n statement: the construction does not state what every token holds (an AllNStatement; see "
+               "symcot/constructions/alln.py), so no obligation can be stated")
+        if replayed.verdict == "refuted" and replayed.counterexample is not None:
+            method = f"all-n row without a statement: exact replay of every input up to size {size}"
+            return Verdict(ctx.claim_id, cons.variant, "refuted", method, replayed.max_size,
+                           replayed.inputs_checked, time.perf_counter() - t0, replayed.counterexample,
+                           [*notes, f"{why}; exact replay of every input up to size {size} refutes the variant for "
+                                    "every n: the counterexample is where the run first leaves the reference"],
+                           details={"obligations": [], "replay": {"max_size": size,
+                                                                  "inputs": replayed.inputs_checked}})
+        return Verdict(ctx.claim_id, cons.variant, "unknown", self.method, None, replayed.inputs_checked,
+                       time.perf_counter() - t0, None,
+                       [*notes, f"{why}; exact replay up to size {size}: {replayed.verdict}"],
+                       scope="nothing established for all n", details={"obligations": []})
 
     def _error(self, claim_id: str, variant: str, e: BaseException, what: str, notes: list[str],
                t0: float) -> Verdict:

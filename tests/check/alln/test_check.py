@@ -13,8 +13,8 @@ from symcot.check.context import RunContext
 
 def test_no_statement_is_unknown_with_the_reason():
     m = importlib.import_module("proofs.cot_path_to_tree.thm_cotwidofpath")
-    chk = AllNCheck(lambda: WidthPathConstruction("as-written"), m.SPEC, [m.NONEMPTY_DYCK_WORDS])
-    row = chk.run(RunContext("x", 4))
+    chk = AllNCheck(lambda: WidthPathConstruction("repaired"), m.SPEC, [m.NONEMPTY_DYCK_WORDS])
+    row = chk.run(RunContext("x", 4))  # the repaired decoder passes every input to size 4: nothing to refute
     assert row.verdict == "unknown" and "no all-n statement" in row.notes[-1]
     assert row.scope == "nothing established for all n" and row.details == {"obligations": []}
 
@@ -60,3 +60,18 @@ def test_a_crashing_reference_is_an_error_row_naming_the_users_line():
     row = AllNCheck(DfsConstruction, spec, [m.DIGRAPHS], concrete_size=2, facts_size=2).run(RunContext("thm:cotdfs", 2))
     assert row.verdict == "error" and "the reference crashed" in row.notes[-1]
     assert "test_check.py" in row.notes[-1] and row.details["obligations"] == []
+
+
+def test_a_variant_without_a_statement_is_refuted_by_exact_replay_or_left_unknown(claims):
+    """No all-n statement: a departure on a real run refutes every n (the replay's counterexample); else unknown."""
+    from symcot.check.context import RunContext
+
+    claim = claims["thm:cotwidofpath"]
+    rows = {chk.variant: chk.run(RunContext("thm:cotwidofpath", 4)) for chk in claim.selected(all_n=True)
+            if chk.variant in ("as-written", "repaired")}
+    bad, good = rows["as-written"], rows["repaired"]
+    assert bad.verdict == "refuted" and bad.method.startswith("all-n row without a statement: exact replay")
+    c = bad.counterexample
+    assert (c["input"]["word"], c["step"], c["layer"], c["head"]) == ("UD", 1, 1, "read")
+    assert good.verdict == "unknown" and good.counterexample is None
+    assert "no all-n statement" in good.notes[-1] and "exact replay up to size 4: verified" in good.notes[-1]
