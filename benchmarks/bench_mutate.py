@@ -9,12 +9,12 @@ Run by hand from the repository root (not a test)::
 In one process, for the claim's first construction variant (``--proofs``, ``--claim``; the tutorial's complete
 example by default), at ``--size`` (default: the claim's default size):
 
-- *analysis*: what ``symcot mutate`` runs (:func:`symcot.check.adequacy.analyse`, every mutant, ``--budget``
+- *analysis*: what ``symcot mutate`` runs (:func:`symcot.study.adequacy.analyse`, every mutant, ``--budget``
   seconds per survivor), twice, with a kernel cache of its own (``$SYMCOT_CACHE``, a temporary directory):
   the first run compiles every kernel, the second finds them there. Wall and CPU seconds of each (the
   compiler's included), and the second run's seconds per status.
 - *survivors*, the first ``--baseline`` survivors whose tokens differ from the original's (scratch-only or
-  exposed; default 2, 0: every survivor): :func:`~symcot.check.survivors.compare_beyond` as the analysis runs
+  exposed; default 2, 0: every survivor): :func:`~symcot.study.survivors.compare_beyond` as the analysis runs
   it (the inputs whose tokens differ checked together by the batched checker) against the baseline
   ``exact=True`` (each such input checked by exact replay, one at a time: how survivors were compared before
   the batched checker, less the departure that was also located on every such input). The two records must
@@ -42,11 +42,11 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from bench_reach import uptime  # noqa: E402
 
-from symcot.check.adequacy import Analysis, Settings, analyse  # noqa: E402
-from symcot.check.mutation import target_of  # noqa: E402
-from symcot.check.survivors import Beyond, compare_beyond  # noqa: E402
 from symcot.constructions.mutant import symbolic_mutants  # noqa: E402
 from symcot.registry import load_claims  # noqa: E402
+from symcot.study.adequacy import Analysis, Settings, analyse  # noqa: E402
+from symcot.study.mutation import target_of  # noqa: E402
+from symcot.study.survivors import Beyond, compare_beyond  # noqa: E402
 
 
 def cpu() -> float:

@@ -47,7 +47,7 @@ _EXPORTS: dict[str, str] = {
     **{name: "symcot.constructions.alln" for name in ("AllNStatement", "Segment", "Choice", "Y")},
     **{name: "symcot.algorithms.logic" for name in (
         "Vocabulary", "Sig", "Var", "Fact", "Induction", "Direct", "table")},
-    "AllNCheck": "symcot.check.alln.check",
+    "AllNCheck": "symcot.prove.alln.check",
     # inputs
     "Digraph": "symcot.inputs.graphs",
     "OrderedTree": "symcot.inputs.trees",

@@ -6,7 +6,7 @@ licenses affine and bilinear maps by Fact 1, Fact 2 and lem:bilinearstack):
 
 *thm:…:fact1* and *thm:…:bilinearstack* (ids ours) -- the construction's constants are absorbed by Fact 1,
 and its degree-2 maps by Fact 2 and lem:bilinearstack, through a coordinate of the token that is 1 where the
-map is applied. Checked by :class:`~symcot.check.departures.DeparturesCheck` for the as-written construction
+map is applied. Checked by :class:`~symcot.fidelity.departures.DeparturesCheck` for the as-written construction
 and its repair, at the level ``constants`` (``…:fact1``: every constant ``c`` becomes ``c·x_u``) and
 ``bilinear`` (``…:bilinearstack``: every degree-2 map becomes a homogeneous bilinear form as well). The
 coordinate ``u`` is read off exact replays of the inputs (the first that is 1 at every position the map is
@@ -15,7 +15,7 @@ input of the family, and ``details`` lists the departures per map with the coord
 exists).
 
 *thm:…:domains* (ids ours) -- the entry sets and shapes the proofs print for particular matrices
-(:class:`~symcot.check.domains.MatrixStatement`; quotes below), against every entry of the compiled maps at every
+(:class:`~symcot.fidelity.domains.MatrixStatement`; quotes below), against every entry of the compiled maps at every
 size. The shift matrices ``S``, ``S′`` ("S ∈ {0,1}^{m×m}") are operators composed into those maps, not maps of
 the decoder; their entries land in the compiled maps that are checked.
 """
@@ -35,12 +35,12 @@ from proofs.cot_path_to_tree.constructions import (
     cotwidofpath,
     cotwidoftree,
 )
-from symcot.check.departures import DeparturesCheck
-from symcot.check.domains import DomainCheck, MatrixStatement
 from symcot.check.exhaustive import Family
 from symcot.check.spec import StepwiseSpec
 from symcot.claims import Claim, Reading
 from symcot.constructions.base import Construction
+from symcot.fidelity.departures import DeparturesCheck
+from symcot.fidelity.domains import DomainCheck, MatrixStatement
 from symcot.inputs import Digraph
 from symcot.inputs.dyck_families import DYCK_WORDS, NONEMPTY_DYCK_WORDS
 from symcot.ir import m

@@ -27,13 +27,13 @@ import numpy as np
 from proofs.cot_path_to_tree.algorithms.batched.dfs import dfs_dynamic_batch
 from proofs.cot_path_to_tree.algorithms.dfs import DfsState, dfs_dynamic
 from proofs.cot_path_to_tree.constructions.cotdfs import PAPER_D, DfsConstruction
-from symcot.check.alln.check import AllNCheck
 from symcot.check.exhaustive import Family
 from symcot.check.spec import BatchRunView, Conclusion, RunView, StepwiseSpec
 from symcot.claims import Claim, ConstructionCheck
 from symcot.inputs import Digraph, digraph_count, digraphs_with_sources, random_digraph, rooted_labeled_trees
 from symcot.inputs.batch import TreeBatch
 from symcot.inputs.dyck_families import ordered_rooted_tree_family
+from symcot.prove.alln.check import AllNCheck
 
 PAPER_SIZES = {"d": PAPER_D, "layers": 2, "heads": 2}
 

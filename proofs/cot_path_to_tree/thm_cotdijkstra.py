@@ -37,12 +37,8 @@ from proofs.cot_path_to_tree.algorithms.batched.dijkstra import dijkstra_dynamic
 from proofs.cot_path_to_tree.algorithms.dijkstra import INF, dijkstra_dynamic, state_text
 from proofs.cot_path_to_tree.algorithms.dijkstra_symbolic import DijkstraReference
 from proofs.cot_path_to_tree.constructions.cotdijkstra import PAPER_D, READINGS, DijkstraConstruction, Inp, Number
-from symcot.check.alln.check import AllNCheck
 from symcot.check.exhaustive import Family
-from symcot.check.lam.scan import LambdaScanCheck
 from symcot.check.spec import StepwiseSpec
-from symcot.check.symbolic_check import SymbolicCheck
-from symcot.check.symbolic_target import SymbolicTarget
 from symcot.claims import Claim
 from symcot.inputs import Digraph, rooted_labeled_trees
 from symcot.inputs.dyck_families import ordered_rooted_tree_family
@@ -53,6 +49,10 @@ from symcot.inputs.weighted import (
     random_weighted_digraph,
     weighted_digraphs_with_sources,
 )
+from symcot.prove.alln.check import AllNCheck
+from symcot.prove.lam.scan import LambdaScanCheck
+from symcot.prove.symbolic_check import SymbolicCheck
+from symcot.prove.symbolic_target import SymbolicTarget
 
 PAPER_SIZES = {"d": PAPER_D, "layers": 2, "heads": 1}
 

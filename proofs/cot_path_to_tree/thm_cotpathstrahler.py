@@ -34,16 +34,16 @@ from proofs.cot_path_to_tree.constructions.cotpathstrahler import (
     reference,
     reference_batch,
 )
-from symcot.check.alln.check import AllNCheck
-from symcot.check.bound import BoundCheck
-from symcot.check.lam.parameter import ParameterScan, just_above_log2
 from symcot.check.spec import BatchRunView, Conclusion, RunView, StepwiseSpec
-from symcot.check.symbolic_check import SymbolicCheck
-from symcot.check.symbolic_target import SymbolicTarget
 from symcot.claims import Claim, ConstructionCheck, as_written, repair
+from symcot.fidelity.bound import BoundCheck
 from symcot.inputs.batch import WordBatch
 from symcot.inputs.dyck_families import NONEMPTY_DYCK_WORDS
 from symcot.ir import n
+from symcot.prove.alln.check import AllNCheck
+from symcot.prove.lam.parameter import ParameterScan, just_above_log2
+from symcot.prove.symbolic_check import SymbolicCheck
+from symcot.prove.symbolic_target import SymbolicTarget
 
 PAPER_SIZES = {"d": PAPER_D, "layers": 4, "heads": 1}
 

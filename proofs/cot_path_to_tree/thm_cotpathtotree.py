@@ -34,12 +34,12 @@ from proofs.cot_path_to_tree.constructions.cotpathtotree import (
     reference,
     reference_batch,
 )
-from symcot.check.alln.check import AllNCheck
 from symcot.check.context import RunContext
 from symcot.check.spec import Conclusion, RunView, StepwiseSpec
 from symcot.check.verdict import Verdict
 from symcot.claims import Claim, ConstructionCheck
 from symcot.inputs.dyck_families import DYCK_WORDS
+from symcot.prove.alln.check import AllNCheck
 
 PAPER_SIZES = {"d": PAPER_D, "layers": 1, "heads": 2}
 

@@ -37,16 +37,16 @@ from proofs.cot_path_to_tree.constructions.cottreestrahler import (
     reference,
     reference_batch,
 )
-from symcot.check.alln.check import AllNCheck
 from symcot.check.exhaustive import Family
-from symcot.check.lam.parameter import lambda_sweep
 from symcot.check.spec import Conclusion, StepwiseSpec
-from symcot.check.symbolic_check import SymbolicCheck
-from symcot.check.symbolic_target import SymbolicTarget
 from symcot.claims import Claim, ConstructionCheck
 from symcot.inputs import Digraph, rooted_labeled_trees
 from symcot.inputs.dyck_families import ordered_rooted_tree_family
 from symcot.model import generate
+from symcot.prove.alln.check import AllNCheck
+from symcot.prove.lam.parameter import lambda_sweep
+from symcot.prove.symbolic_check import SymbolicCheck
+from symcot.prove.symbolic_target import SymbolicTarget
 
 PAPER_SIZES = {"d": PAPER_D, "layers": 4, "heads": 2}
 

@@ -40,11 +40,11 @@ from proofs.cot_path_to_tree.constructions.cotwidofpath import (
     reference,
     reference_batch,
 )
-from symcot.check.alln.check import AllNCheck
-from symcot.check.bound import BoundCheck
 from symcot.check.spec import Conclusion, StepwiseSpec
 from symcot.claims import Claim, ConstructionCheck, as_written, reading, repair
+from symcot.fidelity.bound import BoundCheck
 from symcot.inputs.dyck_families import NONEMPTY_DYCK_WORDS
+from symcot.prove.alln.check import AllNCheck
 
 PAPER_SIZES = {"d": PAPER_D, "layers": 2, "heads": 1}
 

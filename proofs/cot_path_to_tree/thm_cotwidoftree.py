@@ -61,16 +61,16 @@ from proofs.cot_path_to_tree.algorithms.dijkstra import (
 )
 from proofs.cot_path_to_tree.constructions.cotdijkstra import DijkstraConstruction
 from proofs.cot_path_to_tree.constructions.cotwidoftree import PAPER_D, READINGS, WIDTH_BLOCKS, WidthTreeConstruction
-from symcot.check.alln.check import AllNCheck
 from symcot.check.exhaustive import Family
 from symcot.check.inherit import Inheritance
-from symcot.check.lam.parameter import ParameterScan
 from symcot.check.spec import Conclusion, RunView, StepwiseSpec
-from symcot.check.symbolic_check import SymbolicCheck
-from symcot.check.symbolic_target import SymbolicTarget
 from symcot.claims import Claim, ConstructionCheck, PropertyCheck, as_written, repair
 from symcot.inputs import Digraph, OrderedTree, catalan, ordered_trees, random_labeled_tree, rooted_labeled_trees
 from symcot.inputs.dyck_families import ordered_rooted_tree_family
+from symcot.prove.alln.check import AllNCheck
+from symcot.prove.lam.parameter import ParameterScan
+from symcot.prove.symbolic_check import SymbolicCheck
+from symcot.prove.symbolic_target import SymbolicTarget
 
 PAPER_SIZES = {"d": PAPER_D, "layers": 3, "heads": 1}
 

@@ -19,7 +19,7 @@ what makes them the same algorithm.
 Statements are Python functions of an *interpretation* ``c``: its attributes are the vocabulary's symbols,
 and ``c.ite``, ``c.and_``, ``c.or_``, ``c.not_``, ``c.implies`` build conditions (Python's ``and``/``or``
 cannot be overloaded). :class:`Concrete` evaluates them on Python numbers; the all-n prover
-(:mod:`symcot.check.alln`) interprets the same functions as Z3 terms. Vector-valued fields use
+(:mod:`symcot.prove.alln`) interprets the same functions as Z3 terms. Vector-valued fields use
 ``c.vec(f, size)``, ``c.set(p, size)`` and ``c.mat(f, rows, cols)``: a list, a set and a matrix on a
 concrete run, the index function itself for the solver.
 """
@@ -42,7 +42,7 @@ class Sig:
     """A symbol of a vocabulary: ``arity`` integer arguments, an ``int`` or ``bool`` value.
 
     ``args`` and ``result`` name the *kinds* of the arguments and of an integer value (``step``, ``vertex``):
-    the prover instantiates a fact's variable of a kind with the terms of that kind (:mod:`symcot.check.alln`).
+    the prover instantiates a fact's variable of a kind with the terms of that kind (:mod:`symcot.prove.alln`).
     """
 
     name: str

@@ -37,7 +37,7 @@ def sample_input(kind: str, families: Sequence[Family], size: int) -> Any | None
     Else the first input of the first exhaustive family that has one; ``None`` when none has.
     """
     if kind in ("graph", "dyck"):
-        from symcot.check.precision.extremal import extremal_inputs
+        from symcot.check.extremal import extremal_inputs
 
         return extremal_inputs(kind, size)[0][1]
     for fam in families:

@@ -8,7 +8,7 @@ conclusions beyond the step-by-step encoding -- its step count ("in exactly 2n �
 answer read off a token ("π_M(y_{2n−1}) = str(G_T)").
 
 The exact (:mod:`symcot.check.stepwise`), batched (:mod:`symcot.check.batched_check`) and symbolic
-(:mod:`symcot.check.symbolic_target`) checkers and ``symcot replay`` take ``enc(s_t)`` from
+(:mod:`symcot.prove.symbolic_target`) checkers and ``symcot replay`` take ``enc(s_t)`` from
 :meth:`StepwiseSpec.expected` / :meth:`StepwiseSpec.expected_table`, so a selection holds in all of them.
 """
 

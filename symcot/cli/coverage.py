@@ -40,10 +40,10 @@ def _families(target: Any, names: list[str] | None) -> list[Any]:
 
 def run(args: argparse.Namespace) -> int:
     """Replay every exhaustive input of each selected variant up to the size and print what it exercised."""
-    from symcot.check.coverage import coverage
-    from symcot.check.mutation import construction_checks, target_of
     from symcot.registry import load_claims, select
     from symcot.report.mutation import coverage_lines
+    from symcot.study.coverage import coverage
+    from symcot.study.mutation import construction_checks, target_of
 
     if args.max_size is not None and args.max_size < 1:
         raise SymcotError(f"--max-size must be at least 1, got {args.max_size}")

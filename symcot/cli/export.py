@@ -40,7 +40,7 @@ def example_input(chk: Any, size: int) -> tuple[Any, Any]:
     The path ψ(U^{n-1}D^{n-1}) where the claim's domain has it, else the first input of the first exhaustive
     family with that size.
     """
-    from symcot.check.precision.extremal import extremal_family, extremal_inputs, in_domain
+    from symcot.check.extremal import extremal_family, extremal_inputs, in_domain
 
     kind = getattr(chk, "input_kind", "graph")
     if in_domain(kind, chk.families):

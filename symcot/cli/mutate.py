@@ -122,11 +122,11 @@ def run(args: argparse.Namespace) -> int:
     Exit status: 0 when every behaviour-changing mutant decided is killed at the size checked, 1 when a
     behaviour-changing mutant survives it, 2 when a mutant's check fails with an error or on bad usage.
     """
-    from symcot.check.adequacy import Settings, analyse
-    from symcot.check.coverage import coverage
-    from symcot.check.mutation import construction_checks, target_of
     from symcot.registry import load_claims, select
     from symcot.report.mutation import render_text, write_json, write_markdown
+    from symcot.study.adequacy import Settings, analyse
+    from symcot.study.coverage import coverage
+    from symcot.study.mutation import construction_checks, target_of
 
     if args.deep:
         return run_deep(args)
@@ -208,7 +208,7 @@ def check_deep_options(args: argparse.Namespace) -> None:
 
 def deep_checks(claim: Any, variants: list[str] | None, strict: bool = True) -> list[Any]:
     """The claim's all-n checks (of the variants named, if any; ``strict``: each named variant must exist)."""
-    from symcot.check.alln.check import AllNCheck
+    from symcot.prove.alln.check import AllNCheck
 
     checks = [c for c in claim.checks if isinstance(c, AllNCheck)]
     if not checks:
@@ -311,8 +311,8 @@ def run_deep(args: argparse.Namespace) -> int:
     Exit status: 1 when a mutant that exact replay refutes is proved (a soundness failure), 2 when a replay or
     an all-n check ends in an error or on bad usage, else 0.
     """
-    from symcot.check.deep_mutants import Settings, base_control, chosen, k_of, study
     from symcot.registry import load_claims, select
+    from symcot.study.deep_mutants import Settings, base_control, chosen, k_of, study
 
     check_deep_options(args)
     settings = Settings(k=args.deep_k, limit=args.limit, kinds=tuple(args.kind) if args.kind else None,

@@ -58,10 +58,10 @@ def _formats(text: str, what: str) -> tuple[str, ...]:
 def run(args: argparse.Namespace) -> int:
     """Study every claim named, print the tables, write JSON and the plot; 0 when every study ran."""
     from symcot.check.exhaustive import Progress
-    from symcot.check.precision.run import Options, candidates, study
-    from symcot.check.precision.summary import claim_json
     from symcot.registry import load_claims, select
     from symcot.report.precision import plot_thresholds, render_claim
+    from symcot.study.precision.run import Options, candidates, study
+    from symcot.study.precision.summary import claim_json
 
     for opt, val in (("--max-size", args.max_size), ("--reach", args.reach)):
         if val is not None and val < 1:

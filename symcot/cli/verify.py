@@ -273,7 +273,7 @@ def _report(rows: list[Verdict], meta: dict[str, Any], args: argparse.Namespace,
         if args.markdown:
             write_markdown(args.markdown, rows, meta)
         if getattr(args, "smt2", None) is not None:
-            from symcot.check.alln.smt2 import write_index
+            from symcot.prove.alln.smt2 import write_index
 
             write_index(args.smt2, rows)
     try:
@@ -289,7 +289,7 @@ def _report(rows: list[Verdict], meta: dict[str, Any], args: argparse.Namespace,
         if args.markdown:
             print(f"Markdown report written to {args.markdown}")
         if getattr(args, "smt2", None) is not None:
-            from symcot.check.alln.smt2 import INDEX_NAME
+            from symcot.prove.alln.smt2 import INDEX_NAME
 
             print(f"SMT-LIB 2 obligations written to {args.smt2} (index: {Path(args.smt2) / INDEX_NAME})")
         print(count_line(rows, float(meta.get("seconds_total", 0.0)), extra))

@@ -19,7 +19,7 @@ prover reads those from the decoder's IR.
 
 Views are functions ``view(c, τ)`` of an interpretation ``c`` (concrete values or Z3 terms). Each statement
 is checked on every input of the exhaustive families before a proof is attempted
-(:mod:`symcot.check.alln.concrete`).
+(:mod:`symcot.prove.alln.concrete`).
 """
 
 from __future__ import annotations

@@ -19,7 +19,7 @@ term *vanishes* at every size up to ``k`` and *acts* after it, so a check that l
 The first three compile to the base's maps at every size ``≤ k`` (:func:`same_weights`). The substitutions
 change the weights at every size; they are right up to ``k`` only where the constant does no harm there (a
 λ above the least working one). Which mutants exact replay refutes beyond ``k``, and what the all-n check
-says of them, is :mod:`symcot.check.deep_mutants`.
+says of them, is :mod:`symcot.study.deep_mutants`.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Constructions derived from another one: the same statement in everything but the weights.
 
 A mutant (:mod:`symcot.constructions.mutant`) and a construction whose maps are rewritten through a coordinate
-that is 1 on the tokens concerned (:mod:`symcot.check.departures`, the paper's Fact 1, Fact 2 and
+that is 1 on the tokens concerned (:mod:`symcot.fidelity.departures`, the paper's Fact 1, Fact 2 and
 lem:bilinearstack) keep the base's prompt, state encoding, stop rule, λ rule and invariants; only
 :meth:`~symcot.constructions.base.Construction.concrete` (or the decoder) differs.
 """

@@ -147,7 +147,7 @@ def sites(decoder: Decoder) -> list[Site]:
 def statement_digest(decoder: Decoder) -> str:
     """A short digest of ``decoder``'s statement: every site's address, coefficient and term, and the layout.
 
-    Results about mutants (a state file of :mod:`symcot.check.adequacy`) hold only for the statement they were
+    Results about mutants (a state file of :mod:`symcot.study.adequacy`) hold only for the statement they were
     computed on; two statements with the same digest have the same sites, coefficients and terms.
     """
     h = hashlib.sha256(repr([(b.name, str(b.size)) for b in decoder.layout.blocks]).encode())

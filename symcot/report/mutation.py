@@ -1,4 +1,4 @@
-"""Rendering of a mutation analysis (:mod:`symcot.check.adequacy`): text, JSON and Markdown.
+"""Rendering of a mutation analysis (:mod:`symcot.study.adequacy`): text, JSON and Markdown.
 
 Per claim variant: the mutation score (killed / behaviour-changing), each survivor with the smallest input
 that exposes it and where its run parts from the original's, the kill sizes, the mutants that change only
@@ -14,8 +14,8 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from symcot.check.adequacy import STATUSES, Analysis, MutantResult
-from symcot.check.coverage import Coverage
+from symcot.study.adequacy import STATUSES, Analysis, MutantResult
+from symcot.study.coverage import Coverage
 
 
 def _input_text(inp: Any) -> str:

@@ -15,12 +15,12 @@ from symcot.check.context import RunContext
 from symcot.check.exhaustive import run_construction_check
 from symcot.check.spec import BatchRunView, Conclusion, StepwiseSpec, rows_equal
 from symcot.check.stepwise import check_input
-from symcot.check.symbolic_check import SymbolicCheck
-from symcot.check.symbolic_target import SymbolicTarget
 from symcot.check.trace import replay
 from symcot.constructions.mutant import Mutant
 from symcot.inputs import Digraph
 from symcot.ir import Layout
+from symcot.prove.symbolic_check import SymbolicCheck
+from symcot.prove.symbolic_target import SymbolicTarget
 
 
 @pytest.fixture(scope="module")

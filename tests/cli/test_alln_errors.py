@@ -8,7 +8,7 @@ from symcot.cli import main
 BROKEN = '''
 from proofs.cot_path_to_tree.thm_cotdfs import DIGRAPHS, SPEC
 import dataclasses
-from symcot.check.alln.check import AllNCheck
+from symcot.prove.alln.check import AllNCheck
 from symcot.claims import Claim
 from proofs.cot_path_to_tree.constructions.cotdfs import DfsConstruction
 
@@ -24,7 +24,7 @@ CLAIMS = [Claim(id="mine:broken", kind="theorem", statement="s", where="w", defa
 
 NO_STATEMENT = '''
 from proofs.cot_path_to_tree.thm_cotwidofpath import NONEMPTY_DYCK_WORDS, SPEC
-from symcot.check.alln.check import AllNCheck
+from symcot.prove.alln.check import AllNCheck
 from symcot.claims import Claim
 from proofs.cot_path_to_tree.constructions.cotwidofpath import WidthPathConstruction
 

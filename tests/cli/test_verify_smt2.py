@@ -5,11 +5,11 @@ import json
 import pytest
 import z3
 
-from symcot.check.alln.check import AllNCheck
-from symcot.check.alln.context import Context
-from symcot.check.alln.prover import AllNResult
-from symcot.check.alln.smt2 import INDEX_NAME
 from symcot.cli import main
+from symcot.prove.alln.check import AllNCheck
+from symcot.prove.alln.context import Context
+from symcot.prove.alln.prover import AllNResult
+from symcot.prove.alln.smt2 import INDEX_NAME
 
 CONCRETE = {"inputs": 5, "facts_size": 3, "sizes_complete": 3}
 

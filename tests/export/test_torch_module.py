@@ -3,11 +3,11 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
-from symcot.check.precision.batches import batches  # noqa: E402
-from symcot.check.precision.run import construction_checks  # noqa: E402
 from symcot.export import load_npz, load_torch, save_npz, state_dict, torch_api  # noqa: E402
 from symcot.model import generate as exact_generate  # noqa: E402
 from symcot.registry import load_claims  # noqa: E402
+from symcot.study.precision.batches import batches  # noqa: E402
+from symcot.study.precision.run import construction_checks  # noqa: E402
 
 tm = torch_api()
 

@@ -3,12 +3,12 @@ import math
 import numpy as np
 import pytest
 
-from symcot.check.precision.batches import batches
-from symcot.check.precision.run import construction_checks
 from symcot.errors import SymcotError
 from symcot.model import generate as exact_generate
 from symcot.registry import load_claims
 from symcot.replay.floating import FORMATS, FloatDecoder, Softmax, generate
+from symcot.study.precision.batches import batches
+from symcot.study.precision.run import construction_checks
 from tests.fixtures.toys import ToyConstruction, ToyInput
 
 

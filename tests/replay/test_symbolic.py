@@ -19,13 +19,13 @@ from proofs.cot_path_to_tree.constructions.cotpathstrahler import StrahlerPathCo
 from proofs.cot_path_to_tree.constructions.cottreestrahler import StrahlerTreeConstruction
 from proofs.cot_path_to_tree.constructions.cotwidoftree import WidthTreeConstruction
 from symcot.check.context import RunContext
-from symcot.check.symbolic_check import SymbolicCheck, lambda_min, refute_all
-from symcot.check.symbolic_target import Domain, SymbolicTarget
 from symcot.constructions.mutant import Mutant
 from symcot.errors import InvalidInputError
 from symcot.inputs import Digraph
 from symcot.inputs.weighted import weighted_digraphs_with_sources
 from symcot.ir import lam
+from symcot.prove.symbolic_check import SymbolicCheck, lambda_min, refute_all
+from symcot.prove.symbolic_target import Domain, SymbolicTarget
 from symcot.replay.symbolic import (
     LAMBDA,
     Atom,

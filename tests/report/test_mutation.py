@@ -6,9 +6,6 @@ from dataclasses import replace
 
 import pytest
 
-from symcot.check.adequacy import Settings, analyse
-from symcot.check.coverage import coverage
-from symcot.check.mutation import target_of
 from symcot.report.mutation import (
     advice,
     analysis_dict,
@@ -18,6 +15,9 @@ from symcot.report.mutation import (
     scratch_blocks,
     write_json,
 )
+from symcot.study.adequacy import Settings, analyse
+from symcot.study.coverage import coverage
+from symcot.study.mutation import target_of
 from tests.check.prefix_sum import claim
 
 

@@ -90,7 +90,7 @@ def dijkstra_symbolic(g: Digraph, source: int, less: Less) -> list[DkstState]:
 
 
 class DijkstraReference:
-    """The dynamic as a weighted reference of :class:`symcot.check.symbolic_target.SymbolicTarget`."""
+    """The dynamic as a weighted reference of :class:`symcot.prove.symbolic_target.SymbolicTarget`."""
 
     def initial(self, g: Digraph, source: int) -> DkstState:
         """``Dkst^(0)``."""

@@ -238,7 +238,7 @@ ENCODING = StateEncoding({"cur": onehot("cur"), "vis": indicator("vst"), "par": 
 STOP = StopRule("cur", 0, "The chain-of-thought terminates when π_cur(y_{t+1}) = 0^n")
 
 
-# -- the statement for every n (read by the all-n prover, symcot.check.alln) -------------------------------
+# -- the statement for every n (read by the all-n prover, symcot.prove.alln) -------------------------------
 
 #: ``x_i`` read at its index ``i``: ``e_i`` and the row ``A_{i,:}``.
 X_VIEWS = {"i": lambda c, i: i, "row": lambda c, i: c.vec(lambda j: c.adj(i, j), c.n)}

@@ -169,7 +169,7 @@ X_TOKEN = StateEncoding({"pos": onehot("tau"), "stp": scalar("q")})
 #: ``y_0 = [e_0 ‖ e_0 ‖ 0^m ‖ 0^{m²} ‖ ê_0 ‖ 0 ‖ 0^m ‖ 1]`` (``ê_0`` is empty when ``m = 1``).
 Y0_TOKEN = StateEncoding({"cur": onehot("tau"), "nl": onehot("tau"), "pos": onehot("tau"), "flg": const(1)})
 
-# -- the statement for every m (read by the all-n prover, symcot.check.alln) -------------------------------
+# -- the statement for every m (read by the all-n prover, symcot.prove.alln) -------------------------------
 
 #: Head U: "the lowest-indexed of these is the input token x_t"; head D: "the creation token of the current
 #: vertex i_t (the y token that first set π_cur = π_cur(y_t))".

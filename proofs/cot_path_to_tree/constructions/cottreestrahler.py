@@ -248,7 +248,7 @@ LAMBDA_RULE = LambdaRule(2 * n - 1, "proof of thm:cottreestrahler: \"the constan
                          "attainable timestamp\"", "λ = 2n - 1")
 
 
-# -- the statement for every n (read by the all-n prover, symcot.check.alln) -------------------------------
+# -- the statement for every n (read by the all-n prover, symcot.prove.alln) -------------------------------
 
 def _u(c: Any, t: Any) -> Any:
     """The parent of the current vertex (where a backtrack goes)."""

@@ -14,7 +14,7 @@ The rules are those of :mod:`symcot.model.semantics` (``sec:trans``), applied to
 5. *Chain of thought*: the last layer's output is appended as the next token, as it is (no rounding to
    a grid, no re-embedding): the paper's ``y_t ∈ R^d`` is fed back.
 
-A :class:`Recorder` sees every intermediate array (the margin analysis of :mod:`symcot.check.precision`
+A :class:`Recorder` sees every intermediate array (the margin analysis of :mod:`symcot.study.precision`
 uses it); the engine itself decides nothing.
 """
 

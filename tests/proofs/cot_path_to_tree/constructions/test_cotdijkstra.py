@@ -22,13 +22,13 @@ from proofs.cot_path_to_tree.constructions.cotdijkstra import (
 )
 from symcot.check.context import RunContext
 from symcot.check.exhaustive import Family, run_construction_check
-from symcot.check.lam import scan as lam_scan
 from symcot.check.stepwise import check_input
 from symcot.check.trace import render_text, replay
 from symcot.constructions.mutant import Mutant
 from symcot.errors import InvalidInputError
 from symcot.inputs import Digraph
 from symcot.ir import n
+from symcot.prove.lam import scan as lam_scan
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 

@@ -1,0 +1,257 @@
+r"""The statement checked on concrete runs before any proof: facts, views, prompt, choices, cuts, tokens.
+
+On every input of the claim's exhaustive families up to a size (:func:`check_statement`):
+
+* the vocabulary's facts hold at every assignment of their variables on the reference run (the
+  definitions thereby agree with the reference implementation), up to ``facts_size``;
+* the views the construction's ``enc`` reads equal the reference states' fields, and the statement's step
+  count ``T`` is the reference run's;
+* the prover's reading of the statement (its Z3 terms, every symbol pinned to the run's values:
+  :mod:`symcot.prove.alln.pinned`) equals this one: facts, views, choices, sizes, counts, up to ``facts_size``;
+* the prompt built from the statement's segments is the construction's prompt, token for token;
+* exact replay (:func:`symcot.model.semantics.generate` with records): at every step each head selects the
+  stated token, the stated cuts hold after their layer, ``y_{t+1}`` is the stated token (every block; only
+  ``enc`` on the last one), and the run takes exactly ``T`` steps.
+
+A false statement is caught here with the input and step, before Z3 is asked anything.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from symcot.algorithms.logic import Concrete, FactCount, check_facts, check_views
+from symcot.check.exhaustive import Family
+from symcot.constructions.alln import AllNStatement, Segment, blocks_of
+from symcot.constructions.base import Construction
+from symcot.model.semantics import generate
+from symcot.prove.alln.pinned import check_z3_reading
+
+
+@dataclass
+class ConcreteFailure:
+    """Where the statement is false on a concrete run."""
+
+    kind: str
+    input: dict[str, Any]
+    step: int | None
+    what: str
+    expected: Any = None
+    got: Any = None
+    decoder_departs: bool = False
+
+    def text(self) -> str:
+        """One line."""
+        at = f" at step {self.step}" if self.step is not None else ""
+        shown = self.expected is not None or self.got is not None
+        exp = f": statement {self.expected}, run {self.got}" if shown else ""
+        return f"{self.kind}{at}, {self.what}{exp} ({self.input.get('text', self.input)})"
+
+
+@dataclass
+class ConcreteReport:
+    """What the concrete phase checked, and the first failure."""
+
+    inputs: int = 0
+    max_size: int | None = None
+    facts_size: int | None = None
+    fact_instances: dict[str, int] = field(default_factory=dict)
+    failure: ConcreteFailure | None = None
+    seconds: float = 0.0
+    #: Inputs on which the prover's (Z3) reading of the statement was compared with the concrete one.
+    z3_reading_inputs: int = 0
+    #: Families left out because they cannot be enumerated exhaustively.
+    skipped: list[str] = field(default_factory=list)
+
+
+def _prompt_tokens(stmt: AllNStatement, c: Concrete, cl: Any, lam: Any) -> tuple[list[list[Any]], list[str]]:
+    toks, labels = [], []
+    views = stmt.all_views()
+    segs: Sequence[Segment] = [*stmt.segments, stmt.y0]
+    for seg in segs:
+        for i in range(seg.count(c)):
+            toks.append(cl.assemble(blocks_of(seg.encoding, {**views, **seg.views}, c, i, cl.sizes, lam)))
+            labels.append(seg.label(i))
+    return toks, labels
+
+
+def _position(stmt: AllNStatement, c: Concrete, cls: str, p: int) -> int:
+    off = 0
+    for seg in stmt.segments:
+        if seg.cls == cls:
+            return off + p
+        off += seg.count(c)
+    return off + p
+
+
+def _chosen(stmt: AllNStatement, c: Concrete, layer: int, head: str, t: int) -> tuple[str, int] | None:
+    ch = stmt.choice(layer, head)
+    if ch is None:
+        return None
+    for cond, cls, p in ch.cases(c, t):
+        if cond:
+            return cls, p
+    return None
+
+
+def _check_prompt(cons: Construction, stmt: AllNStatement, c: Concrete, inp: Any, desc: dict[str, Any],
+                  lam: Any) -> ConcreteFailure | None:
+    cl = cons.concrete(inp).layout
+    prompt = cons.prompt(inp)
+    toks, labels = _prompt_tokens(stmt, c, cl, lam)
+    if labels != prompt.labels or toks != prompt.tokens:
+        k = next((i for i, (a, b) in enumerate(zip(toks, prompt.tokens)) if a != b), min(len(toks), len(prompt.tokens)))
+        return ConcreteFailure("prompt", desc, None, f"token {k}", labels[k:k + 1], prompt.labels[k:k + 1])
+    return None
+
+
+def _check_records(stmt: AllNStatement, c: Concrete, records: Sequence[Any], t: int, cl: Any, lam: Any,
+                   desc: dict[str, Any]) -> ConcreteFailure | None:
+    """The head choices and cuts of step ``t`` against its layer records."""
+    views = stmt.all_views()
+    for rec in records:
+        for hc in rec.heads:
+            want = _chosen(stmt, c, rec.layer, hc.head, t)
+            if want is None:
+                return ConcreteFailure("choice", desc, t, f"head {hc.head} of layer {rec.layer} has no stated choice")
+            if _position(stmt, c, *want) != hc.index:
+                return ConcreteFailure("choice", desc, t, f"layer {rec.layer} head {hc.head}",
+                                       f"{want[0]}[{want[1]}]", f"position {hc.index}")
+        cut = stmt.cuts.get(rec.layer)
+        if cut is not None and rec.out is not None:
+            for b, vals in blocks_of(cut, views, c, t, cl.sizes, lam).items():
+                if cl.pi(b, rec.out) != vals:
+                    return ConcreteFailure("cut", desc, t, f"layer {rec.layer} block {b}", vals, cl.pi(b, rec.out))
+    return None
+
+
+def _check_output(cons: Construction, stmt: AllNStatement, c: Concrete, y: Any, t: int, last: bool, cl: Any,
+                  lam: Any, desc: dict[str, Any]) -> ConcreteFailure | None:
+    """``y_t`` against ``enc`` (every token) and the statement's token (every token but the last one)."""
+    views = stmt.all_views()
+    for b, vals in blocks_of(cons.encoding, views, c, t, cl.sizes, lam).items():
+        if cl.pi(b, y) != vals:
+            return ConcreteFailure("encoding", desc, t, f"block {b} of y_{t}", vals, cl.pi(b, y), True)
+    if not last:
+        for b, vals in blocks_of(stmt.token, views, c, t, cl.sizes, lam).items():
+            if cl.pi(b, y) != vals:
+                return ConcreteFailure("token", desc, t, f"block {b} of y_{t}", vals, cl.pi(b, y))
+    return None
+
+
+def check_run(cons: Construction, stmt: AllNStatement, inp: Any, states: Sequence[Any], describe: Any,
+              facts: bool, counts: FactCount, z3_reading: bool | None = None) -> ConcreteFailure | None:
+    """Check the statement on one input (see the module docstring); ``z3_reading`` defaults to ``facts``."""
+    vocab = stmt.vocabulary
+    values = vocab.interpret(inp, states)
+    c = Concrete(values)
+    desc = describe(inp)
+    if facts:
+        bad = check_facts(vocab, c, counts)
+        if bad is not None:
+            return ConcreteFailure("fact", desc, None, f"{bad.fact} is false at {bad.values}")
+    msg = check_views(vocab, c, states, sorted(cons.encoding.fields()), stmt.all_views())
+    if msg:
+        return ConcreteFailure("view", desc, None, msg)
+    T = stmt.steps(c)
+    if T != len(states) - 1:
+        return ConcreteFailure("steps", desc, None, "the statement's step count T against the reference run's",
+                               T, len(states) - 1)
+    lam = cons.lam_value(inp)
+    if facts if z3_reading is None else z3_reading:
+        diff = check_z3_reading(stmt, values, lam, facts)
+        counts.checked["z3 reading"] = counts.checked.get("z3 reading", 0) + 1
+        if diff is not None:
+            return ConcreteFailure("reading", desc, None, f"the prover reads the statement otherwise: {diff.text()}")
+    fail = _check_prompt(cons, stmt, c, inp, desc, lam)
+    if fail is not None:
+        return fail
+    dec = cons.concrete(inp)
+    cl = dec.layout
+    gen = generate(dec, cons.prompt(inp).tokens, T, stop=(lambda y: cons.terminal(cl, y)) if cons.stop else None,
+                   record=True)
+    if len(gen.outputs) != T:
+        return ConcreteFailure("steps", desc, None, "the run's length", T, len(gen.outputs), True)
+    for t in range(T):
+        fail = _check_records(stmt, c, gen.records[t], t, cl, lam, desc) or _check_output(
+            cons, stmt, c, gen.outputs[t], t + 1, t + 1 == T and stmt.last_token == "encoding", cl, lam, desc)
+        if fail is not None:
+            return fail
+    return None
+
+
+def check_statement(cons: Construction, stmt: AllNStatement, reference: Any, families: Sequence[Family],
+                    max_size: int, facts_size: int, reading_size: int | None = None) -> ConcreteReport:
+    """Every exhaustive family up to ``max_size`` (facts up to ``facts_size``); stops at the first failure.
+
+    The prover's reading of the statement is compared on every input up to ``reading_size`` (default:
+    ``facts_size``).
+    """
+    reading_size = facts_size if reading_size is None else reading_size
+    t0 = time.perf_counter()
+    rep = ConcreteReport(facts_size=min(facts_size, max_size))
+    counts = FactCount()
+    done = 0
+    rep.skipped = [f.name for f in families if not f.exhaustive]
+    for size in range(1, max_size + 1):
+        for fam in families:
+            if not fam.exhaustive or size < fam.min_size or (fam.max_size is not None and size > fam.max_size):
+                continue
+            for inp in fam.inputs(size):
+                rep.inputs += 1
+                fail = check_run(cons, stmt, inp, reference(inp), fam.describe, size <= facts_size, counts,
+                                 size <= reading_size)
+                if fail is not None:
+                    rep.failure = fail
+                    rep.fact_instances = counts.checked
+                    rep.seconds = time.perf_counter() - t0
+                    return rep
+        done = size
+    rep.max_size = done
+    rep.z3_reading_inputs = counts.checked.pop("z3 reading", 0)
+    rep.fact_instances = counts.checked
+    rep.seconds = time.perf_counter() - t0
+    return rep
+
+
+@dataclass
+class WitnessReport:
+    """A real run beyond the concrete phase on which every hypothesis of the proof holds (both readings)."""
+
+    input: dict[str, Any] | None = None
+    size: int | None = None
+    failure: ConcreteFailure | None = None
+    seconds: float = 0.0
+
+
+def check_witness(cons: Construction, stmt: AllNStatement, reference: Any, families: Sequence[Family],
+                  size: int, tries: int = 3) -> WitnessReport:
+    """The hypotheses are satisfiable together: a real run of size ``size`` satisfies every fact.
+
+    The first inputs of the exhaustive families at ``size`` (beyond the concrete phase) are run through
+    :func:`check_run` with the facts in both readings; the first input that passes is the witness. A fact
+    that holds on no such run (an inconsistent set, a hidden bound such as ``n ≤ 4``) leaves no witness,
+    and the failure of the last one tried is reported.
+    """
+    t0 = time.perf_counter()
+    rep = WitnessReport(size=size)
+    for fam in families:
+        if not fam.exhaustive or size < fam.min_size or (fam.max_size is not None and size > fam.max_size):
+            continue
+        for k, inp in enumerate(fam.inputs(size)):
+            if k >= tries:
+                break
+            fail = check_run(cons, stmt, inp, reference(inp), fam.describe, True, FactCount())
+            if fail is None:
+                rep.input, rep.failure = fam.describe(inp), None
+                rep.seconds = time.perf_counter() - t0
+                return rep
+            rep.failure = fail
+    if rep.failure is None:
+        rep.failure = ConcreteFailure("witness", {"size": size}, None,
+                                      f"no exhaustive family has an input of size {size}")
+    rep.seconds = time.perf_counter() - t0
+    return rep

@@ -1,0 +1,248 @@
+"""Proof obligations and the Z3 queries that discharge them, with the facts each one used.
+
+An :class:`Obligation` is one statement the all-n proof needs (an attention inequality, a block identity, a
+premise of a sum lemma, an induction step of an algorithm fact): where it sits (phase, layer, head or
+block), the statement in words, how it was discharged, the facts in its unsat core, and its status:
+
+* ``proved`` -- Z3 answered ``unsat`` for its negation under the stated hypotheses;
+* ``failed`` -- Z3 found a model of the hypotheses that violates it (the model's values are kept);
+* ``unknown`` -- Z3 gave up (timeout or incompleteness with quantifiers): never counted as a proof;
+* ``unsupported`` -- the obligation could not be stated (a construct the prover does not know).
+
+:class:`Context` holds the hypotheses every query of one proof shares: the vocabulary's facts (as
+quantified formulas, asserted behind names so that unsat cores name them) and the side facts the sum
+lemmas add as they are applied.
+
+Each obligation keeps the query that decided it (:class:`Query`): for a proved one, the hypotheses of the try
+that gave ``unsat`` (the ground instances when the ground try did), restricted to Z3's unsat core, and the
+goal. That query is what a second solver re-checks (:mod:`symcot.prove.alln.second`) and what
+:mod:`symcot.prove.alln.smt2` writes as SMT-LIB 2.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import z3
+
+from symcot.prove.alln.ground import ground
+from symcot.prove.alln.ops import subterms
+
+STATUSES = ("proved", "failed", "unknown", "unsupported")
+#: Seconds Z3 may spend on one obligation.
+DEFAULT_TIMEOUT_S = 60
+#: Seconds for the first, quantified try of a query.
+FIRST_TRY_S = 3
+#: Seconds for the ground query tried next.
+GROUND_TIMEOUT_S = 20
+#: Statuses of the second solver on an obligation (``""``: not tried).
+SECOND_STATUSES = ("", "proved", "unknown", "sat", "error")
+
+
+@dataclass(frozen=True)
+class Query:
+    """One Z3 query: ``hyps ∧ ¬goal``; ``unsat`` proves ``goal`` (a subset of hypotheses that is unsat proves it too).
+
+    Attributes:
+        hyps: the named hypotheses (for a proved obligation: those of Z3's unsat core, in the order asserted).
+        goal: the statement.
+        ground: the hypotheses are ground instances (:mod:`symcot.prove.alln.ground`) of the stated ones.
+        core: the hypotheses are restricted to Z3's unsat core.
+
+    """
+
+    hyps: tuple[tuple[str, Any], ...]
+    goal: Any
+    ground: bool = False
+    core: bool = False
+
+
+@dataclass
+class Obligation:
+    """One statement of the proof and how it fared (see the module docstring)."""
+
+    phase: str
+    where: str
+    statement: str
+    status: str
+    layer: int | None = None
+    method: str = "Z3: the negation is unsat under the hypotheses"
+    used: list[str] = field(default_factory=list)
+    seconds: float = 0.0
+    detail: str = ""
+    #: The second solver's answer on :attr:`query` (:data:`SECOND_STATUSES`; ``""``: not tried).
+    second: str = ""
+    #: The query that decided the obligation (Z3 formulas: not in the JSON form).
+    query: Query | None = field(default=None, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        if self.status not in STATUSES:
+            raise ValueError(f"obligation status must be one of {STATUSES}, got {self.status!r}")
+        if self.second not in SECOND_STATUSES:
+            raise ValueError(f"second-solver status must be one of {SECOND_STATUSES}, got {self.second!r}")
+
+    @property
+    def ok(self) -> bool:
+        """Proved."""
+        return self.status == "proved"
+
+    def as_dict(self) -> dict[str, Any]:
+        """JSON form."""
+        return {"phase": self.phase, "layer": self.layer, "where": self.where, "statement": self.statement,
+                "status": self.status, "method": self.method, "used": list(self.used),
+                "seconds": round(self.seconds, 3), "detail": self.detail, "second": self.second}
+
+    def line(self) -> str:
+        """One line for ``--explain``."""
+        at = f"layer {self.layer} " if self.layer is not None else ""
+        used = f"; uses {', '.join(self.used)}" if self.used else ""
+        tail = f" -- {self.detail}" if self.detail and not self.ok else ""
+        second = f"; cvc5: {self.second}" if self.second else ""
+        return (f"[{self.status}] {self.phase}: {at}{self.where}: {self.statement} ({self.method}{used}{second})"
+                f"{tail}")
+
+
+def _model_text(model: z3.ModelRef, limit: int = 12) -> str:
+    """A few constants of a model (``n = 2, t = 0, …``): where a failed obligation breaks."""
+    parts = []
+    for d in sorted(model.decls(), key=lambda d: d.name()):
+        name = d.name()
+        if d.arity() == 0 and ("!" not in name or name.endswith("!")):  # the prover's t!, λ! read as t, λ
+            parts.append(f"{name.rstrip('!')} = {model[d]}")
+        if len(parts) >= limit:
+            break
+    return ", ".join(parts)
+
+
+def _solve(hyps: Sequence[tuple[str, Any]], goal: Any, timeout_s: float) -> tuple[str, list[str], str, list[int]]:
+    """``(status, names in the core, detail, positions in hyps of the core)``."""
+    s = z3.Solver()
+    s.set("timeout", int(1000 * timeout_s))
+    for k, (_, f) in enumerate(hyps):
+        s.assert_and_track(f, f"trk!{k}")
+    s.add(z3.Not(goal))
+    r = s.check()
+    if r == z3.unsat:
+        core = sorted(int(str(c).removeprefix("trk!")) for c in s.unsat_core())
+        used = sorted({hyps[k][0] for k in core})
+        return "proved", used, "", core
+    if r == z3.sat:
+        return "failed", [], f"Z3 model: {_model_text(s.model())}", []
+    return "unknown", [], f"Z3: {s.reason_unknown()}", []
+
+
+def _kept(hyps: Sequence[tuple[str, Any]], goal: Any, core: list[int] | None, ground: bool) -> Query:
+    """The query to keep: the hypotheses of ``core`` (all of them when ``None``) and the goal."""
+    chosen = hyps if core is None else [hyps[k] for k in core]
+    return Query(tuple(chosen), goal, ground, core is not None)
+
+
+class EarlyStop(Exception):
+    """Raised by a context that stops at its first obligation not proved (a mutant needs only that one)."""
+
+
+class Context:
+    """Hypotheses shared by the queries of one proof, and the log of obligations."""
+
+    def __init__(self, facts: Sequence[tuple[str, Any]], timeout_s: float = DEFAULT_TIMEOUT_S):
+        self.facts = list(facts)
+        self.side: list[tuple[str, Any, Any]] = []
+        self.log: list[Obligation] = []
+        self.timeout_s = timeout_s
+        self.stop_early = False
+        self.ground = True
+        #: Keep each proved obligation's goal and the hypotheses in its unsat core (to re-check it under other
+        #: hypotheses, e.g. another bound on λ).
+        self.keep_queries = False
+        self.queries: dict[int, tuple[Any, list[tuple[str, Any]]]] = {}
+        #: The vocabulary's symbol kinds (for ground instantiation).
+        self.kinds: dict[str, tuple[tuple[str, ...], str]] = {}
+        self._side_names: dict[str, int] = {}
+        #: The query that decided the last :meth:`query` (its proof when it was proved).
+        self.last_query: Query | None = None
+
+    def add_side(self, name: str, formula: Any, about: Any) -> None:
+        """A side fact about the constant ``about`` (a sum lemma's conclusion, guarded by its premise's hypotheses).
+
+        A query includes the side facts of the constants that occur in it (and, transitively, in those facts).
+        """
+        k = self._side_names.get(name, 0)
+        self._side_names[name] = k + 1
+        self.side.append((f"{name}#{k}" if k else name, formula, about))
+
+    def _relevant_side(self, terms: Sequence[Any]) -> list[tuple[str, Any]]:
+        if not self.side:
+            return []
+        seen: set[int] = set()
+        present = {e.get_id() for e in subterms(terms, seen=seen) if z3.is_const(e)}
+        out: list[tuple[str, Any]] = []
+        changed = True
+        chosen: set[int] = set()
+        while changed:
+            changed = False
+            for k, (name, f, about) in enumerate(self.side):
+                if k not in chosen and about.get_id() in present:
+                    chosen.add(k)
+                    out.append((name, f))
+                    changed = True
+                    present |= {e.get_id() for e in subterms([f], seen=seen) if z3.is_const(e)}
+        return out
+
+    def query(self, goal: Any, local: Sequence[tuple[str, Any]] = (), facts: Sequence[tuple[str, Any]] | None = None,
+              timeout_s: float | None = None, hints: Sequence[Any] = ()) -> tuple[str, list[str], str, float]:
+        """Decide ``hypotheses ∧ local → goal``: ``(status, used facts, detail, seconds)``.
+
+        Three tries, each only if the one before did not give ``unsat``: the quantified query briefly; the
+        query with the hypotheses' ground instances (:mod:`symcot.prove.alln.ground`, only weaker); the
+        quantified query for the rest of the time limit.
+        """
+        side = self._relevant_side([goal, *[f for _, f in local]])
+        hyps = [*(self.facts if facts is None else facts), *side, *local]
+        limit = timeout_s or self.timeout_s
+        t0 = time.perf_counter()
+        r, used, detail, core = _solve(hyps, goal, min(limit, FIRST_TRY_S))
+        if r != "proved" and self.ground:
+            inst = ground(hyps, goal, self.kinds, hints=hints)
+            if inst is not None:
+                r2, used2, _, core2 = _solve(inst, goal, min(limit, GROUND_TIMEOUT_S))
+                if r2 == "proved":
+                    self.last_query = _kept(inst, goal, core2, True)
+                    return r2, used2, "", time.perf_counter() - t0
+        left = limit - (time.perf_counter() - t0)
+        if r != "proved" and left > 1:
+            r, used, detail, core = _solve(hyps, goal, left)
+        self.last_query = _kept(hyps, goal, core if r == "proved" else None, False)
+        return r, used, detail, time.perf_counter() - t0
+
+    def check(self, goal: Any, phase: str, where: str, statement: str, local: Sequence[tuple[str, Any]] = (),
+              layer: int | None = None, method: str | None = None, record: bool = True,
+              facts: Sequence[tuple[str, Any]] | None = None, hints: Sequence[Any] = ()) -> Obligation:
+        """Discharge one obligation and log it (unless ``record`` is false); ``hints``: see :func:`ground`."""
+        status, used, detail, dt = self.query(goal, local, facts, hints=hints)
+        how = "Z3: the negation is unsat under the hypotheses" if status == "proved" else "Z3"
+        ob = Obligation(phase, where, statement, status, layer, method or how, used, dt, detail,
+                        query=self.last_query)
+        if self.keep_queries and status == "proved":
+            side = self._relevant_side([goal, *[f for _, f in local]])
+            named = {name: f for name, f in [*(self.facts if facts is None else facts), *side, *local]}
+            self.queries[id(ob)] = (goal, [(u, named[u]) for u in used if u in named])
+        if record:
+            self.log.append(ob)
+            if self.stop_early and not ob.ok:
+                raise EarlyStop(ob.line())
+        return ob
+
+    def unsupported(self, phase: str, where: str, statement: str, why: str, layer: int | None = None) -> Obligation:
+        """Log an obligation that could not be stated."""
+        ob = Obligation(phase, where, statement, "unsupported", layer, "not stated", [], 0.0, why)
+        self.log.append(ob)
+        if self.stop_early:
+            raise EarlyStop(ob.line())
+        return ob
+
+    def first_failure(self) -> Obligation | None:
+        """The first obligation that is not proved."""
+        return next((o for o in self.log if not o.ok), None)

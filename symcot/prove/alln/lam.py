@@ -1,0 +1,83 @@
+r"""The λ rule derived as a formula in the size: the least ``λ ≥ a·n + b`` the attention obligations need.
+
+A proof with ``λ ≥ R₀`` (the construction's rule) names, in each obligation's unsat core, whether the
+bound on ``λ`` was used. An obligation proved without it holds for every ``λ``. The others (the scores of
+the heads whose keys or queries carry ``λ``) are re-checked from exactly the hypotheses of their cores,
+with ``λ ≥ a·n + b`` in place of ``λ ≥ R₀``, for slopes ``a = 0, 1, 2, …`` and, per slope, the least ``b``
+in a window (binary search: a larger ``b`` is a stronger hypothesis). The first slope with a ``b`` that
+proves them all gives the derived rule; every obligation then holds for ``λ ≥`` that rule. The next
+smaller ``b`` is reported with Z3's answer (``sat``: the facts the proof uses allow a counter-model;
+``unknown``: undecided), so the rule is the least of its form that the proof's facts support, not
+necessarily the least ``λ`` that works on every input.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import sympy as sp
+
+from symcot.lemmas.kit import sympy_to_z3
+from symcot.prove.alln.context import Context, Obligation
+
+
+@dataclass
+class LambdaRuleResult:
+    """The derived rule, the obligations it rests on, and the tries."""
+
+    rule: sp.Expr | None
+    obligations: int
+    tries: list[dict[str, Any]] = field(default_factory=list)
+    below: dict[str, Any] | None = None
+    #: No obligation used the bound: the proof holds for every λ.
+    every_lambda: bool = False
+
+
+def _holds(ctx: Context, obs: Sequence[Obligation], bound_name: str, hyp: Any, timeout_s: float) -> tuple[str, str]:
+    for ob in obs:
+        goal, hyps = ctx.queries[id(ob)]
+        kept = [(n, f) for n, f in hyps if n != bound_name]
+        r, _used, detail, _dt = ctx.query(goal, [("λ bound", hyp)], facts=kept, timeout_s=timeout_s)
+        if r != "proved":
+            return r, f"{ob.where}: {ob.statement} ({detail})"
+    return "proved", ""
+
+
+def derive(ctx: Context, obligations: Sequence[Obligation], bound_name: str, lam_z: Any,
+           sizes: dict[sp.Symbol, Any], size: sp.Symbol, slopes: Sequence[int] = (0, 1, 2, 3),
+           window: tuple[int, int] = (-8, 8), timeout_s: float = 20) -> LambdaRuleResult:
+    """The least ``a·size + b`` (slopes in order, ``b`` in ``window``) under which the λ obligations hold."""
+    lam_obs = [o for o in obligations if o.ok and bound_name in o.used]
+    res = LambdaRuleResult(None, len(lam_obs))
+    if not lam_obs:
+        res.every_lambda = True
+        return res
+
+    def check(a: int, b: int) -> str:
+        rule = a * size + b
+        hyp = lam_z >= sympy_to_z3(rule, sizes)
+        status, why = _holds(ctx, lam_obs, bound_name, hyp, timeout_s)
+        res.tries.append({"rule": f"λ ≥ {rule}", "status": status, "first_not_proved": why})
+        return status
+
+    lo, hi = window
+    for a in slopes:
+        if check(a, hi) != "proved":
+            continue
+        while lo < hi:  # least b in [lo, hi] with check(a, b) proved; check(a, hi) is proved
+            mid = (lo + hi) // 2
+            if check(a, mid) == "proved":
+                hi = mid
+            else:
+                lo = mid + 1
+        res.rule = sp.expand(a * size + hi)
+        if hi > window[0]:
+            below = f"λ ≥ {a * size + hi - 1}"
+            if not any(t["rule"] == below for t in res.tries):
+                check(a, hi - 1)
+            res.below = next(t for t in reversed(res.tries) if t["rule"] == below)
+        return res
+    return res
+

@@ -1,0 +1,279 @@
+r"""A second solver (cvc5) re-proves each obligation Z3 proved, from the SMT-LIB 2 text of the query that proved it.
+
+Every proved obligation keeps the query Z3 answered ``unsat`` (:class:`~symcot.prove.alln.context.Query`:
+the hypotheses of Z3's unsat core, ground instances where the ground try succeeded, and the negated goal).
+:func:`recheck` hands its standalone SMT-LIB 2 text (:mod:`symcot.prove.alln.smt2`) to cvc5 through its
+Python API (``InputParser`` on the string, ``checkSat`` under ``tlimit-per``; :data:`TRIES`) and, when
+that is undecided, the text of the ground instances of its hypotheses (:mod:`symcot.prove.alln.ground`:
+weaker hypotheses, so ``unsat`` of it proves the obligation as well; the text is kept for ``--smt2``). It
+records cvc5's answer on the obligation (``Obligation.second``):
+
+* ``proved`` -- cvc5 answered ``unsat`` too: the obligation is closed by both solvers;
+* ``unknown`` -- cvc5 gave up (its time limit, or incompleteness with quantifiers or non-linear terms);
+* ``sat`` -- cvc5 found a model of a query Z3 called unsat: one of the two solvers is wrong, and the row is
+  an ``error`` (:func:`agreement`);
+* ``error`` -- cvc5 rejected the text or failed.
+
+cvc5 is optional (the ``smt`` extra): without it nothing is re-checked and the row says
+``proved (Z3; cvc5 not installed)``, never two solvers.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from symcot.prove.alln.context import Obligation, Query
+from symcot.prove.alln.ground import ground
+from symcot.prove.alln.smt2 import ground_file_name, obligation_text, text, write_obligations
+
+#: Seconds of one cvc5 try on an obligation (at most three tries: :data:`TRIES`, then the ground instances).
+DEFAULT_TIMEOUT_S = 10.0
+#: cvc5's tries on one obligation: enumerative instantiation (every quantifier also at the ground terms; it
+#: closes the obligations whose quantifiers no ground term triggers, where E-matching alone gives up or runs
+#: to its limit), then cvc5's defaults (E-matching, which closes a few that the first try does not in time).
+TRIES: tuple[dict[str, str], ...] = ({"enum-inst": "true"}, {})
+#: Options of every try: a name bound by a quantifier may also be a constant of the query (Z3's ``N`` of the sum
+#: lemmas); SMT-LIB scopes it, and with fresh binders cvc5 does so without a warning on stderr.
+BASE_OPTIONS = {"fresh-binders": "true"}
+#: Most obligations a row names in its notes (``details["second_solver"]`` has them all).
+NAMED = 5
+
+
+def load_cvc5() -> Any | None:
+    """The ``cvc5`` module, or ``None`` when it is not installed."""
+    try:
+        import cvc5
+    except ImportError:
+        return None
+    return cvc5
+
+
+def _check_once(cvc5: Any, text: str, timeout_s: float, options: dict[str, str], name: str) -> tuple[str, str]:
+    try:
+        tm = cvc5.TermManager()
+        slv = cvc5.Solver(tm)
+        slv.setOption("tlimit-per", str(max(1, int(1000 * timeout_s))))
+        for key, value in {**BASE_OPTIONS, **options}.items():
+            slv.setOption(key, value)
+        sm = cvc5.SymbolManager(tm)
+        parser = cvc5.InputParser(slv, sm)
+        parser.setStringInput(cvc5.InputLanguage.SMT_LIB_2_6, text, name)
+        result = None
+        while True:
+            cmd = parser.nextCommand()
+            if cmd.isNull():
+                break
+            if cmd.getCommandName() == "check-sat":
+                result = slv.checkSat()
+            else:
+                cmd.invoke(slv, sm)
+    except Exception as e:  # noqa: BLE001 - cvc5 raises RuntimeError (and others) on input it rejects
+        return "error", f"cvc5: {str(e).strip()[:300]}"
+    if result is None:
+        return "error", "cvc5: the text has no (check-sat)"
+    if result.isUnsat():
+        return "proved", ""
+    if result.isSat():
+        return "sat", "cvc5: sat (a model of the hypotheses and the negated goal)"
+    return "unknown", f"cvc5: unknown ({result.getUnknownExplanation()})"
+
+
+def check_text(cvc5: Any, text: str, timeout_s: float, name: str = "obligation") -> tuple[str, str]:
+    """cvc5's answer on an SMT-LIB 2 text: ``(status, detail)``; ``proved`` (unsat), ``sat``, ``unknown`` or ``error``.
+
+    The tries of :data:`TRIES` in order, each under ``timeout_s``, until one answers other than ``unknown``.
+    """
+    status, detail = "unknown", ""
+    for options in TRIES:
+        status, detail = _check_once(cvc5, text, timeout_s, options, name)
+        if status != "unknown":
+            return status, detail
+    return status, detail
+
+
+@dataclass
+class Recheck:
+    """What the second solver did on one row's obligations."""
+
+    installed: bool
+    seconds: float = 0.0
+    #: cvc5's detail per obligation index where it did not answer ``unsat`` on the query as Z3 proved it.
+    details: dict[int, str] = field(default_factory=dict)
+    #: The SMT-LIB 2 text of the ground instances, per obligation index that cvc5 closed only in that form.
+    ground_texts: dict[int, str] = field(default_factory=dict)
+
+
+def _ground_text(ob: Obligation) -> str | None:
+    """The text of ``ob``'s query with its quantified hypotheses replaced by their ground instances (if any)."""
+    q = ob.query
+    if q is None or q.ground:
+        return None
+    inst = ground(list(q.hyps), q.goal)
+    if inst is None:
+        return None
+    at = f"layer {ob.layer} " if ob.layer is not None else ""
+    title = (f"{ob.phase}: {at}{ob.where}: {ob.statement}\nthe ground instances of the hypotheses Z3 used (weaker: "
+             "unsat proves the obligation)")
+    return text(Query(tuple(inst), q.goal, True, q.core), title, ob.status)
+
+
+def _recheck_one(mod: Any, ob: Obligation, k: int, timeout_s: float, out: Recheck) -> None:
+    body = obligation_text(ob)
+    if body is None:  # proved without a kept query: nothing to hand over
+        ob.second = "error"
+        out.details[k] = "no query was kept for this obligation"
+        return
+    status, detail = check_text(mod, body, timeout_s, f"obligation {k}")
+    if status == "unknown":
+        alt = _ground_text(ob)
+        if alt is not None and _check_once(mod, alt, timeout_s, {}, f"obligation {k}, ground")[0] == "proved":
+            status, detail = "proved", "cvc5: unsat on the ground instances of the hypotheses (the quantified query: " \
+                f"{detail.removeprefix('cvc5: ')})"
+            out.ground_texts[k] = alt
+    ob.second = status
+    if detail:
+        out.details[k] = detail
+
+
+def recheck(obligations: Sequence[Obligation], timeout_s: float = DEFAULT_TIMEOUT_S,
+            cvc5: Any | None = None) -> Recheck:
+    """Re-check every proved obligation with cvc5, setting its ``second`` status (see the module docstring).
+
+    ``cvc5``: the module (default: imported here; when it is missing nothing is re-checked).
+    """
+    mod = cvc5 if cvc5 is not None else load_cvc5()
+    out = Recheck(mod is not None)
+    if mod is None:
+        return out
+    t0 = time.perf_counter()
+    for k, ob in enumerate(obligations):
+        if ob.ok:
+            _recheck_one(mod, ob, k, timeout_s, out)
+    out.seconds = time.perf_counter() - t0
+    return out
+
+
+@dataclass(frozen=True)
+class Agreement:
+    """The row status from both solvers' answers on its proved obligations.
+
+    Attributes:
+        status: ``proved`` (every proved obligation stands) or ``error`` (cvc5 found a model of a query Z3 called
+            unsat).
+        text: ``proved (Z3, cvc5)``, ``proved (Z3; cvc5 closed k of N)``, ``proved (Z3; cvc5 not installed)``,
+            ``proved (Z3; second solver not run)`` or, for an error, ``cvc5 answered sat on k of N …``.
+        closed: proved obligations cvc5 closed.
+        total: proved obligations.
+        z3_only: indices of the proved obligations only Z3 closed.
+        disputed: indices of the obligations cvc5 answered ``sat`` on.
+
+    """
+
+    status: str
+    text: str
+    closed: int = 0
+    total: int = 0
+    z3_only: tuple[int, ...] = ()
+    disputed: tuple[int, ...] = ()
+
+    def notes(self, obligations: Sequence[Obligation]) -> list[str]:
+        """Lines for the row's notes: the obligations only Z3 closed, or the disputed ones."""
+        if self.disputed:
+            return [f"cvc5 answered sat where Z3 answered unsat, on {_names(obligations, self.disputed)}: one "
+                    "solver is wrong, so the proof is not taken"]
+        if self.z3_only:
+            return [f"closed by Z3 only ({len(self.z3_only)} of {self.total}): {_names(obligations, self.z3_only)}"]
+        return []
+
+    def as_dict(self, obligations: Sequence[Obligation], rc: Recheck | None) -> dict[str, Any]:
+        """JSON form (``details["second_solver"]``)."""
+        out: dict[str, Any] = {"solver": "cvc5", "status": self.status, "text": self.text, "closed": self.closed,
+                               "total": self.total, "z3_only": [_name(obligations, k) for k in self.z3_only],
+                               "disputed": [_name(obligations, k) for k in self.disputed]}
+        if rc is not None:
+            out["installed"] = rc.installed
+            out["seconds"] = round(rc.seconds, 3)
+            out["cvc5_details"] = {_name(obligations, k): d for k, d in rc.details.items()}
+        return out
+
+
+def _name(obligations: Sequence[Obligation], k: int) -> str:
+    ob = obligations[k]
+    at = f"layer {ob.layer} " if ob.layer is not None else ""
+    return f"#{k} {ob.phase}: {at}{ob.where}"
+
+
+def _names(obligations: Sequence[Obligation], ks: Sequence[int]) -> str:
+    shown = "; ".join(_name(obligations, k) for k in ks[:NAMED])
+    return shown + (f"; … ({len(ks) - NAMED} more in details)" if len(ks) > NAMED else "")
+
+
+def agreement(obligations: Sequence[Obligation], installed: bool = True, ran: bool = True) -> Agreement:
+    """The row status from each proved obligation's Z3 status and second-solver status (``Obligation.second``)."""
+    proved = [k for k, ob in enumerate(obligations) if ob.ok]
+    total = len(proved)
+    if not ran:
+        return Agreement("proved", "proved (Z3; second solver not run)", 0, total, tuple(proved))
+    if not installed:
+        return Agreement("proved", "proved (Z3; cvc5 not installed)", 0, total, tuple(proved))
+    disputed = tuple(k for k in proved if obligations[k].second == "sat")
+    closed = sum(obligations[k].second == "proved" for k in proved)
+    z3_only = tuple(k for k in proved if obligations[k].second != "proved")
+    if disputed:
+        return Agreement("error", f"cvc5 answered sat on {len(disputed)} of {total} obligations Z3 proved",
+                         closed, total, z3_only, disputed)
+    if closed == total:
+        return Agreement("proved", "proved (Z3, cvc5)", closed, total)
+    return Agreement("proved", f"proved (Z3; cvc5 closed {closed} of {total})", closed, total, z3_only)
+
+
+@dataclass
+class SecondOpinion:
+    """What the second solver and the SMT-LIB 2 files add to one all-n row."""
+
+    agreement: Agreement
+    recheck: Recheck | None = None
+    #: Per obligation index, the ``.smt2`` file written for it (and its ground-instance form, if cvc5 needed it).
+    files: dict[int, str] = field(default_factory=dict)
+    ground_files: dict[int, str] = field(default_factory=dict)
+
+    def obligation_dicts(self, obligations: Sequence[Obligation]) -> list[dict[str, Any]]:
+        """The obligations' JSON forms, each with its file names where files were written."""
+        out = []
+        for k, ob in enumerate(obligations):
+            d = ob.as_dict()
+            if k in self.files:
+                d["smt2"] = self.files[k]
+            if k in self.ground_files:
+                d["smt2_ground"] = self.ground_files[k]
+            out.append(d)
+        return out
+
+    def details(self, obligations: Sequence[Obligation]) -> dict[str, Any]:
+        """``details["second_solver"]``."""
+        return self.agreement.as_dict(obligations, self.recheck)
+
+
+def second_opinion(claim_id: str, variant: str, obligations: Sequence[Obligation], proved: bool, run: bool = True,
+                   timeout_s: float = DEFAULT_TIMEOUT_S, smt2_dir: str | None = None,
+                   cvc5: Any | None = None) -> SecondOpinion:
+    """Re-check a row's obligations with cvc5 when the row is ``proved`` and ``run``; write them to ``smt2_dir``.
+
+    The files are written whatever the row's verdict (an obligation Z3 did not prove is written with the
+    hypotheses it was tried under); an index of a whole run is :func:`symcot.prove.alln.smt2.write_index`.
+    """
+    rc = None
+    if proved and run:
+        rc = recheck(obligations, timeout_s, cvc5)
+        agree = agreement(obligations, rc.installed)
+    else:
+        agree = agreement(obligations, ran=False)
+    out = SecondOpinion(agree, rc)
+    if smt2_dir:
+        out.files = write_obligations(smt2_dir, claim_id, variant, obligations, rc.ground_texts if rc else None)
+        out.ground_files = {k: ground_file_name(out.files[k]) for k in (rc.ground_texts if rc else {})
+                            if k in out.files}
+    return out

@@ -1,0 +1,77 @@
+"""AllNCheck rows: proved with scope all n, unknown with the reason, never proved without a proof."""
+
+import importlib
+
+from proofs.cot_path_to_tree.constructions.cotdfs import DfsConstruction
+from proofs.cot_path_to_tree.constructions.cottreestrahler import StrahlerTreeConstruction
+from proofs.cot_path_to_tree.constructions.cotwidofpath import WidthPathConstruction
+from symcot.check.context import RunContext
+from symcot.prove.alln.check import AllNCheck
+from symcot.prove.alln.context import Obligation
+from symcot.prove.alln.prover import AllNResult
+
+
+def test_no_statement_is_unknown_with_the_reason():
+    m = importlib.import_module("proofs.cot_path_to_tree.thm_cotwidofpath")
+    chk = AllNCheck(lambda: WidthPathConstruction("repaired"), m.SPEC, [m.NONEMPTY_DYCK_WORDS])
+    row = chk.run(RunContext("x", 4))  # the repaired decoder passes every input to size 4: nothing to refute
+    assert row.verdict == "unknown" and "no all-n statement" in row.notes[-1]
+    assert row.scope == "nothing established for all n" and row.details == {"obligations": []}
+
+
+def test_a_statement_false_on_a_concrete_run_is_unknown_before_any_proof():
+    m = importlib.import_module("proofs.cot_path_to_tree.thm_cottreestrahler")
+    row = AllNCheck(lambda: StrahlerTreeConstruction("as-written"), m.SPEC, [m.TREES], concrete_size=3,
+                    facts_size=2).run(RunContext("thm:cottreestrahler", 3))
+    assert row.verdict == "unknown" and "false on a concrete run" in row.notes[-1] and "head B" in row.notes[-1]
+    assert row.details["concrete_failure"]["step"] == 2 and row.details["obligations"] == []
+
+
+def _row(res, **kw):
+    m = importlib.import_module("proofs.cot_path_to_tree.thm_cotdfs")
+    chk = AllNCheck(DfsConstruction, m.SPEC, [m.DIGRAPHS], **kw)
+    return chk._verdict("thm:cotdfs", DfsConstruction(), res, {"inputs": 5, "facts_size": 3, "sizes_complete": 3},
+                        [], 1.0)
+
+
+def test_rows_from_results():
+    ok = Obligation("step", "head T", "s", "proved")
+    res = AllNResult("thm:cotdfs/as-written", [ok])
+    row = _row(res)
+    assert row.verdict == "proved" and row.scope.startswith("all n")
+    assert any("definition lowest" in t for t in row.details["trusted_base"])
+    res_bad = AllNResult("thm:cotdfs/as-written", [ok, Obligation("stop", "block cur", "s", "unknown", detail="Z3")])
+    row = _row(res_bad)
+    assert row.verdict == "unknown" and "first obligation not proved: [unknown] stop" in row.notes[-1]
+    row = _row(res, beyond="the count on trees")
+    assert row.verdict == "unknown" and "the count on trees" in row.notes[-1]
+    assert _row(AllNResult("x", [])).verdict == "unknown"  # no obligation: never proved
+
+
+def _broken_reference(inp):
+    raise RuntimeError("the reference crashed")
+
+
+def test_a_crashing_reference_is_an_error_row_naming_the_users_line():
+    import dataclasses
+
+    m = importlib.import_module("proofs.cot_path_to_tree.thm_cotdfs")
+    spec = dataclasses.replace(m.SPEC, reference=_broken_reference)
+    row = AllNCheck(DfsConstruction, spec, [m.DIGRAPHS], concrete_size=2, facts_size=2).run(RunContext("thm:cotdfs", 2))
+    assert row.verdict == "error" and "the reference crashed" in row.notes[-1]
+    assert "test_check.py" in row.notes[-1] and row.details["obligations"] == []
+
+
+def test_a_variant_without_a_statement_is_refuted_by_exact_replay_or_left_unknown(claims):
+    """No all-n statement: a departure on a real run refutes every n (the replay's counterexample); else unknown."""
+    from symcot.check.context import RunContext
+
+    claim = claims["thm:cotwidofpath"]
+    rows = {chk.variant: chk.run(RunContext("thm:cotwidofpath", 4)) for chk in claim.selected(all_n=True)
+            if chk.variant in ("as-written", "repaired")}
+    bad, good = rows["as-written"], rows["repaired"]
+    assert bad.verdict == "refuted" and bad.method.startswith("all-n row without a statement: exact replay")
+    c = bad.counterexample
+    assert (c["input"]["word"], c["step"], c["layer"], c["head"]) == ("UD", 1, 1, "read")
+    assert good.verdict == "unknown" and good.counterexample is None
+    assert "no all-n statement" in good.notes[-1] and "exact replay up to size 4: verified" in good.notes[-1]

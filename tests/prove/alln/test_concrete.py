@@ -1,0 +1,50 @@
+"""The statement on concrete runs: it holds for the constructions, and a wrong statement is caught with its input."""
+
+import dataclasses
+import importlib
+
+from proofs.cot_path_to_tree.constructions.cotdfs import STATEMENT as DFS
+from proofs.cot_path_to_tree.constructions.cotdfs import DfsConstruction
+from proofs.cot_path_to_tree.constructions.cottreestrahler import STATEMENT as TREE
+from proofs.cot_path_to_tree.constructions.cottreestrahler import StrahlerTreeConstruction
+from symcot.constructions.alln import Choice
+from symcot.prove.alln.concrete import check_statement
+
+
+def _dfs():
+    return importlib.import_module("proofs.cot_path_to_tree.thm_cotdfs")
+
+
+def test_the_dfs_statement_holds_on_every_digraph_to_three_vertices():
+    m = _dfs()
+    rep = check_statement(DfsConstruction(), DFS, m.SPEC.reference, [m.DIGRAPHS], 3, 3, reading_size=2)
+    assert rep.failure is None and rep.max_size == 3 and rep.inputs == 1 + 8 + 192
+    assert rep.z3_reading_inputs == 1 + 8
+    assert rep.fact_instances["monotone"] > 0
+
+
+def test_a_wrong_head_choice_is_caught_with_input_and_step():
+    m = _dfs()
+    wrong = Choice(2, "T", lambda c, t: [(True, "x_⊥", 0)])  # "head T always defaults to x_⊥"
+    stmt = dataclasses.replace(DFS, choices=(wrong, DFS.choices[1]))
+    rep = check_statement(DfsConstruction(), stmt, m.SPEC.reference, [m.DIGRAPHS], 3, 1)
+    f = rep.failure
+    assert f is not None and f.kind == "choice" and f.step == 0 and f.input["n"] == 2 and not f.decoder_departs
+
+
+def test_a_wrong_token_block_is_caught():
+    from symcot.constructions.encoding import const
+
+    m = _dfs()
+    stmt = dataclasses.replace(DFS, token=DFS.token.extended(tmp=const(1)))
+    f = check_statement(DfsConstruction(), stmt, m.SPEC.reference, [m.DIGRAPHS], 2, 1).failure
+    assert f is not None and (f.kind, f.step, f.what, f.expected, f.got) == ("token", 1, "block tmp of y_1", [1, 1],
+                                                                               [0, 0])
+
+
+def test_tree_strahler_as_written_departs_from_the_statement_on_the_final_backtrack():
+    m = importlib.import_module("proofs.cot_path_to_tree.thm_cottreestrahler")
+    ok = check_statement(StrahlerTreeConstruction("repaired"), TREE, m.SPEC.reference, [m.TREES], 4, 3)
+    assert ok.failure is None
+    bad = check_statement(StrahlerTreeConstruction("as-written"), TREE, m.SPEC.reference, [m.TREES], 4, 3).failure
+    assert bad is not None and bad.kind == "choice" and bad.input["n"] == 2 and "head B" in bad.what

@@ -1,0 +1,155 @@
+"""The second solver: cvc5 re-proves Z3's proofs; a disagreement is an error; no cvc5, no claim of two solvers."""
+
+import importlib
+import sys
+import time
+
+import pytest
+import z3
+
+from proofs.cot_path_to_tree.constructions.cotdfs import DfsConstruction
+from symcot.prove.alln.check import AllNCheck
+from symcot.prove.alln.context import Context, Obligation, Query
+from symcot.prove.alln.prover import AllNResult
+from symcot.prove.alln.second import agreement, load_cvc5, recheck, second_opinion
+
+cvc5 = pytest.importorskip("cvc5")
+
+CONCRETE = {"inputs": 5, "facts_size": 3, "sizes_complete": 3}
+
+
+def _proved_by_hand():
+    f = z3.Function("f", z3.IntSort(), z3.IntSort())
+    x = z3.Int("x")
+    ctx = Context([("f positive", z3.ForAll([x], f(x) > 0))])
+    a = ctx.check(f(3) + 1 > 1, "step", "head T", "f(3) + 1 > 1")
+    b = ctx.check(f(4) >= 1, "step", "block cur", "f(4) ≥ 1")
+    assert a.ok and b.ok
+    return [a, b]
+
+
+def _fake(status, query, where="block nbr"):
+    """An obligation marked ``status`` with ``query`` (as if Z3 had answered so on it)."""
+    return Obligation("step", where, "as stated", status, 1, query=query)
+
+
+def _sat_query():
+    x = z3.Int("x")
+    return Query((("x positive", x > 0),), x > 5, core=True)  # x = 1 is a model: not a proof
+
+
+def _pigeonhole(n=13):
+    """``n`` pigeons in ``n - 1`` holes: unsat, but cvc5 needs about 2 s for 13."""
+    p = [[z3.Bool(f"p{i}_{j}") for j in range(n - 1)] for i in range(n)]
+    pigeons = [(f"pigeon {i}", z3.Or(*p[i])) for i in range(n)]
+    holes = [(f"hole {j}", z3.And(*[z3.Not(z3.And(p[i][j], p[k][j])) for i in range(n) for k in range(i + 1, n)]))
+             for j in range(n - 1)]
+    return Query(tuple(pigeons + holes), z3.BoolVal(False), ground=True, core=True)
+
+
+def _row(res, **kw):
+    m = importlib.import_module("proofs.cot_path_to_tree.thm_cotdfs")
+    chk = AllNCheck(DfsConstruction, m.SPEC, [m.DIGRAPHS], **kw)
+    return chk._verdict("thm:cotdfs", DfsConstruction(), res, dict(CONCRETE), [], 1.0)
+
+
+def test_an_obligation_built_by_hand_is_proved_by_both():
+    obs = _proved_by_hand()
+    rc = recheck(obs, 5)
+    assert rc.installed and [o.second for o in obs] == ["proved", "proved"] and not rc.details
+    a = agreement(obs)
+    assert (a.status, a.text, a.closed, a.total, a.z3_only) == ("proved", "proved (Z3, cvc5)", 2, 2, ())
+    row = _row(AllNResult("thm:cotdfs/as-written", obs))
+    assert row.verdict == "proved" and row.method.endswith("; proved (Z3, cvc5)")
+    assert row.scope.startswith("all n") and row.scope.endswith("proved (Z3, cvc5)")
+    d = row.details["second_solver"]
+    assert d["closed"] == 2 and d["total"] == 2 and d["installed"] and d["z3_only"] == []
+    assert [o["second"] for o in row.details["obligations"]] == ["proved", "proved"]
+
+
+def test_answers_map_to_a_row_status():
+    proved = _fake("proved", None, "a")
+    both = [_fake("proved", None, "b"), _fake("proved", None, "c")]
+    for o in both:
+        o.second = "proved"
+    z3_only = _fake("proved", None, "d")
+    z3_only.second = "unknown"
+    sat = _fake("proved", None, "e")
+    sat.second = "sat"
+    not_proved = _fake("unknown", None, "f")  # not counted: only Z3's proofs are re-checked
+    assert agreement(both).text == "proved (Z3, cvc5)"
+    a = agreement([*both, z3_only, not_proved])
+    assert (a.status, a.text, a.z3_only) == ("proved", "proved (Z3; cvc5 closed 2 of 3)", (2,))
+    assert a.notes([*both, z3_only, not_proved]) == ["closed by Z3 only (1 of 3): #2 step: layer 1 d"]
+    a = agreement([*both, sat, z3_only])
+    assert a.status == "error" and a.disputed == (2,) and "sat on 1 of 4" in a.text
+    assert "#2 step: layer 1 e" in a.notes([*both, sat, z3_only])[0]
+    assert agreement([proved], installed=False).text == "proved (Z3; cvc5 not installed)"
+    assert agreement([proved], ran=False).text == "proved (Z3; second solver not run)"
+
+
+def test_cvc5_answering_sat_where_z3_said_unsat_makes_the_row_an_error():
+    obs = [*_proved_by_hand(), _fake("proved", _sat_query())]
+    rc = recheck(obs, 5)
+    assert obs[2].second == "sat" and "sat" in rc.details[2]
+    row = _row(AllNResult("thm:cotdfs/as-written", obs))
+    assert row.verdict == "error" and "cvc5 answered sat where Z3 answered unsat" in row.notes[-1]
+    assert "#2 step: layer 1 block nbr" in row.notes[-1]
+    assert row.details["second_solver"]["disputed"] == ["#2 step: layer 1 block nbr"]
+
+
+def test_a_hard_obligation_cvc5_times_out_on_is_closed_by_z3_only():
+    obs = [*_proved_by_hand(), _fake("proved", _pigeonhole(), "head B")]
+    t0 = time.perf_counter()
+    rc = recheck(obs, 0.2)
+    assert time.perf_counter() - t0 < 30
+    assert [o.second for o in obs] == ["proved", "proved", "unknown"] and "TIMEOUT" in rc.details[2]
+    row = _row(AllNResult("thm:cotdfs/as-written", obs), second_timeout_s=0.2)
+    assert row.verdict == "proved" and row.scope.endswith("proved (Z3; cvc5 closed 2 of 3)")
+    assert "closed by Z3 only (1 of 3): #2 step: layer 1 head B" in row.notes
+    assert row.details["second_solver"]["z3_only"] == ["#2 step: layer 1 head B"]
+
+
+def test_without_cvc5_the_row_says_so(monkeypatch):
+    monkeypatch.setitem(sys.modules, "cvc5", None)  # `import cvc5` now raises ImportError
+    assert load_cvc5() is None
+    obs = _proved_by_hand()
+    assert not recheck(obs).installed and [o.second for o in obs] == ["", ""]
+    row = _row(AllNResult("thm:cotdfs/as-written", obs))
+    assert row.verdict == "proved" and "proved (Z3; cvc5 not installed)" in row.method
+    assert row.scope.endswith("proved (Z3; cvc5 not installed)") and "cvc5," not in row.scope
+    assert row.details["second_solver"]["installed"] is False
+
+
+def test_second_solver_off_and_rows_not_proved():
+    obs = _proved_by_hand()
+    row = _row(AllNResult("thm:cotdfs/as-written", obs), second_solver=False)
+    assert row.verdict == "proved" and row.scope.endswith("proved (Z3; second solver not run)")
+    assert [o.second for o in obs] == ["", ""]
+    bad = [*_proved_by_hand(), _fake("unknown", _sat_query())]
+    so = second_opinion("c", "v", bad, proved=False)
+    assert so.recheck is None and [o.second for o in bad] == ["", "", ""]
+
+
+def test_a_proved_obligation_without_a_query_is_not_closed_by_cvc5():
+    ob = Obligation("step", "head T", "s", "proved")
+    rc = recheck([ob])
+    assert ob.second == "error" and "no query" in rc.details[0]
+    assert agreement([ob]).text == "proved (Z3; cvc5 closed 0 of 1)"
+
+
+@pytest.mark.slow
+def test_every_obligation_of_the_dfs_step_proof_is_rechecked_by_cvc5(tmp_path):
+    from symcot.prove.alln.prover import prove
+
+    res = prove(DfsConstruction(), facts=False, lemmas=False)
+    assert res.proved
+    t0 = time.perf_counter()
+    so = second_opinion("thm:cotdfs", "as-written", res.obligations, True, smt2_dir=str(tmp_path))
+    seconds = time.perf_counter() - t0
+    a = so.agreement
+    assert a.status == "proved" and a.total == len(res.obligations)
+    assert a.closed >= a.total - 2, (a.text, so.recheck.details if so.recheck else None)
+    assert seconds < 300
+    assert len(so.files) == a.total and all((tmp_path / f).exists() for f in so.files.values())
+    assert all((tmp_path / f).exists() for f in so.ground_files.values())

@@ -1,0 +1,89 @@
+import math
+
+import pytest
+
+from symcot.errors import SymcotError
+from symcot.registry import load_claims, select
+from symcot.study.precision.run import Options, study
+from symcot.study.precision.summary import claim_json
+from tests.fixtures.toys import ToyCheck, ToyClaim, one_winner_family
+
+
+def _threshold(js, setting):
+    return next(t for t in js["thresholds"] if t["setting"] == setting)
+
+
+def test_too_small_beta_fails_exactly_where_predicted():
+    # size n: the winner (score 1, value 0) and n - 1 losers plus y_0 (score 0, value D); one step reads the value.
+    # Softmax at β puts n·e^-β/(1 + n·e^-β) of the weight on the losers: the read value is wrong once D times
+    # that reaches 1/2.
+    d, beta = 1000, 12.0
+    x = math.exp(-beta)
+    first = next(k for k in range(1, 10_000) if k * x * d / (1 + k * x) >= 0.5)
+    claim = ToyClaim([ToyCheck([one_winner_family(lambda n: 0, lambda n: d, first + 2)])], default_max_size=first + 2)
+    js = claim_json(study(claim, Options(formats=("float64",), betas=(beta, 2 * beta), softmax_formats=("float64",))))
+    small, large = _threshold(js, f"float64 softmax β={beta:g}"), _threshold(js, f"float64 softmax β={2 * beta:g}")
+    assert small["predicted"]["n"] == first
+    assert small["measured"]["n"] == first and small["measured"]["step"] == 1
+    assert large["predicted"]["n"] is None and large["measured"]["n"] is None
+    assert _threshold(js, "float64 hard")["measured"]["n"] is None
+    assert js["relies_on_ties"] is False
+
+
+def test_bfloat16_fails_exactly_where_predicted():
+    # the winner carries 2n + 1: exact in bfloat16 up to 255, and 257 (n = 128) rounds to 256
+    claim = ToyClaim([ToyCheck([one_winner_family(lambda n: 2 * n + 1, lambda n: 0, 130)])], default_max_size=130)
+    js = claim_json(study(claim, Options(formats=("bfloat16", "float16"), betas=())))
+    bf, f16 = _threshold(js, "bfloat16 hard"), _threshold(js, "float16 hard")
+    assert bf["predicted"]["n"] == 128 and bf["measured"]["n"] == 128
+    assert "π_out(y_1)" in bf["measured"]["mismatch"]["explanation"]
+    assert f16["measured"]["n"] is None and f16["predicted"]["n"] is None
+
+
+CASES = [("thm:cotdfs", 3, "as-written"), ("thm:cotdijkstra", 2, "repaired"), ("thm:cottreestrahler", 4, "repaired"),
+         ("thm:cotpathtotree", 5, "as-written")]
+LARGER = [("thm:cotdfs", 4, "as-written"), ("thm:cotdijkstra", 4, "repaired"), ("thm:cottreestrahler", 6, "repaired"),
+          ("thm:cotpathtotree", 9, "as-written")]
+
+
+@pytest.mark.parametrize("claim_id,size,variant", CASES)
+def test_float_replay_agrees_where_the_prediction_says_it_must(claim_id, size, variant):
+    _agrees(claim_id, size, variant, 16)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("claim_id,size,variant", LARGER)
+def test_float_replay_agrees_at_larger_sizes(claim_id, size, variant):
+    _agrees(claim_id, size, variant, 300)
+
+
+def _agrees(claim_id, size, variant, up_to):
+    claim = select(load_claims(None), [claim_id])[0]
+    js = claim_json(study(claim, Options(max_size=size, measure_up_to=up_to, betas=(100.0,))))
+    assert js["variant"] == variant
+    for t in js["thresholds"]:
+        if t["attention"] != "hard":
+            continue
+        pred, meas = t["predicted"]["n"], t["measured"]["n"]
+        # the sufficient condition is a guarantee: no failure before the predicted size
+        assert meas is None or (pred is not None and meas >= pred), t
+        assert t["measured"]["passed_exhaustive_sizes"] == list(range(1, size + 1))
+    # every one of these decoders decides by the smallest-index rule somewhere: softmax fails on the first such input
+    assert js["relies_on_ties"]
+    for t in js["thresholds"]:
+        if t["attention"] == "softmax":
+            assert t["measured"]["n"] == js["first_deciding_tie_n"] == t["predicted"]["n"]
+
+
+def test_as_written_is_used_where_it_holds_and_named_otherwise():
+    js = claim_json(study(select(load_claims(None), ["thm:cottreestrahler"])[0],
+                          Options(max_size=3, measure_up_to=3, betas=())))
+    assert js["variant"] == "repaired"
+    assert js["rejected"][0]["variant"] == "as-written" and js["rejected"][0]["counterexample"]["size"] == 2
+    with pytest.raises(SymcotError, match="departs from the spec"):
+        study(select(load_claims(None), ["thm:cottreestrahler"])[0],
+              Options(max_size=3, measure_up_to=3, betas=(), variant="as-written"))
+    with pytest.raises(SymcotError, match="no construction variant"):
+        study(select(load_claims(None), ["thm:cotdfs"])[0], Options(variant="nope"))
+    with pytest.raises(SymcotError, match="not checked through a construction"):
+        study(select(load_claims(None), ["lem:addwidplus1"])[0], Options())
