@@ -17,7 +17,8 @@ def add_parser(sub: Any) -> None:
     size = p.add_mutually_exclusive_group(required=True)
     size.add_argument("--n", type=int, metavar="N", help=f"export at this value of {N_HELP}")
     size.add_argument("--vertices", type=int, metavar="V",
-                      help="instead of --n: the number of vertices of the example input (of ψ(w) for a Dyck word w)")
+                      help="instead of --n: the number of vertices of the example input (of the ordered tree of "
+                           "a Dyck word w)")
     p.add_argument("--lam", help="the constant λ (an integer or p/q; default: the construction's rule at this size)")
     p.add_argument("--variant", help="construction variant (default: as-written)")
     p.add_argument("--format", choices=["numpy", "torch"], required=True, dest="fmt")
@@ -37,7 +38,8 @@ def _lam(text: str) -> int | Fraction:
 def example_input(chk: Any, size: int) -> tuple[Any, Any]:
     """An input of ``size`` and its family.
 
-    The path ψ(U^{n-1}D^{n-1}) where the claim's domain has it, else the first input of the first exhaustive
+    The path (the ordered tree of U^{n-1}D^{n-1}) where the claim's domain has it, else the first input of the first
+    exhaustive
     family with that size.
     """
     from symcot.check.extremal import extremal_family, extremal_inputs, in_domain

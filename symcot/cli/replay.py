@@ -22,7 +22,7 @@ def add_parser(sub: Any) -> None:
     r.add_argument("--n", type=int, metavar="N",
                    help="with --graph: n = |V|, the graph's vertices 0..n-1 (default: largest named + 1); as "
                         "everywhere, the construction's size parameter, so not for a path-side construction (n = |w|)")
-    r.add_argument("--dyck", help="a Dyck word over U/D; the tree ψ(w) rooted at vertex 0")
+    r.add_argument("--dyck", help="a Dyck word over U/D; its ordered tree, rooted at vertex 0")
     r.add_argument("--source", help="source / root vertex: a number, or a name of --graph/--graph-file (default 0)")
     r.add_argument("--variant", help="construction variant (default: as-written)")
     r.add_argument("--lam", help="the value of λ (default: the construction's rule for the input), e.g. 9 or 15/2")

@@ -1,7 +1,8 @@
 """``--n``, the same on every command: the construction's own size parameter, as its statement names it.
 
 A construction is stated in one size symbol (:mod:`symcot.check.size`): ``n = |V|`` for the graph and tree
-constructions, ``n = |w|`` for the path-side ones, ``m`` (the vertices of ψ(w)) for path → tree. ``--n``
+constructions, ``n = |w|`` for the path-side ones, ``m`` (the vertices of the ordered tree of ``w``) for one that writes
+its layout in them. ``--n``
 is that symbol's value in ``symcot latex`` and ``symcot export``; the number of vertices of an input is
 ``--vertices`` (``symcot export``) or ``--max-size`` (``symcot verify``).
 """

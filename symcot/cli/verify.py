@@ -59,9 +59,9 @@ def add_parser(sub: Any) -> None:
     v = sub.add_parser("verify", help="check claims and print a verdict per claim variant")
     v.add_argument("claims", nargs="*", metavar="CLAIM", help="paper labels (default: every claim)")
     v.add_argument("--max-size", type=int, default=None,
-                   help="largest input size: the vertices of a graph or tree (of ψ(w) for a Dyck word w), a lemma's "
-                        "dimension; the scopes name it in each construction's size parameter, e.g. n = |w| "
-                        "(default: each claim's own)")
+                   help="largest input size: the vertices of a graph or tree (of the ordered tree of a Dyck word "
+                        "w), a lemma's dimension; the scopes name it in each construction's size parameter, e.g. "
+                        "n = |w| (default: each claim's own)")
     v.add_argument("--json", metavar="PATH", help="write the JSON report here")
     v.add_argument("--markdown", metavar="PATH", help="write a Markdown report here")
     v.add_argument("--variant", action="append", help="only these variants (repeatable)")

@@ -75,4 +75,4 @@ def test_replay_n_with_graph_is_the_vertices_only_where_n_counts_them(capsys):
 
 
 def test_verify_max_size_help_says_what_it_counts():
-    assert "the vertices of a graph or tree (of ψ(w) for a Dyck word w)" in _help("verify")
+    assert "the vertices of a graph or tree (of the ordered tree of a Dyck word w)" in _help("verify")
