@@ -4,8 +4,8 @@ import json
 
 import pytest
 
-from symcot.check import deep_mutants
 from symcot.cli import main
+from symcot.study import deep_mutants
 
 
 def _one_line_error(capsys, argv):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import proofs.cot_path_to_tree.thm_cottreestrahler as strahler_proof
 from proofs.cot_path_to_tree.constructions.cottreestrahler import StrahlerTreeConstruction
-from symcot.check import symbolic_explore
+from symcot.prove import symbolic_explore
 from symcot.prove.symbolic_explore import Tally, explore, refute_all
 from symcot.prove.symbolic_target import Domain, SymbolicTarget
 

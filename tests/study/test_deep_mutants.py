@@ -202,7 +202,7 @@ def test_a_proof_of_a_refuted_mutant_is_a_soundness_failure():
 
 
 def test_a_fast_proof_of_a_refuted_mutant_is_decided_by_the_check_as_declared(dfs, monkeypatch):
-    from symcot.check import deep_mutants as dm
+    from symcot.study import deep_mutants as dm
 
     calls = []
 

@@ -1,7 +1,7 @@
 """Survivors of the default check compared with the original beyond the default size."""
 
-from symcot.check import survivors
 from symcot.constructions.mutant import SymbolicMutant, sites
+from symcot.study import survivors
 from symcot.study.mutation import target_of
 from symcot.study.survivors import Beyond, _sample, compare_beyond
 from tests.check.prefix_sum import BITS, claim

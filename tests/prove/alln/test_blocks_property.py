@@ -35,7 +35,7 @@ from symcot.ir.matrices import (
 )
 from symcot.ir.symbols import H, same_size
 from symcot.prove.alln.blocks import MapEval, Rep, Unsupported, shape_of
-from tests.check.alln.test_blocks import symbolic_outputs
+from tests.prove.alln.test_blocks import symbolic_outputs
 
 SIZES = {"one": sp.Integer(1), "three": sp.Integer(3), "n": n, "m": m, "mp": m + 1, "mm": m**2, "nm": n * m}
 LAYOUT = Layout("prop", list(SIZES.items()))

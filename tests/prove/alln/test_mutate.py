@@ -10,7 +10,7 @@ from symcot.constructions.mutant import Mutant
 from symcot.inputs import Digraph
 from symcot.ir import m, n
 from symcot.prove.alln.mutate import coordinates, overlay, single_weight_mutants
-from tests.check.alln.test_blocks import symbolic_outputs
+from tests.prove.alln.test_blocks import symbolic_outputs
 
 
 def _agrees(mut, inp, env):
