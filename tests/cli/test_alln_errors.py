@@ -29,7 +29,7 @@ from symcot.claims import Claim
 from proofs.cot_path_to_tree.constructions.cotwidofpath import WidthPathConstruction
 
 CLAIMS = [Claim(id="mine:other", kind="theorem", statement="s", where="w", default_max_size=2,
-                checks=[AllNCheck(lambda: WidthPathConstruction("as-written"), SPEC, [NONEMPTY_DYCK_WORDS])])]
+                checks=[AllNCheck(lambda: WidthPathConstruction("repaired"), SPEC, [NONEMPTY_DYCK_WORDS])])]
 '''
 
 

@@ -146,7 +146,7 @@ def test_closed_pipe_ends_quietly():
 def test_closed_pipe_during_verify_keeps_the_report(tmp_path):
     out = tmp_path / "r.json"
     cmd = (f"{sys.executable} -m symcot.cli verify eq:depth-height eq:strahc --no-progress --json {out} "
-           "| head -2; exit ${PIPESTATUS[0]}")  # the header is two lines (proofs, subject)
+           "| head -4; exit ${PIPESTATUS[0]}")  # the header: a proofs line and a subject per paper
     p = subprocess.run(cmd, shell=True, executable="/bin/bash", cwd=ROOT, capture_output=True, text=True,
                        timeout=300)
     assert p.stderr == "" and p.stdout.startswith("proofs: ")
