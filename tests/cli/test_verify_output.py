@@ -80,3 +80,21 @@ def test_progress_off_a_terminal_is_a_letter_per_row(verify):
     assert rc == 1
     assert out[0] == "F." + " " * (40 - len(" [2/2]") - 2) + " [2/2]"
     assert not any("[as-written]:" in line for line in out)  # no line per row
+
+
+def test_every_report_names_the_papers_subject(tmp_path, monkeypatch, capsys):
+    """The Cookbook's rows are about a draft at one commit: the header, the JSON and the Markdown say so."""
+    monkeypatch.chdir(tmp_path)
+    cookbook = str(Path(PROOFS).parent / "transformer_cookbook")
+    rc = main(["verify", "--proofs", cookbook, "sec:ffnn_minmax", "--no-progress", "--json", "r.json",
+               "--markdown", "r.md"])
+    assert rc == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[1].startswith("  subject: a draft of The Transformer Cookbook") and "582e0e1" in out[1]
+    papers = json.loads((tmp_path / "r.json").read_text())["meta"]["papers"]
+    from symcot.registry import load_claims
+
+    count = len(load_claims(cookbook))
+    assert [(p["package"], p["claims"]) for p in papers] == [("proofs.transformer_cookbook", count)]
+    assert "582e0e1" in papers[0]["subject"]
+    assert "Subject: a draft of The Transformer Cookbook" in (tmp_path / "r.md").read_text()
