@@ -194,7 +194,7 @@ class AllNCheck:
         assert stmt is not None
         lam_words = (f"λ = {res.lam_fixed} (fixed)" if res.lam_fixed is not None else
                      f"λ ≥ {res.lam_bound} assumed" if res.lam_bound is not None else None)
-        trusted = trusted_base(stmt, concrete, lam_words, self.conclusion)
+        trusted = trusted_base(stmt, concrete, lam_words, self.conclusion, stops=cons.stop is not None)
         second = second_opinion(claim_id, cons.variant, res.obligations, res.proved, self.second_solver,
                                 self.second_timeout_s, self.smt2_dir)
         if second.recheck is not None:

@@ -36,11 +36,11 @@ def _readings(concrete: dict[str, Any]) -> str:
 
 
 def trusted_base(stmt: AllNStatement, concrete: dict[str, Any], lam: str | None = None,
-                 unproved: str = "") -> list[str]:
+                 unproved: str = "", stops: bool = True) -> list[str]:
     """Every item the proof of ``stmt`` takes as given, each with where it was checked (see the module docstring).
 
     ``concrete`` is the concrete phase's record (sizes, witness); ``lam`` the λ hypothesis in words;
-    ``unproved`` what the claim concludes beyond this proof.
+    ``unproved`` what the claim concludes beyond this proof; ``stops``: the construction has a stop rule.
     """
     where = _readings(concrete)
     sizes = concrete.get("sizes_complete")
@@ -56,8 +56,10 @@ def trusted_base(stmt: AllNStatement, concrete: dict[str, Any], lam: str | None 
                f"reference states' fields on every input to size {sizes}; {where} (one view per name)")
     out.append(f"the prompt: built from the statement's segments; equal to the construction's prompt token for token "
                f"on every input to size {sizes}")
-    out.append(f"the step count T: the reference run's length on every input to size {sizes} and on the witness; the "
-               "stop rule is proved to fire exactly at T")
+    ends = ("the stop rule is proved to fire exactly at T" if stops else
+            "the construction has no stop rule: the decoder is run for exactly T steps")
+    out.append(f"the step count T: the reference run's length on every input to size {sizes} and on the witness; "
+               f"{ends}")
     out.append("the statement is read twice, as Python numbers and as Z3 terms: a symbolic term refuses Python truth "
                f"values (and, or, if, == on terms are errors); the two readings agree, {where}")
     wit = concrete.get("witness") or {}

@@ -210,3 +210,10 @@ def test_a_proof_that_reads_the_step_as_a_python_branch_cannot_happen():
     r = prove(DfsConstruction(), facts=False, lemmas=False, only=("base",))
     assert r.obligations and all(o.phase == "base" and o.ok for o in r.obligations)
     assert isinstance(DFS, AllNStatement)
+
+
+def test_the_trusted_base_says_how_the_run_ends():
+    concrete = {"inputs": 3, "facts_size": 3, "sizes_complete": 4, "z3_reading_size": 3, "fact_instances": {}}
+    assert any("stop rule is proved to fire exactly at T" in x for x in trusted_base(DFS, concrete))
+    without = "\n".join(trusted_base(DFS, concrete, stops=False))
+    assert "no stop rule: the decoder is run for exactly T steps" in without and "proved to fire" not in without
