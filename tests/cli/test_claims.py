@@ -60,3 +60,23 @@ def test_replay_honours_a_claims_block_selection(capsys):
     assert main(["replay", "thm:cotwidoftree", "--tree", "(()())"]) == 1
     out = capsys.readouterr().out
     assert "dis: expected [0, 1, 1], got [3, 1, 1]" in out and "dis: expected [0, 1, 1], got [2, 1, 1]" in out
+
+
+def test_a_users_claims_directory_speaks_of_its_own_labels_only(tmp_path, capsys):
+    """No label of the repository's papers is listed for a user's directory; its own LABELS are."""
+    import shutil
+    from pathlib import Path
+
+    example = Path(__file__).resolve().parents[2] / "docs" / "examples" / "prefix_sum" / "prefix_sum.py"
+    d = tmp_path / "mine"
+    d.mkdir()
+    shutil.copy(example, d / "prefix_sum.py")
+    assert main(["claims", "--proofs", str(d)]) == 0
+    out = capsys.readouterr().out
+    assert "demo:prefixsum" in out and "thm:cot" not in out and "without a claim" not in out
+    (d / "__init__.py").write_text('MODULES = ("prefix_sum",)\nTITLE = "Mine"\nSUBJECT = "my notes, v1"\n'
+                                   'LABELS = {"demo:prefixsum": ("theorem", True), "lem:todo": ("lemma", True)}\n')
+    assert main(["claims", "--proofs", str(d)]) == 0
+    out = capsys.readouterr().out
+    assert "subject: my notes, v1" in out and "lem:todo" in out.split("without a claim:", 1)[1]
+    assert "thm:cot" not in out
