@@ -120,10 +120,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from types import SimpleNamespace
 from typing import Any, Literal
 
+from proofs.cot_path_to_tree.algorithms.alg1_facts import height
 from proofs.cot_path_to_tree.algorithms.batched.paths import strahler_fold_batch
 from proofs.cot_path_to_tree.algorithms.paths import FoldState, strahler_fold
+from proofs.cot_path_to_tree.algorithms.pathstrahler_facts import VOCABULARY as FOLD_VOCABULARY
+from proofs.cot_path_to_tree.algorithms.pathstrahler_facts import parent_point, str_at
 from proofs.cot_path_to_tree.constructions.pathsteps import LETTER, LITERAL, LITERAL_LAST, StepReading
 from proofs.cot_path_to_tree.gadgets import (
     Gadget,
@@ -137,6 +141,7 @@ from proofs.cot_path_to_tree.gadgets import (
     signed_pass,
 )
 from symcot.algorithms.batched.fields import Fields
+from symcot.constructions.alln import AllNStatement, Choice, Segment, Y
 from symcot.constructions.base import Construction, Expectation, onehot_list
 from symcot.constructions.encoding import LambdaRule, StateEncoding, const, onehot, scalar
 from symcot.constructions.readings import Reading, as_written, reading, repair
@@ -405,6 +410,140 @@ LAMBDA_RULE = LambdaRule(n + 2, "thm:cotpathstrahler's sketch: \"λ > n+1\" for 
                          "λ = |w| + 2")
 
 
+# -- the statement for every n (read by the all-n prover, symcot.prove.alln) -------------------------------
+
+#: ``x_τ = [e_τ ‖ τ+1 ‖ 0 ‖ q_τ ‖ 0 ‖ e_{s_τ} ‖ 0 …]``: the prompt's input tokens
+#: (:meth:`StrahlerPathConstruction.token` builds them from this encoding, the all-n statement reads it at ``τ``).
+X_TOKEN = StateEncoding({"pos": onehot("x_tau"), "pos_sc": scalar("x_tau", offset=1), "q": scalar("x_q"),
+                         "ht": onehot("x_ht")})
+#: ``y_0 = [e_0 ‖ 1 ‖ 0 ‖ 1 ‖ 0 ‖ e_0 ‖ 0^n ‖ 0^4 ‖ 1 ‖ 0^6]``.
+Y0_TOKEN = StateEncoding({"pos": onehot("y0_at"), "pos_sc": const(1), "q": const(1), "ht": onehot("y0_at"),
+                          "flg": const(1)})
+
+
+def _w(c: Any, k: Any) -> Any:
+    """The letter ``w_k`` as a step: ``+1`` for ``U``, ``-1`` for ``D``."""
+    return c.ite(c.up(k), 1, -1)
+
+
+def _x_q(steps: StepReading) -> Any:
+    """``π_q(x_i)`` under the reading of ``q_τ`` (:mod:`~proofs.cot_path_to_tree.constructions.pathsteps`)."""
+    if steps.convention == "letter":
+        return lambda c, i: _w(c, i)
+    x0 = (lambda c: _w(c, c.T - 1)) if steps.x0 == "last" else (lambda c: 0)
+    return lambda c, i: c.ite(i >= 1, _w(c, i - 1), x0(c))
+
+
+def all_n_statement(variant: str) -> AllNStatement | None:
+    """What every token holds at every step, for the variants whose proof this is (``None`` for the others).
+
+    The statement of the proof completed as in the module docstring (the reading of ``q_τ`` and ``m`` of the
+    variant): at step ``t`` (``y_t`` to ``y_{t+1}``) head ``read`` selects ``x_{t+1}`` (``x_0`` at the last step);
+    after layer 1 ``tmp_ht = e_{s_{t+1}}``, ``tmp_pos_sc``, ``tmp_q`` hold what was read; head ``par`` selects
+    ``y_{t'}`` with ``t' = lp(t, s_{t+1})`` the last point at the height ``s_{t+1}`` when there is one (always on a
+    ``D``), else the token the key's tie-break gives on a ``U`` into a height not reached before; after layer 2 the
+    buffers hold that token's accumulator ``(M_u, c_u)``, ``M = str(v)``, ``D ± 1``; after layer 3 ``max(str(v),
+    M_u)`` and the five indicators; ``y_{t+1}`` is the fold's state at ``t + 1``.
+
+    Stated for the letter reading with ``m = π_q`` and for the printed ``q_τ`` with ``x_0`` carrying the last step and
+    ``m = π_tmp_q``; the layer-2 fallback depends on the key and the ``pos_sc`` commit. The printed key with the
+    layer-4 commit (``as-written``, ``q-literal-last-repaired``) gets the same statement as its repair, which it
+    does not satisfy (head ``par`` selects an input token: docs/errata/paths.md). The other readings (``tmp-q``,
+    ``q_0 = 0``, ``m`` from the other block) have none.
+
+    Not attached to the construction (its ``all_n`` stays ``None``): layer 2's key reads every input token after
+    layer 1, ``x_u^{(1)}``, and the all-n prover states a head's choice only at generated tokens. The choice it would
+    need is head ``read`` at ``x_u`` selecting ``x_0`` (query ``S e_u = e_{u+1}`` against the keys ``e_0 … e_u`` of
+    ``x_0 … x_u``: every score 0); with it every obligation is proved
+    (tests/proofs/cot_path_to_tree/test_thm_cotpathstrahler_alln.py).
+    """
+    opt = OPTIONS.get(variant)
+    if opt is None:
+        return None
+    letter = opt.steps.convention == "letter"
+    if (letter, opt.m_block) not in ((True, "q"), (False, "tmp_q")) or (not letter and opt.steps.x0 != "last"):
+        return None
+    commit1 = opt.pos_sc_commit == "layer-1"
+    if commit1 and not opt.key_gated:
+        # printed key, pos_sc committed in layer 1: x^(1) carry pos_sc = 1, so on a U into a new height the first
+        # input token there, x_{t+1}, scores λ + 1 above every generated token
+        def fallback(c: Any, t: Any) -> tuple[str, Any]:
+            return "x", t + 1
+    elif commit1:
+        # gated key, layer-1 commit: no λ term anywhere; y_t carries the largest pos_sc, t + 2
+        def fallback(c: Any, t: Any) -> tuple[str, Any]:
+            return Y, t
+    else:
+        # gated key, layer-4 commit: the last input token has the largest pos_sc, n
+        def fallback(c: Any, t: Any) -> tuple[str, Any]:
+            return "x", c.T - 1
+
+    def u_acc(acc: str) -> Any:
+        """The accumulator of the token head ``par`` selects (0 on an input token's)."""
+        def view(c: Any, t: Any) -> Any:
+            cls, p = fallback(c, t)
+            fb = getattr(c, acc)(p) if cls == Y else 0
+            return c.ite(parent_point(c, t) >= 0, getattr(c, acc)(parent_point(c, t)), fb)
+        return view
+
+    def d(c: Any, t: Any) -> Any:
+        return str_at(c, t) - u_acc("accM")(c, t)
+
+    def par_cases(c: Any, t: Any) -> list[tuple[Any, str, Any]]:
+        cls, p = fallback(c, t)
+        return [(parent_point(c, t) >= 0, Y, parent_point(c, t)), (True, cls, p)]
+
+    last_read = (lambda c, t: _w(c, 0)) if letter else (lambda c, t: _w(c, c.T - 1))
+    views = {
+        "pos1": lambda c, t: c.ite(t + 1 < c.T, t + 1, 0),
+        "read_sc": lambda c, t: c.ite(t + 1 < c.T, t + 2, 1),
+        "q_tok": (lambda c, t: _w(c, t)) if letter else (lambda c, t: c.ite(t >= 1, _w(c, t - 1), 1)),
+        "q_read": lambda c, t: c.ite(t + 1 < c.T, _w(c, t + 1) if letter else _w(c, t), last_read(c, t)),
+        "h_next": lambda c, t: height(c, t + 1),
+        "m_u": u_acc("accM"), "c_u": u_acc("accC"),
+        "str_v": str_at,
+        "d_minus": lambda c, t: d(c, t) - 1, "d": d, "d_plus": lambda c, t: d(c, t) + 1,
+        "zero": lambda c, t: 0,
+        "m_max": lambda c, t: c.ite(d(c, t) >= 0, str_at(c, t), u_acc("accM")(c, t)),
+        "ind_d_pos": lambda c, t: c.ite(d(c, t) > 0, 1, 0), "ind_d_zero": lambda c, t: c.ite(d(c, t) == 0, 1, 0),
+        "ind_d_neg": lambda c, t: c.ite(d(c, t) < 0, 1, 0),
+        "ind_cu_pos": lambda c, t: c.ite(u_acc("accC")(c, t) > 0, 1, 0),
+        "ind_cu_zero": lambda c, t: c.ite(u_acc("accC")(c, t) == 0, 1, 0),
+    }
+    base = ENCODING if letter else LITERAL_ENCODING
+    # every block of y_τ (τ < n: a letter is left, so pos, pos_sc and q are stated without the encoding's guard)
+    token = base.extended(pos=onehot("t"), pos_sc=scalar("t", offset=1), q=scalar("q_tok"))
+    cuts = {
+        1: StateEncoding({"pos": onehot("pos1"), "pos_sc": scalar("read_sc") if commit1 else scalar("t", offset=1),
+                          "tmp_pos_sc": scalar("read_sc"), "q": scalar("q_tok"), "tmp_q": scalar("q_read"),
+                          "ht": onehot("height"), "tmp_ht": onehot("h_next"), "M": scalar("m"), "c": scalar("c"),
+                          "flg": const(1)}),
+        2: StateEncoding({"M_buf": scalar("m_u"), "c_buf": scalar("c_u"), "M": scalar("str_v"), "c": scalar("zero"),
+                          "tmp_c_buf-1": scalar("zero"), "tmp_D-1": scalar("d_minus"), "tmp_D": scalar("d"),
+                          "tmp_D+1": scalar("d_plus")}),
+        3: StateEncoding({"M": scalar("m_max"), "tmp_D-1": scalar("ind_d_pos"), "tmp_D": scalar("ind_d_zero"),
+                          "tmp_D+1": scalar("ind_d_neg"), "tmp_c_buf": scalar("ind_cu_pos"),
+                          "tmp_c_buf-1": scalar("ind_cu_zero")}),
+    }
+    choices = (
+        Choice(1, "read", lambda c, t: [(t + 1 < c.T, "x", t + 1), (True, "x", 0)],
+               "Q^{(1)} = S π_pos(y_t) selects x_{t+1}; at the last step S e_{n-1} = 0 ties every score and x_0 wins"),
+        Choice(2, "par", par_cases,
+               "the right-most y_i with π_ht(y_i) = π_tmp_ht(y_t^{(1)}) (obs:strpathtwoMc's t'); on a U into a height "
+               "not reached before, the key's tie-break"),
+    )
+    x_views = {"x_tau": lambda c, i: i, "x_q": _x_q(opt.steps), "x_ht": lambda c, i: height(c, i)}
+    return AllNStatement(
+        FOLD_VOCABULARY, {n: lambda c: c.T},
+        (Segment("x", lambda c: c.T, X_TOKEN, x_views, lambda i: f"x_{i}"),),
+        Segment("y_0", lambda c: 1, Y0_TOKEN, {"y0_at": lambda c, i: 0}, lambda i: "y_0"),
+        token, views, choices, cuts,
+        notes=("no hand fact: the fold's definitions (Algorithm 1's input symbols, lp, eq:dynamicstrdfs case form) "
+               "and the Dyck domain",),
+        quotes={(2, "M"): "after the second layer the block M carries str(v)", (2, "tmp_D"): "tmp_D carries D",
+                (3, "M"): "π_M(y^{(3)}) = max(str(v), M_u)"})
+
+
 class StrahlerPathConstruction(Construction):
     """The completed Strahler-on-path decoder (a variant), its input encoding and the proof's invariants."""
 
@@ -441,10 +580,9 @@ class StrahlerPathConstruction(Construction):
     def token(self, cl: Any, key: Any, lam_value: Any) -> list[Any]:
         """``x_τ = [e_τ ‖ τ+1 ‖ 0 ‖ q_τ ‖ 0 ‖ e_{s_τ} ‖ 0 …]``, ``y_0 = [e_0 ‖ 1 ‖ 0 ‖ 1 ‖ 0 ‖ e_0 ‖ … ‖ 1 ‖ 0^6]``."""
         if key[0] == "x":
-            _, k, tau, q, height = key
-            return cl.assemble({"pos": onehot_list(k, tau), "pos_sc": tau + 1, "q": q, "ht": onehot_list(k, height)})
-        k = key[1]
-        return cl.assemble({"pos": onehot_list(k, 0), "pos_sc": 1, "q": 1, "ht": onehot_list(k, 0), "flg": 1})
+            _, _k, tau, q, s_tau = key
+            return cl.assemble(X_TOKEN.expected(SimpleNamespace(x_tau=tau, x_q=q, x_ht=s_tau), 0, cl.sizes))
+        return cl.assemble(Y0_TOKEN.expected(SimpleNamespace(y0_at=0), 0, cl.sizes))
 
     def invariants(self, inp: str, states: Sequence[FoldState], t: int) -> list[Expectation]:
         """Inside step ``t`` (point ``t - 1`` to ``t``): the reads, the parent, ``str(v)``, ``D``, the indicators."""
