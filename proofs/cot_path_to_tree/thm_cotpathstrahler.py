@@ -91,8 +91,9 @@ def _symbolic(variant: str) -> SymbolicCheck:
 def _all_n(variant: str) -> AllNCheck:
     """The all-n check of a variant.
 
-    Its statement is ``cotpathstrahler.all_n_statement``; it is not attached to the construction while the prover
-    cannot state head ``read``'s choice at an input token, so every row says the construction has none.
+    Its statement is ``cotpathstrahler.all_n_statement`` (the construction's ``all_n``): the six variants exact replay
+    verifies are proved for every n; the printed-key ones (``as-written``, ``q-literal-last-repaired``) carry the
+    repair's statement and fail its concrete phase; the other readings have none (``unknown``).
     """
     return AllNCheck(lambda: StrahlerPathConstruction(variant), SPEC, [NONEMPTY_DYCK_WORDS], concrete_size=8,
                      facts_size=6,

@@ -13,7 +13,9 @@ prover reads those from the decoder's IR.
 * ``y0`` -- the prompt's last token; the prover shows it is ``token`` at step 0.
 * ``token`` -- every block of ``y_τ`` as a function of the run at ``τ`` (it extends the construction's
   ``encoding``; the extra blocks are what the proof says the other registers hold).
-* ``choices`` -- per head, the token it selects at step ``τ``, by cases.
+* ``choices`` -- per head, the token it selects at step ``τ``, by cases (at a generated token; a choice stated
+  for a prompt segment's class says what the head selects at that segment's token ``i``, for a head whose output
+  at a prompt token a later layer reads).
 * ``cuts`` -- block values the proof states after a layer (``π_flg1(y_t^(1)) = 1[traverse]``): proved at
   the step, then used in place of the computed value.
 
@@ -53,16 +55,19 @@ class Segment:
 
 @dataclass(frozen=True)
 class Choice:
-    """The token head ``head`` of layer ``layer`` selects at step ``τ``.
+    """The token head ``head`` of layer ``layer`` selects at the tokens of class ``cls``.
 
-    ``cases(c, τ)`` lists ``(condition, class, parameter)``; the first case whose condition holds applies,
-    and the conditions together must cover every step. ``source`` quotes the proof.
+    ``cases(c, p)`` lists ``(condition, class, parameter)``; the first case whose condition holds applies,
+    and the conditions together must cover every ``p``. ``p`` is the step ``τ`` for the generated tokens
+    (``cls = y``, the default), the token's index ``i`` in its segment for a prompt segment's class (the head at
+    ``x_i``, whose context is the tokens up to ``x_i``). ``source`` quotes the proof.
     """
 
     layer: int
     head: str
     cases: Callable[[Interp, Any], Sequence[tuple[Any, str, Any]]]
     source: str = ""
+    cls: str = Y
 
 
 @dataclass(frozen=True)
@@ -113,6 +118,13 @@ class AllNStatement:
         names = [s.cls for s in self.segments]
         if Y in names or len(set(names)) != len(names):
             raise ValueError(f"segment classes must be distinct and not {Y!r}: {names}")
+        keys = [(ch.layer, ch.head, ch.cls) for ch in self.choices]
+        twice = sorted({k for k in keys if keys.count(k) > 1})
+        if twice:
+            raise ValueError(f"one choice per head and token class: {twice} stated twice")
+        unknown = sorted({ch.cls for ch in self.choices} - {*names, Y})
+        if unknown:
+            raise ValueError(f"choices stated for token classes {unknown}, which are neither a segment's nor {Y!r}")
         shadowed = sorted(set(self.views) & set(self.vocabulary.views))
         for seg in (*self.segments, self.y0):
             shadowed += [f"{v} (segment {seg.cls})" for v in sorted(set(seg.views) & set(self.all_views()))]
@@ -145,15 +157,17 @@ class AllNStatement:
                 quote = self.quotes.get((layer, b), f"the statement's cut after layer {layer}: π_{b}")
                 out.append((layer, "block", b, vals, quote))
         for ch in self.choices:
+            if ch.cls != Y:
+                continue
             for cond, cls, p in ch.cases(c, tau):
                 if cond:
                     out.append((ch.layer, "head", ch.head, self.label(cls, int(p)), ch.source))
                     break
         return out
 
-    def choice(self, layer: int, head: str) -> Choice | None:
-        """The stated choice of ``head`` at ``layer`` (``None`` if the statement has none)."""
-        return next((ch for ch in self.choices if ch.layer == layer and ch.head == head), None)
+    def choice(self, layer: int, head: str, cls: str = Y) -> Choice | None:
+        """The stated choice of ``head`` at ``layer`` at the tokens of class ``cls`` (``None`` if none is stated)."""
+        return next((ch for ch in self.choices if ch.layer == layer and ch.head == head and ch.cls == cls), None)
 
     def classes(self) -> list[str]:
         """Token classes in prompt order: the segments', then ``y``."""

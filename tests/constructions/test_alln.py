@@ -30,6 +30,19 @@ def test_shape_errors():
         dataclasses.replace(STATEMENT, segments=STATEMENT.segments + STATEMENT.segments[:1])
 
 
+def test_a_choice_is_stated_for_a_token_class():
+    from symcot.constructions.alln import Choice
+
+    at_x = Choice(2, "T", lambda c, i: [(True, "x_⊥", 0)], cls="x")
+    stmt = dataclasses.replace(STATEMENT, choices=(*STATEMENT.choices, at_x))
+    assert stmt.choice(2, "T", "x") is at_x and stmt.choice(2, "T") is STATEMENT.choice(2, "T")
+    assert STATEMENT.choice(2, "T", "x") is None and all(ch.cls == Y for ch in STATEMENT.choices)
+    with pytest.raises(ValueError, match="stated twice"):
+        dataclasses.replace(stmt, choices=(*stmt.choices, at_x))
+    with pytest.raises(ValueError, match="neither a segment's"):
+        dataclasses.replace(STATEMENT, choices=(*STATEMENT.choices, dataclasses.replace(at_x, cls="y_0")))
+
+
 def test_the_per_step_claims_a_failure_is_located_by_are_the_statements_cuts_and_choices():
     """One statement of the per-step claims: ``Construction.invariants`` reads the all-n cuts and choices."""
     from proofs.cot_path_to_tree.algorithms.dfs import dfs_dynamic

@@ -451,11 +451,11 @@ def all_n_statement(variant: str) -> AllNStatement | None:
     does not satisfy (head ``par`` selects an input token: docs/errata/paths.md). The other readings (``tmp-q``,
     ``q_0 = 0``, ``m`` from the other block) have none.
 
-    Not attached to the construction (its ``all_n`` stays ``None``): layer 2's key reads every input token after
-    layer 1, ``x_u^{(1)}``, and the all-n prover states a head's choice only at generated tokens. The choice it would
-    need is head ``read`` at ``x_u`` selecting ``x_0`` (query ``S e_u = e_{u+1}`` against the keys ``e_0 … e_u`` of
-    ``x_0 … x_u``: every score 0); with it every obligation is proved
-    (tests/proofs/cot_path_to_tree/test_thm_cotpathstrahler_alln.py).
+    Layer 2's key reads every input token after layer 1, ``x_u^{(1)}``, so the statement also says what head
+    ``read`` selects at an input token: at ``x_u`` the query ``S e_u = e_{u+1}`` meets the keys ``e_0 … e_u`` of
+    ``x_0 … x_u``, every score is 0 and ``x_0`` wins (proved for every ``u`` as an obligation, and compared with the
+    recorded pass over the prompt). The construction carries the statement (:attr:`StrahlerPathConstruction.all_n`)
+    for every variant it is written for; the printed-key ones are not proved (their concrete phase fails).
     """
     opt = OPTIONS.get(variant)
     if opt is None:
@@ -528,6 +528,9 @@ def all_n_statement(variant: str) -> AllNStatement | None:
     choices = (
         Choice(1, "read", lambda c, t: [(t + 1 < c.T, "x", t + 1), (True, "x", 0)],
                "Q^{(1)} = S π_pos(y_t) selects x_{t+1}; at the last step S e_{n-1} = 0 ties every score and x_0 wins"),
+        Choice(1, "read", lambda c, u: [(True, "x", 0)],
+               "at x_u, Q^{(1)} = S e_u = e_{u+1} against the keys e_0 … e_u of x_0 … x_u: every score is 0 and x_0 "
+               "wins (read by layer 2's key at x_u^{(1)})", cls="x"),
         Choice(2, "par", par_cases,
                "the right-most y_i with π_ht(y_i) = π_tmp_ht(y_t^{(1)}) (obs:strpathtwoMc's t'); on a U into a height "
                "not reached before, the key's tie-break"),
@@ -556,6 +559,9 @@ class StrahlerPathConstruction(Construction):
         default = [READINGS[variant].text] if variant in READINGS else []
         super().__init__("thm:cotpathstrahler", variant, decoder or build_decoder(variant),
                          notes.get(variant, default))
+        #: The statement of this variant's proof (``None`` for the readings it is not written for): a variant of
+        #: the same class may have none, so it is the instance's.
+        self.all_n = all_n_statement(variant)  # type: ignore[misc]
         self.steps = OPTIONS[variant].steps if variant in OPTIONS else LETTER
         self.pos_sc_commit = OPTIONS[variant].pos_sc_commit if variant in OPTIONS else "layer-4"
         if self.steps.convention == "literal":

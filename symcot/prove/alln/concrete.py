@@ -9,7 +9,8 @@ On every input of the claim's exhaustive families up to a size (:func:`check_sta
 * the prover's reading of the statement (its Z3 terms, every symbol pinned to the run's values:
   :mod:`symcot.prove.alln.pinned`) equals this one: facts, views, choices, sizes, counts, up to ``facts_size``;
 * the prompt built from the statement's segments is the construction's prompt, token for token;
-* exact replay (:func:`symcot.model.semantics.generate` with records): at every step each head selects the
+* exact replay (:func:`symcot.model.semantics.generate` with records): at every prompt token before ``y_0``
+  each head with a choice stated for the token's class selects the stated token; at every step each head selects the
   stated token, the stated cuts hold after their layer, ``y_{t+1}`` is the stated token (every block; only
   ``enc`` on the last one), and the run takes exactly ``T`` steps.
 
@@ -25,7 +26,7 @@ from typing import Any
 
 from symcot.algorithms.logic import Concrete, FactCount, check_facts, check_views
 from symcot.check.exhaustive import Family
-from symcot.constructions.alln import AllNStatement, Segment, blocks_of
+from symcot.constructions.alln import AllNStatement, Segment, Y, blocks_of
 from symcot.constructions.base import Construction
 from symcot.model.semantics import generate
 from symcot.prove.alln.pinned import check_z3_reading
@@ -87,8 +88,8 @@ def _position(stmt: AllNStatement, c: Concrete, cls: str, p: int) -> int:
     return off + p
 
 
-def _chosen(stmt: AllNStatement, c: Concrete, layer: int, head: str, t: int) -> tuple[str, int] | None:
-    ch = stmt.choice(layer, head)
+def _chosen(stmt: AllNStatement, c: Concrete, layer: int, head: str, t: int, at: str = Y) -> tuple[str, int] | None:
+    ch = stmt.choice(layer, head, at)
     if ch is None:
         return None
     for cond, cls, p in ch.cases(c, t):
@@ -105,6 +106,31 @@ def _check_prompt(cons: Construction, stmt: AllNStatement, c: Concrete, inp: Any
     if labels != prompt.labels or toks != prompt.tokens:
         k = next((i for i, (a, b) in enumerate(zip(toks, prompt.tokens)) if a != b), min(len(toks), len(prompt.tokens)))
         return ConcreteFailure("prompt", desc, None, f"token {k}", labels[k:k + 1], prompt.labels[k:k + 1])
+    return None
+
+
+def _check_prompt_records(stmt: AllNStatement, c: Concrete, records: Sequence[Sequence[Any]],
+                          desc: dict[str, Any]) -> ConcreteFailure | None:
+    """The choices stated at prompt tokens against the recorded pass over the prompt (before ``y_0``).
+
+    Only heads with a choice stated for the token's class are compared (the prover uses no other).
+    """
+    tokens = [(seg, i) for seg in stmt.segments for i in range(seg.count(c))]
+    if len(tokens) != len(records):
+        return ConcreteFailure("prompt", desc, None, "the number of prompt tokens before y_0", len(tokens),
+                               len(records))
+    for (seg, i), recs in zip(tokens, records):
+        for rec in recs:
+            for hc in rec.heads:
+                if stmt.choice(rec.layer, hc.head, seg.cls) is None:
+                    continue
+                want = _chosen(stmt, c, rec.layer, hc.head, i, seg.cls)
+                if want is None:
+                    return ConcreteFailure("choice", desc, None, f"layer {rec.layer} head {hc.head} at {seg.label(i)}: "
+                                           "no case applies")
+                if _position(stmt, c, *want) != hc.index:
+                    return ConcreteFailure("choice", desc, None, f"layer {rec.layer} head {hc.head} at {seg.label(i)}",
+                                           f"{want[0]}[{want[1]}]", f"position {hc.index}")
     return None
 
 
@@ -175,6 +201,9 @@ def check_run(cons: Construction, stmt: AllNStatement, inp: Any, states: Sequenc
                    record=True)
     if len(gen.outputs) != T:
         return ConcreteFailure("steps", desc, None, "the run's length", T, len(gen.outputs), True)
+    fail = _check_prompt_records(stmt, c, gen.prompt_records, desc)
+    if fail is not None:
+        return fail
     for t in range(T):
         fail = _check_records(stmt, c, gen.records[t], t, cl, lam, desc) or _check_output(
             cons, stmt, c, gen.outputs[t], t + 1, t + 1 == T and stmt.last_token == "encoding", cl, lam, desc)

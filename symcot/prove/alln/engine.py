@@ -169,11 +169,16 @@ class Engine:
         return {b: self._term_fn(term, self.views, p, b, f"cut after layer {k}") for b, term in enc.blocks.items()}
 
     def cases(self, k: int, head: str, cls: str, p: Any) -> Sequence[tuple[Any, str, Any]]:
-        """The stated choices of ``head`` at layer ``k`` for a token of class ``cls`` (only ``y`` has them)."""
-        ch = self.stmt.choice(k, head)
-        if ch is None or cls != Y:
+        """The stated choices of ``head`` at layer ``k`` for token ``p`` of class ``cls`` (the one stated for ``cls``).
+
+        A choice at a prompt token is proved by :func:`symcot.prove.alln.step.prove_input_head` (every token of
+        the class at once); at a generated token by the step's head obligations.
+        """
+        ch = self.stmt.choice(k, head, cls)
+        if ch is None:
             raise Unsupported(f"no stated choice for head {head} of layer {k} at a token of class {cls}")
-        with reading(f"the choice of head {head} at layer {k}"):
+        at = "" if cls == Y else f" at {cls}"
+        with reading(f"the choice of head {head} at layer {k}{at}"):
             return ch.cases(self.c, p)
 
     def layer(self, k: int, z: Rep, cls: str, p: Any, local: Local) -> Rep:

@@ -6,7 +6,8 @@ proof). The two readings can differ (Python's ``and`` on terms, ``//`` against Z
 ``==``). :class:`Pinned` is the Z3 reading with each uninterpreted symbol replaced by the reference run's
 value: the terms the prover would build, evaluated by Z3's simplifier to numbers. :func:`check_z3_reading`
 compares them with the concrete reading on a run (facts at every assignment of their variables, every view
-at every step, the step count, the sizes, the segments' counts, every head's choice at every step): a
+at every step, the step count, the sizes, the segments' counts, every head's choice at every step and at every
+prompt token it is stated for): a
 difference is a statement the prover does not read as the concrete phase checked it.
 """
 
@@ -19,7 +20,7 @@ from typing import Any
 import z3
 
 from symcot.algorithms.logic import Concrete, assignments, normalise
-from symcot.constructions.alln import AllNStatement
+from symcot.constructions.alln import AllNStatement, Y
 from symcot.prove.alln.ops import Symbolic, SymbolicTruthiness, reading
 
 
@@ -177,13 +178,18 @@ def _scalars(stmt: AllNStatement, conc: Concrete, pin: Pinned) -> Iterable[Readi
 
 
 def _choices(stmt: AllNStatement, conc: Concrete, pin: Pinned, T: int) -> Iterable[ReadingDifference]:
+    """Every choice at every step (at a generated token) or at every token of its segment (at a prompt token)."""
     for ch in stmt.choices:
         label = f"the choice of head {ch.head} at layer {ch.layer}"
-        for t in range(T):
+        if ch.cls == Y:
+            params, at = range(T), "at step "
+        else:
+            params, at = range(int(stmt.segment(ch.cls).count(conc))), f"at {ch.cls}_"
+        for t in params:
             py = next(([cls, p] for cond, cls, p in ch.cases(conc, t) if cond), None)
-            zv = _read(label, _chosen, ch.cases, pin, z3.IntVal(t))
+            zv = _read(f"{label} at {ch.cls}" if ch.cls != Y else label, _chosen, ch.cases, pin, z3.IntVal(t))
             if py != zv:
-                yield ReadingDifference(f"{label} at step {t}", py, zv)
+                yield ReadingDifference(f"{label} {at}{t}", py, zv)
                 return
 
 

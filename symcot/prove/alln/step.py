@@ -7,6 +7,10 @@ earlier token as the induction hypothesis describes it (:mod:`symcot.prove.alln.
   ``p*`` is in the context; and for every token class, a token ``u`` of that class (a fresh parameter over
   the whole class) scores at most ``p*``, and strictly less when it comes before ``p*`` (unique hard
   attention takes the smallest index among the maxima);
+* **attention at the prompt tokens** -- for a head with a choice stated for a prompt segment's class (a later
+  layer reads its output at ``x_u``), the same at ``x_u`` for a symbolic ``u``, in ``x_u``'s context: the
+  tokens at positions up to ``x_u``'s (no generated token; that none of a later class is there is an
+  obligation too);
 * **cuts** -- the values the statement gives after the layer equal the computed ones, at every coordinate
   (a fresh index);
 * **output** -- after the last layer, every block equals the statement's ``y_{t+1}`` (only the
@@ -41,8 +45,47 @@ def _txt(p: Any) -> str:
     return str(p) if not isinstance(p, int) else str(p)
 
 
+def _prove_selection(eng: Engine, ctx: Context, k: int, head: Any, q: Any, cases: Sequence[tuple[Any, str, Any]],
+                     in_context: Any, local: list[tuple[str, Any]], where: str, about: str,
+                     out_of_context: Sequence[str] = (), show: Any = _txt) -> None:
+    """The cases of a stated choice of ``head`` (layer ``k``), at a token whose query is ``q``.
+
+    ``in_context(cls, p)``: token ``p`` of class ``cls`` is in that token's causal context. The cases cover every
+    ``about`` (the step, or the token's index); each case's ``p*`` is in the context; every token ``u`` of every
+    class in the context scores at most ``p*``, and strictly less when it comes before ``p*``. The classes in
+    ``out_of_context`` come after the token: that none of theirs is in the context is an obligation too.
+    """
+    conds = [as_bool(cnd) for cnd, _, _ in cases]
+    ctx.check(z3.Or(*conds), "step", where, f"the stated cases cover every {about}", local, k)
+    for i, (_cnd, cls, p) in enumerate(cases):
+        active = z3.And(conds[i], *[z3.Not(c) for c in conds[:i]])
+        loc = [*local, (f"case {i + 1} of head {head.name}", active)]
+        tgt = f"{cls}[{show(p)}]"
+        try:
+            ctx.check(in_context(cls, p), "step", f"{where}, case {i + 1}", f"the selected token {tgt} is in the "
+                      "context", loc, k)
+            ev_case = eng.evaluator(loc)
+            tkey = ev_case.apply(head.key, eng.rep(cls, p, k - 1))
+            ts = eng.score(q, tkey, head.key.dst, loc, f"score of {tgt}")
+            tpos = eng.position(cls, p)
+            for cls2 in eng.stmt.classes():
+                u = fresh_int(f"{cls2}_u")
+                if cls2 in out_of_context:
+                    ctx.check(z3.Not(in_context(cls2, u)), "step", f"{where}, case {i + 1}",
+                              f"no {cls2}[u] is in the context", loc, k)
+                    continue
+                loc2 = [*loc, (f"{cls2}[u] in the context", in_context(cls2, u))]
+                key2 = eng.evaluator(loc2).apply(head.key, eng.rep(cls2, u, k - 1))
+                s2 = eng.score(q, key2, head.key.dst, loc2, f"score of {cls2}[u]")
+                goal = z3.And(s2 <= ts, z3.Implies(eng.position(cls2, u) < tpos, s2 < ts))
+                ctx.check(goal, "step", f"{where}, case {i + 1}",
+                          f"every {cls2}[u] scores ≤ {tgt}, and < when it comes before", loc2, k)
+        except Unsupported as e:
+            ctx.unsupported("step", f"{where}, case {i + 1}", f"select {tgt}", str(e), k)
+
+
 def prove_head(eng: Engine, ctx: Context, k: int, head: Any, local: list[tuple[str, Any]]) -> None:
-    """The attention obligations of ``head`` at layer ``k`` of the current step."""
+    """The attention obligations of ``head`` at layer ``k`` of the current step (at ``y_t``)."""
     t = eng.t
     where = f"head {head.name}"
     try:
@@ -52,29 +95,36 @@ def prove_head(eng: Engine, ctx: Context, k: int, head: Any, local: list[tuple[s
     except Unsupported as e:
         ctx.unsupported("step", where, "the head's choice", str(e), k)
         return
-    conds = [as_bool(cnd) for cnd, _, _ in cases]
-    ctx.check(z3.Or(*conds), "step", where, "the stated cases cover every step", local, k)
-    for i, (_cnd, cls, p) in enumerate(cases):
-        active = z3.And(conds[i], *[z3.Not(c) for c in conds[:i]])
-        loc = [*local, (f"case {i + 1} of head {head.name}", active)]
-        tgt = f"{cls}[{_txt(p)}]"
-        try:
-            ctx.check(eng.in_range(cls, p, t), "step", f"{where}, case {i + 1}", f"the selected token {tgt} is in the "
-                      "context", loc, k)
-            ev_case = eng.evaluator(loc)
-            tkey = ev_case.apply(head.key, eng.rep(cls, p, k - 1))
-            ts = eng.score(q, tkey, head.key.dst, loc, f"score of {tgt}")
-            tpos = eng.position(cls, p)
-            for cls2 in eng.stmt.classes():
-                u = fresh_int(f"{cls2}_u")
-                loc2 = [*loc, (f"{cls2}[u] in the context", eng.in_range(cls2, u, t))]
-                key2 = eng.evaluator(loc2).apply(head.key, eng.rep(cls2, u, k - 1))
-                s2 = eng.score(q, key2, head.key.dst, loc2, f"score of {cls2}[u]")
-                goal = z3.And(s2 <= ts, z3.Implies(eng.position(cls2, u) < tpos, s2 < ts))
-                ctx.check(goal, "step", f"{where}, case {i + 1}",
-                          f"every {cls2}[u] scores ≤ {tgt}, and < when it comes before", loc2, k)
-        except Unsupported as e:
-            ctx.unsupported("step", f"{where}, case {i + 1}", f"select {tgt}", str(e), k)
+    _prove_selection(eng, ctx, k, head, q, cases, lambda cls, p: eng.in_range(cls, p, t), local, where, "step")
+
+
+def prove_input_head(eng: Engine, ctx: Context, k: int, head: Any, cls: str, local: list[tuple[str, Any]]) -> None:
+    """The attention obligations of ``head`` at layer ``k`` at the prompt token ``cls[u]``, ``u`` symbolic.
+
+    A prompt token does not depend on the step: its context is the tokens at positions up to its own (the
+    segments before it and ``cls[0] … cls[u]``), and what ``head`` selects there is the choice stated for ``cls``.
+    Proved once for every ``u`` (the engine uses it at every step, for every prompt token of the class).
+    """
+    u = fresh_int(f"{cls}_at")
+    where = f"head {head.name} of layer {k} at {cls}[u]"
+    loc = [*local, (f"{cls}[u] is a prompt token", eng.in_range(cls, u, eng.t))]
+    upos = eng.position(cls, u)
+    later = eng.stmt.classes()[eng.stmt.classes().index(cls) + 1:]
+    try:
+        ev = eng.evaluator(loc)
+        q = ev.apply(head.query, eng.rep(cls, u, k - 1), f"Q_{head.name} at {cls}[u]")
+        cases = list(eng.cases(k, head.name, cls, u))
+    except Unsupported as e:
+        ctx.unsupported("step", where, "the head's choice", str(e), k)
+        return
+
+    def in_context(cls2: str, p: Any) -> Any:
+        return z3.And(eng.in_range(cls2, p, eng.t), eng.position(cls2, p) <= upos)
+
+    def show(p: Any) -> str:  # the token's own index reads ``u``
+        return _txt(z3.substitute(p, (u, z3.Int("u")))) if z3.is_expr(p) else _txt(p)
+
+    _prove_selection(eng, ctx, k, head, q, cases, in_context, loc, where, f"{cls}[u]", later, show)
 
 
 def prove_blocks(eng: Engine, ctx: Context, got: Any, want: Any, blocks: Sequence[str], local: list[tuple[str, Any]],
@@ -100,6 +150,9 @@ def prove_step(eng: Engine, ctx: Context, encoding_blocks: dict[str, Any]) -> No
         lay = eng.dec.layers[k - 1]
         if lay.attention is not None:
             for h in lay.attention.heads:
+                for cls in stmt.classes()[:-1]:
+                    if stmt.choice(k, h.name, cls) is not None:
+                        prove_input_head(eng, ctx, k, h, cls, base)
                 prove_head(eng, ctx, k, h, base)
         if k in stmt.cuts:
             try:

@@ -22,7 +22,8 @@ SHARED = (
     "the symbolic block algebra reads the IR maps coordinate by coordinate at every block shape: tested equal to the "
     "compiled maps, property-based over every matrix class (tests/prove/alln/test_blocks*.py)",
     "the layer semantics (attention by stated choices, W_O, residual, W_2 ReLU(W_1 ·)) mirror "
-    "symcot/model/semantics.py; the statement's choices are checked against exact replay",
+    "symcot/model/semantics.py; the statement's choices (at generated tokens, and at the prompt tokens a choice is "
+    "stated for) are proved as obligations and checked against exact replay",
     "the prover's own symbols (t!, λ!, bound variables v!) cannot be named by a vocabulary (names are checked)",
 )
 

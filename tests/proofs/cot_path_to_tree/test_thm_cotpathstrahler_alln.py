@@ -1,12 +1,11 @@
-"""thm:cotpathstrahler's all-n statement: right on real runs, caught where it is wrong, and how far the prover gets.
+"""thm:cotpathstrahler's all-n statement: right on real runs, caught where it is wrong, and proved for all n.
 
-The statement (``cotpathstrahler.all_n_statement``) holds on every non-empty Dyck word of the concrete phase for the
-six variants exact replay verifies, and the as-written decoder (printed layer-2 key, layer-4 commit) departs from it
-at ``UD``, head ``par``. It is not wired into the claim: the prover cannot state head ``read``'s choice at an input
-token (layer 2's key reads ``x_u^{(1)}``, the output of layer 1 at ``x_u``), so every obligation that reads an input
-token after layer 1 is ``unsupported`` and nothing else fails. With that one choice supplied (the tests marked slow
-patch :meth:`symcot.prove.alln.engine.Engine.cases` for the test only, and prove the choice separately), every
-obligation of the repaired decoder is proved.
+The statement (``cotpathstrahler.all_n_statement``, the construction's ``all_n``) holds on every non-empty Dyck word
+of the concrete phase for the six variants exact replay verifies, and the as-written decoder (printed layer-2 key,
+layer-4 commit) departs from it at ``UD``, head ``par``. Layer 2's key reads every input token after layer 1
+(``x_u^{(1)}``), so the statement also says what head ``read`` selects at an input token (``x_0``: every score is 0):
+that choice is an obligation of its own, proved for every ``u``, and compared with the recorded pass over the prompt;
+a wrong one is caught by the concrete phase and not proved by the prover.
 """
 
 import dataclasses
@@ -20,7 +19,6 @@ from proofs.cot_path_to_tree.constructions.cotpathstrahler import (
     StrahlerPathConstruction,
     all_n_statement,
 )
-from symcot.constructions.alln import Y
 from symcot.constructions.encoding import scalar
 from symcot.inputs.dyck_families import NONEMPTY_DYCK_WORDS
 from symcot.prove.alln.concrete import check_statement, check_witness
@@ -30,7 +28,6 @@ VERIFIED = ("repaired", "q-literal-repaired", "pos-sc-layer-1", "repaired-pos-sc
             "q-literal-last-repaired-pos-sc-layer-1", "q-literal-repaired-pos-sc-layer-1")
 #: The printed key with the layer-4 commit: the statement is the repair's, which they do not satisfy.
 PRINTED_KEY = ("as-written", "q-literal-last-repaired")
-UNSTATED = "no stated choice for head read of layer 1 at a token of class x"
 
 
 @pytest.fixture(scope="module")
@@ -49,8 +46,15 @@ def test_which_variants_have_a_statement():
     assert have == {*VERIFIED, *PRINTED_KEY}
 
 
-def test_the_statement_is_not_wired_while_the_prover_cannot_prove_it():
-    assert all(StrahlerPathConstruction(v).all_n is None for v in VARIANTS)
+def test_the_statement_is_wired_for_the_variants_it_is_written_for():
+    for v in VARIANTS:
+        wired = StrahlerPathConstruction(v).all_n
+        assert (wired is not None) == (v in {*VERIFIED, *PRINTED_KEY})
+        assert wired is None or wired.choice(1, "read", "x") is not None
+    stmt = all_n_statement("repaired")
+    at_x = stmt.choice(1, "read", "x")
+    assert at_x is not None and at_x.cls == "x" and stmt.choice(1, "read") is not at_x
+    assert stmt.choice(2, "par", "x") is None
 
 
 @pytest.mark.parametrize("variant", VERIFIED)
@@ -83,85 +87,106 @@ def test_a_wrong_choice_is_caught_by_the_concrete_phase(thm):
 
     stmt = all_n_statement("repaired")
     wrong = Choice(2, "par", lambda c, t: [(True, "x", c.T - 1)])  # "par always falls back to x_{n-1}"
-    f = _concrete(thm, "repaired", dataclasses.replace(stmt, choices=(stmt.choices[0], wrong))).failure
+    f = _concrete(thm, "repaired", dataclasses.replace(stmt, choices=(*stmt.choices[:2], wrong))).failure
     assert f is not None and f.kind == "choice" and f.what == "layer 2 head par" and f.input["word"] == "UD"
+
+
+def _wrong_read(stmt, cases):
+    """``stmt`` with head ``read``'s choice at the input tokens replaced by ``cases``."""
+    from symcot.constructions.alln import Choice
+
+    wrong = Choice(1, "read", cases, "wrong on purpose", cls="x")
+    return dataclasses.replace(stmt, choices=tuple(wrong if ch.cls == "x" else ch for ch in stmt.choices))
+
+
+#: Wrong choices of head ``read`` at ``x_u``: ``x_1`` (not in ``x_0``'s context), ``x_u`` itself (in the context, but
+#: ``x_0`` ties it and comes first).
+WRONG_READS = {"x_1": lambda c, u: [(True, "x", 1)], "x_u": lambda c, u: [(True, "x", u)]}
+
+
+@pytest.mark.parametrize("wrong", sorted(WRONG_READS))
+def test_a_wrong_choice_at_an_input_token_is_caught_by_the_concrete_phase(thm, wrong):
+    stmt = _wrong_read(all_n_statement("repaired"), WRONG_READS[wrong])
+    f = _concrete(thm, "repaired", stmt).failure
+    at = {"x_1": "x_0", "x_u": "x_1"}[wrong]
+    assert f is not None and f.kind == "choice" and f.step is None and f.input["word"] == "UD"
+    assert f.what == f"layer 1 head read at {at}" and f.got == "position 0" and not f.decoder_departs
 
 
 # -- the prover ------------------------------------------------------------------------------------------------
 
 
-@pytest.mark.slow
-def test_the_prover_stops_only_at_the_input_tokens_after_layer_1():
+@pytest.mark.parametrize("wrong", sorted(WRONG_READS))
+def test_a_wrong_choice_at_an_input_token_is_not_proved(wrong):
+    """Handed straight to the prover (no concrete phase): the obligation of the choice at ``x[u]`` fails."""
     from symcot.prove.alln.prover import prove
 
-    res = prove(StrahlerPathConstruction("repaired"), all_n_statement("repaired"), facts=False, lemmas=False,
-                timeout_s=30, derive_lambda=False)
-    assert not res.proved
-    bad = [o for o in res.obligations if not o.ok]
-    assert bad and all(o.status == "unsupported" and UNSTATED in o.detail for o in bad)
-    assert [(o.layer, o.where) for o in bad][:2] == [(2, "head par, case 1"), (2, "head par, case 2")]
-    assert sum(o.ok for o in res.obligations) >= 45  # base, layer 1, head par's cover and range
+    stmt = _wrong_read(all_n_statement("repaired"), WRONG_READS[wrong])
+    res = prove(StrahlerPathConstruction("repaired"), stmt, facts=False, lemmas=False, timeout_s=10,
+                derive_lambda=False, stop_early=True, only=("step",))
+    f = res.first_failure
+    assert not res.proved and f is not None and f.status in ("failed", "unknown"), f and f.line()
+    assert (f.layer, f.where) == (1, "head read of layer 1 at x[u], case 1")
+    want = {"x_1": "the selected token x[1] is in the context",
+            "x_u": "every x[u] scores ≤ x[u], and < when it comes before"}[wrong]
+    assert f.statement == want
 
 
-def _with_input_read(monkeypatch):
-    """The prover given the one choice it cannot state: x_u's own layer-1 read selects x_0 (proved below)."""
-    from symcot.prove.alln import engine
-
-    cases = engine.Engine.cases
-
-    def patched(self, k, head, cls, p):
-        if cls != Y and (k, head) == (1, "read"):
-            return [(True, "x", 0)]
-        return cases(self, k, head, cls, p)
-
-    monkeypatch.setattr(engine.Engine, "cases", patched)
-
-
-@pytest.mark.slow
-def test_the_missing_choice_holds_for_every_input_token():
-    """At ``x_u`` the query ``S e_u = e_{u+1}`` meets the keys ``e_0 … e_u`` of ``x_0 … x_u``: every score is 0."""
+def _input_head(stmt, timeout_s=30):
+    """The obligations of head ``read``'s choice at ``x[u]`` alone (layer 1 reads only the tokens themselves)."""
     from symcot.prove.alln.context import Context
     from symcot.prove.alln.engine import Engine
-    from symcot.prove.alln.ops import Symbolic, fresh_int, quantified
+    from symcot.prove.alln.ops import Symbolic, quantified
+    from symcot.prove.alln.step import prove_input_head
     from symcot.prove.alln.sums import Summer
 
     cons = StrahlerPathConstruction("repaired")
-    stmt = all_n_statement("repaired")
     c = Symbolic(stmt.vocabulary)
-    ctx = Context([(f.name, quantified(c, f)) for f in stmt.vocabulary.facts], 30)
+    ctx = Context([(f.name, quantified(c, f)) for f in stmt.vocabulary.facts], timeout_s)
     ctx.kinds = c.kinds
     t = z3.Int("t!")
-    eng = Engine(stmt, cons.decoder, c, Summer(ctx), {}, t, [("0 ≤ t < T", z3.And(t >= 0, t < c.T))])
-    head = cons.decoder.layers[0].attention.heads[0]
-    u, v = fresh_int("u"), fresh_int("v")
-    local = [("x_u", z3.And(u >= 0, u < c.T)), ("x_v before x_u", z3.And(v >= 0, v <= u))]
-    ev = eng.evaluator(local)
-    q = ev.apply(head.query, eng.rep("x", u, 0))
-    s0 = eng.score(q, ev.apply(head.key, eng.rep("x", 0, 0)), head.key.dst, local, "x_0")
-    sv = eng.score(q, ev.apply(head.key, eng.rep("x", v, 0)), head.key.dst, local, "x_v")
-    ob = ctx.check(z3.And(s0 == 0, sv <= s0), "step", "head read at x_u", "x_0 wins", local, 1)
-    assert ob.ok and all(o.ok for o in ctx.log), [o.line() for o in ctx.log if not o.ok]
+    base = [("0 ≤ t < T", z3.And(t >= 0, t < c.T))]
+    eng = Engine(stmt, cons.decoder, c, Summer(ctx), {}, t, base)
+    prove_input_head(eng, ctx, 1, cons.decoder.layers[0].attention.heads[0], "x", base)
+    return [o for o in ctx.log if o.phase == "step"]
+
+
+def test_the_choice_at_the_input_tokens_is_proved_for_every_u():
+    """At ``x_u`` the query ``S e_u = e_{u+1}`` meets the keys ``e_0 … e_u`` of ``x_0 … x_u``: every score is 0."""
+    obs = _input_head(all_n_statement("repaired"))
+    assert [(o.where, o.statement) for o in obs] == [
+        ("head read of layer 1 at x[u]", "the stated cases cover every x[u]"),
+        ("head read of layer 1 at x[u], case 1", "the selected token x[0] is in the context"),
+        ("head read of layer 1 at x[u], case 1", "every x[u] scores ≤ x[0], and < when it comes before"),
+        ("head read of layer 1 at x[u], case 1", "no y[u] is in the context")]
+    assert all(o.ok for o in obs), [o.line() for o in obs if not o.ok]
+
+
+def test_the_negative_control_of_the_choice_at_the_input_tokens():
+    """``x_u`` stated for every ``x_u``: ``x_0`` ties it and comes first, so the strict inequality is not proved."""
+    obs = _input_head(_wrong_read(all_n_statement("repaired"), WRONG_READS["x_u"]), timeout_s=10)
+    bad = [o for o in obs if not o.ok]
+    assert [(o.where, o.statement) for o in bad] == [
+        ("head read of layer 1 at x[u], case 1", "every x[u] scores ≤ x[u], and < when it comes before")]
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("variant", ["repaired", "pos-sc-layer-1"])
-def test_with_the_input_tokens_read_every_obligation_is_proved(monkeypatch, variant):
+def test_every_obligation_is_proved(variant):
     from symcot.prove.alln.prover import prove
 
-    _with_input_read(monkeypatch)
-    res = prove(StrahlerPathConstruction(variant), all_n_statement(variant), facts=False, lemmas=False,
-                timeout_s=60, derive_lambda=False)
+    res = prove(StrahlerPathConstruction(variant), facts=False, lemmas=False, timeout_s=60, derive_lambda=False)
     assert res.proved, res.first_failure and res.first_failure.line()
-    assert res.counts() == {"proved": 104}
+    at_x = [o for o in res.obligations if o.where.startswith("head read of layer 1 at x[u]")]
+    assert len(at_x) == 4 and all(o.ok for o in at_x)
 
 
 @pytest.mark.slow
-def test_with_the_input_tokens_read_the_printed_key_is_not_proved(monkeypatch):
+def test_the_printed_key_is_not_proved_by_the_prover():
     from symcot.prove.alln.prover import prove
 
-    _with_input_read(monkeypatch)
-    res = prove(StrahlerPathConstruction("as-written"), all_n_statement("as-written"), facts=False, lemmas=False,
-                timeout_s=20, derive_lambda=False, stop_early=True)
+    res = prove(StrahlerPathConstruction("as-written"), facts=False, lemmas=False, timeout_s=20,
+                derive_lambda=False, stop_early=True)
     first = res.first_failure
     assert not res.proved and first is not None
     assert (first.layer, first.where) == (2, "head par, case 1") and "every x[u] scores" in first.statement

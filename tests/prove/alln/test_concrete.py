@@ -48,3 +48,22 @@ def test_tree_strahler_as_written_departs_from_the_statement_on_the_final_backtr
     assert ok.failure is None
     bad = check_statement(StrahlerTreeConstruction("as-written"), TREE, m.SPEC.reference, [m.TREES], 4, 3).failure
     assert bad is not None and bad.kind == "choice" and bad.input["n"] == 2 and "head B" in bad.what
+
+
+
+def test_the_prover_reading_of_a_choice_at_the_prompt_tokens_is_compared():
+    """A choice at ``x_i`` is read at every ``i`` in both readings: ``i / 2`` is 0.5 in Python and 0 in Z3 at i = 1."""
+    from proofs.cot_path_to_tree.algorithms.dfs import dfs_dynamic
+    from symcot.constructions.alln import Choice
+    from symcot.inputs import Digraph
+    from symcot.prove.alln.pinned import check_z3_reading
+
+    g = Digraph.from_arcs(2, [(0, 1)])
+    values = DFS.vocabulary.interpret((g, 0), dfs_dynamic(g, 0))
+    halves = dataclasses.replace(DFS, choices=(*DFS.choices, Choice(2, "T", lambda c, i: [(True, "x", i / 2)],
+                                                                    cls="x")))
+    diff = check_z3_reading(halves, values, facts=False)
+    assert diff is not None and diff.what == "the choice of head T at layer 2 at x_1"
+    assert diff.python == ["x", 0.5] and diff.z3 == ["x", 0]
+    whole = dataclasses.replace(DFS, choices=(*DFS.choices, Choice(2, "T", lambda c, i: [(True, "x", i)], cls="x")))
+    assert check_z3_reading(whole, values, facts=False) is None

@@ -45,3 +45,19 @@ def test_a_missing_block_or_view_is_unsupported():
         eng.encode(StateEncoding({"cur": onehot("cur")}), eng.views, t, True, "y_t")
     with pytest.raises(Unsupported, match="no view"):
         eng.encode(StateEncoding({"cur": onehot("nowhere")}), eng.views, t, False, "y_t").read("cur", (0,))
+
+
+def test_a_head_at_a_prompt_token_uses_the_choice_stated_for_its_class():
+    import dataclasses
+
+    from symcot.constructions.alln import Choice
+
+    eng, c, t = _engine()
+    with pytest.raises(Unsupported, match="no stated choice for head T of layer 2 at a token of class x"):
+        eng.cases(2, "T", "x", z3.Int("u"))
+    at_x = Choice(2, "T", lambda c, i: [(True, "x_⊥", 0)], cls="x")
+    stmt = dataclasses.replace(STATEMENT, choices=(*STATEMENT.choices, at_x))
+    eng2 = Engine(stmt, DfsConstruction().decoder, c, Summer(Context([])), {}, t, [])
+    assert [(cls, p) for _, cls, p in eng2.cases(2, "T", "x", z3.Int("u"))] == [("x_⊥", 0)]
+    with pytest.raises(Unsupported, match="at a token of class x_⊥"):
+        eng2.cases(2, "T", "x_⊥", 0)
