@@ -115,13 +115,11 @@ class AllNCheck:
         run's size); its counterexample is the first step, layer and block where the run leaves the reference.
         """
         size = min(self.concrete_size, ctx.max_size)
-        replayed = run_construction_check(ctx.claim_id, cons, self.spec, [f for f in self.families if f.exhaustive],
-                                          size, jobs=ctx.jobs)
+        replayed = self._replay(ctx.claim_id, cons, size, ctx.jobs)
         why = ("no all-n statement: the construction does not state what every token holds (an AllNStatement; see "
                "symcot/constructions/alln.py), so no obligation can be stated")
         if replayed.verdict == "refuted" and replayed.counterexample is not None:
-            method = f"all-n row without a statement: exact replay of every input up to size {size}"
-            return Verdict(ctx.claim_id, cons.variant, "refuted", method, replayed.max_size,
+            return Verdict(ctx.claim_id, cons.variant, "refuted", self._replay_method(size), replayed.max_size,
                            replayed.inputs_checked, time.perf_counter() - t0, replayed.counterexample,
                            [*notes, f"{why}; exact replay of every input up to size {size} refutes the variant for "
                                     "every n: the counterexample is where the run first leaves the reference"],
@@ -131,6 +129,15 @@ class AllNCheck:
                        time.perf_counter() - t0, None,
                        [*notes, f"{why}; exact replay up to size {size}: {replayed.verdict}"],
                        scope="nothing established for all n", details={"obligations": []})
+
+    def _replay(self, claim_id: str, cons: Construction, size: int, jobs: int) -> Verdict:
+        """The claim's own check (its spec, its exhaustive families) of ``cons`` by exact replay up to ``size``."""
+        return run_construction_check(claim_id, cons, self.spec, [f for f in self.families if f.exhaustive], size,
+                                      jobs=jobs)
+
+    @staticmethod
+    def _replay_method(size: int) -> str:
+        return f"all-n row refuted by exact replay of every input up to size {size} (no proof needed)"
 
     def _error(self, claim_id: str, variant: str, e: BaseException, what: str, notes: list[str],
                t0: float) -> Verdict:
@@ -182,10 +189,17 @@ class AllNCheck:
                            time.perf_counter() - t0, ce,
                            [*notes, f"the decoder departs from the reference: {f.text()}"],
                            details={"concrete": concrete, "obligations": []})
+        false = f"the all-n statement is false on a concrete run, so no proof was tried: {f.text()}"
+        replayed = self._replay(claim_id, cons, self.concrete_size, 1)
+        if replayed.verdict == "refuted" and replayed.counterexample is not None:
+            return Verdict(claim_id, cons.variant, "refuted", self._replay_method(self.concrete_size),
+                           replayed.max_size, replayed.inputs_checked, time.perf_counter() - t0,
+                           replayed.counterexample,
+                           [*notes, false, "exact replay refutes the variant for every n: the counterexample is where "
+                                           "the run first leaves the reference"],
+                           details={"concrete": concrete, "concrete_failure": ce, "obligations": []})
         return Verdict(claim_id, cons.variant, "unknown", self.method, None, inputs, time.perf_counter() - t0,
-                       None, [*notes, f"the all-n statement is false on a concrete run, so no proof was tried: "
-                                      f"{f.text()}"],
-                       scope="nothing established for all n",
+                       None, [*notes, false], scope="nothing established for all n",
                        details={"concrete": concrete, "concrete_failure": ce, "obligations": []})
 
     def _verdict(self, claim_id: str, cons: Construction, res: AllNResult, concrete: dict[str, Any],

@@ -1,5 +1,6 @@
 """AllNCheck rows: proved with scope all n, unknown with the reason, never proved without a proof."""
 
+import dataclasses
 import importlib
 
 from proofs.cot_path_to_tree.constructions.cotdfs import DfsConstruction
@@ -19,12 +20,36 @@ def test_no_statement_is_unknown_with_the_reason():
     assert row.scope == "nothing established for all n" and row.details == {"obligations": []}
 
 
-def test_a_statement_false_on_a_concrete_run_is_unknown_before_any_proof():
+def test_a_statement_false_on_a_concrete_run_is_refuted_where_the_decoder_departs():
+    """Tree Strahler as written: its statement fails at head B (step 2), and replay finds the decoder departing."""
     m = importlib.import_module("proofs.cot_path_to_tree.thm_cottreestrahler")
     row = AllNCheck(lambda: StrahlerTreeConstruction("as-written"), m.SPEC, [m.TREES], concrete_size=3,
                     facts_size=2).run(RunContext("thm:cottreestrahler", 3))
-    assert row.verdict == "unknown" and "false on a concrete run" in row.notes[-1] and "head B" in row.notes[-1]
+    assert row.verdict == "refuted" and row.method.startswith("all-n row refuted by exact replay")
+    assert any("false on a concrete run" in x and "head B" in x for x in row.notes)
     assert row.details["concrete_failure"]["step"] == 2 and row.details["obligations"] == []
+    c = row.counterexample
+    assert (c["size"], c["step"], c["layer"], c["block"]) == (2, 3, 2, "c_buf")  # the default run's counterexample
+
+
+def test_a_false_statement_of_a_right_decoder_is_unknown_before_any_proof():
+    """Path Strahler repaired with a wrong cut ("tmp_D carries D + 1"): nothing to refute, nothing proved."""
+    from proofs.cot_path_to_tree.constructions.cotpathstrahler import StrahlerPathConstruction, all_n_statement
+    from symcot.constructions.encoding import scalar
+
+    m = importlib.import_module("proofs.cot_path_to_tree.thm_cotpathstrahler")
+    stmt = all_n_statement("repaired")
+    wrong = dataclasses.replace(stmt, cuts={**stmt.cuts, 2: stmt.cuts[2].extended(tmp_D=scalar("d", offset=1))})
+
+    def make():
+        cons = StrahlerPathConstruction("repaired")
+        cons.all_n = wrong
+        return cons
+
+    row = AllNCheck(make, m.SPEC, [m.NONEMPTY_DYCK_WORDS], concrete_size=4, facts_size=3).run(
+        RunContext("thm:cotpathstrahler", 4))
+    assert row.verdict == "unknown" and "false on a concrete run" in row.notes[-1] and "tmp_D" in row.notes[-1]
+    assert row.details["obligations"] == []
 
 
 def _row(res, **kw):
@@ -70,7 +95,7 @@ def test_a_variant_without_a_statement_is_refuted_by_exact_replay_or_left_unknow
     rows = {chk.variant: chk.run(RunContext("thm:cotwidofpath", 4)) for chk in claim.selected(all_n=True)
             if chk.variant in ("as-written", "repaired")}
     bad, good = rows["as-written"], rows["repaired"]
-    assert bad.verdict == "refuted" and bad.method.startswith("all-n row without a statement: exact replay")
+    assert bad.verdict == "refuted" and bad.method.startswith("all-n row refuted by exact replay")
     c = bad.counterexample
     assert (c["input"]["word"], c["step"], c["layer"], c["head"]) == ("UD", 1, 1, "read")
     assert good.verdict == "unknown" and good.counterexample is None
