@@ -2,13 +2,13 @@
 
 Each input block of symbolic size becomes an uninterpreted function ``f_b : ℤ → ℝ`` and each output
 block is checked at a symbolic row index ``i`` with ``0 ≤ i < size``, the size itself a Z3 integer
-constrained only by the lemma's dimension hypotheses (``d ≥ 2``). A row of a map is compiled straight
-from the IR expression (``BlockRef``, ``Const``, ``Scale``, ``Sum``, ``MatApply``, Hadamard products and
-scalar gates) using each structured matrix's symbolic row: ``I`` reads column ``i``, the shift ``S``
-reads ``i - 1``, ``e_k`` is ``[i = k]``, a ramp column is ``start + step·i``. A row that needs every
-coordinate of a block of symbolic size (``1ᵀ v``, an inner product, an :class:`~symcot.ir.IndexMatrix`
-without a symbolic row) raises
-:class:`~symcot.lemmas.kit.NonLocal`; such a lemma can only be checked size by size.
+constrained only by the lemma's dimension hypotheses (``d ≥ 2``). A row of a map is compiled from the IR
+expression by the shared walker (:class:`~symcot.lemmas.walker.Walker`) with one flat index per block, each
+structured matrix read by its symbolic row (``I`` reads column ``i``, the shift ``S`` reads ``i - 1``, ``e_k``
+is ``[i = k]``, a ramp column is ``start + step·i``) and a :class:`LocalIndexMatrix` by the row it states. A row
+that needs every coordinate of a block of symbolic size (``1ᵀ v``, an inner product, an
+:class:`~symcot.ir.IndexMatrix` without a symbolic row) raises :class:`~symcot.lemmas.kit.NonLocal` or the
+walker's :class:`~symcot.lemmas.walker.Unsupported`; such a lemma can only be checked size by size.
 
 Per-coordinate hypotheses are instantiated at exactly the coordinates a query reads; a one-hot block
 is encoded by an index variable ``k`` (``f_b(j) = [j = k]`` at the coordinates read). Asserting fewer
@@ -25,26 +25,15 @@ from typing import Any
 import sympy as sp
 import z3
 
-from symcot.ir.expr import Bilinear, BlockRef, Const, Expr, MatApply, Scale, Sum
+from symcot.ir.expr import Expr
 from symcot.ir.maps import Map
-from symcot.ir.matrices import (
-    Identity,
-    IndexMatrix,
-    Mat,
-    MatProduct,
-    MatSum,
-    Ones,
-    Ramp,
-    Scaled,
-    Shift,
-    Transposed,
-    UnitVector,
-    Zero,
-)
+from symcot.ir.matrices import IndexMatrix, Mat
 from symcot.ir.symbols import lam
 from symcot.lemmas.kit import NonLocal, Unsupported, Z3Kit, sympy_to_z3, z3_to_exact
 from symcot.lemmas.lemma import Lemma
 from symcot.lemmas.solver import CORE_ORDER, gate_assignments, tactic_check
+from symcot.lemmas.walker import Index, Walker, flat_shape
+from symcot.lemmas.walker import Unsupported as NoSymbolicRow
 
 Entry = tuple[Any, Any, Any]  # (coefficient, column, guard)
 
@@ -109,93 +98,31 @@ def local_matrices(m: Map) -> list[LocalIndexMatrix]:
     return [x for e in m.exprs.values() for x in _walk_mats(e) if isinstance(x, LocalIndexMatrix)]
 
 
+def lemma_walker(symbols: dict[sp.Symbol, Any]) -> Walker:
+    """The shared walker as the all-dimension proof reads it.
+
+    One flat index per block, no sum over a block of symbolic size (such a row is :class:`NonLocal`), and a
+    :class:`LocalIndexMatrix` read by the row it states.
+    """
+
+    def local_rows(m: Mat, idx: Index) -> list[tuple[Any, Index, Any]] | None:
+        if not isinstance(m, LocalIndexMatrix):
+            return None
+        return [(c, (col,), z3.BoolVal(g) if g is False else g) for c, col, g in m.sym_row(idx[0], symbols)]
+
+    return Walker(symbols, {}, None, shape=flat_shape, local_rows=local_rows)
+
+
 class SymMap:
     """Rows of an IR map at a symbolic row index, reading its input through ``read(block, j)``."""
 
-    def __init__(self, m: Map, symbols: dict[sp.Symbol, Any], read: Callable[[str, Any], Any]):
-        self.m, self.symbols, self.read = m, symbols, read
-
-    def z(self, v: Any) -> Any:
-        """A SymPy coefficient or size as a Z3 term."""
-        return sympy_to_z3(v, self.symbols)
+    def __init__(self, m: Map, walker: Walker, read: Callable[[str, Any], Any]):
+        self.m, self.walker = m, walker
+        self._read = lambda b, idx: read(b, idx[0])
 
     def block_row(self, block: str, j: Any) -> Any:
         """Coordinate ``j`` of output block ``block``."""
-        if block in self.m.zeroed:
-            return 0
-        return self.expr_row(self.m.exprs[block], j)
-
-    def mat_row(self, M: Mat, j: Any) -> list[Entry]:  # noqa: N803 - matrix name
-        """Row ``j`` of a structured matrix: ``[(coefficient, column, guard)]``."""
-        if isinstance(M, (Scaled, MatSum, MatProduct)):
-            return self._composite_row(M, j)
-        if isinstance(M, Transposed):
-            return self._transposed_row(M, j)
-        if isinstance(M, LocalIndexMatrix):
-            return M.sym_row(j, self.symbols)
-        if isinstance(M, Identity):
-            return [(1, j, True)]
-        if isinstance(M, Zero):
-            return []
-        if isinstance(M, Ones):
-            c = sp.sympify(M.cols)
-            if not c.is_Integer:
-                raise NonLocal(f"{M.latex()} sums over {c} coordinates")
-            return [(1, k, True) for k in range(int(c))]
-        if isinstance(M, Shift):
-            col = j - M.k
-            return [(1, col, z3.And(col >= 0, col < self.z(M.cols)))]
-        if isinstance(M, UnitVector):
-            return [(1, 0, j == self.z(M.i))]
-        if isinstance(M, Ramp):
-            return [(self.z(M.start) + self.z(M.step) * j, 0, True)]
-        raise NonLocal(f"no symbolic row for {type(M).__name__} {M.latex()}")
-
-    def _composite_row(self, M: Scaled | MatSum | MatProduct, j: Any) -> list[Entry]:  # noqa: N803
-        """Row ``j`` of ``c·A``, ``A + B`` or ``A·B`` from the rows of its parts."""
-        if isinstance(M, Scaled):
-            c = self.z(M.c)
-            return [(c * a, col, g) for a, col, g in self.mat_row(M.m, j)]
-        if isinstance(M, MatSum):
-            return self.mat_row(M.a, j) + self.mat_row(M.b, j)
-        out = []
-        for ca, k, ga in self.mat_row(M.a, j):
-            for cb, col, gb in self.mat_row(M.b, k):
-                out.append((ca * cb, col, Z3Kit.And(ga, gb)))
-        return out
-
-    def _transposed_row(self, M: Transposed, j: Any) -> list[Entry]:  # noqa: N803
-        """Row ``j`` of the transpose of ``I``, a shift or ``1`` of integer height."""
-        inner = M.m
-        if isinstance(inner, Identity):
-            return [(1, j, True)]
-        if isinstance(inner, Shift):
-            col = j + inner.k
-            return [(1, col, z3.And(col >= 0, col < self.z(inner.rows)))]
-        if isinstance(inner, Ones) and sp.sympify(inner.rows).is_Integer:
-            return [(1, k, True) for k in range(int(inner.rows))]
-        raise NonLocal(f"no symbolic row for {type(M).__name__} {M.latex()}")
-
-    def expr_row(self, e: Expr, j: Any) -> Any:
-        """Coordinate ``j`` of an expression."""
-        if isinstance(e, BlockRef):
-            return self.read(e.name, j)
-        if isinstance(e, Const):
-            c = self.z(e.c)
-            return Z3Kit.sum(Z3Kit.ite(g, c * a, 0) for a, col, g in self.mat_row(e.m, j))
-        if isinstance(e, Scale):
-            return self.z(e.c) * self.expr_row(e.e, j)
-        if isinstance(e, Sum):
-            return Z3Kit.sum(self.expr_row(t, j) for t in e.terms)
-        if isinstance(e, MatApply):
-            return Z3Kit.sum(Z3Kit.ite(g, a * self.expr_row(e.e, col), 0) for a, col, g in self.mat_row(e.m, j))
-        if isinstance(e, Bilinear):
-            if e.kind == "hadamard":
-                return self.expr_row(e.a, j) * self.expr_row(e.b, j)
-            if e.kind == "gate":
-                return self.expr_row(e.a, 0) * self.expr_row(e.b, j)
-            raise NonLocal(f"the {e.kind} product {e.latex()} reads every coordinate")
-        raise NonLocal(f"no symbolic row for {type(e).__name__}")
+        return self.walker.block(self.m, block, self._read, (j,))
 
 
 class SymX:
@@ -310,9 +237,9 @@ def _core_by_deletion(base: list[Any], hyps: list[tuple[str, str, Any]], timeout
     return {n for n, _k, _c in keep}
 
 
-def _hidden_reader(lemma: Lemma, symbols: dict[sp.Symbol, Any], x: SymX) -> Callable[[str, Any], Any]:
+def _hidden_reader(lemma: Lemma, walker: Walker, x: SymX) -> Callable[[str, Any], Any]:
     """``read(b, j)``: coordinate ``j`` of the hidden block ``b`` (``ReLU`` of ``W_1``'s row; cached)."""
-    w1s = SymMap(lemma.w1, symbols, x.raw) if lemma.w1 is not None else None
+    w1s = SymMap(lemma.w1, walker, x.raw) if lemma.w1 is not None else None
     cache: dict[tuple[str, str], Any] = {}
 
     def read_hidden(b: str, j: Any) -> Any:
@@ -340,11 +267,12 @@ def prove_all_sizes(lemma: Lemma, lam_term: Any, bound_term: Any) -> dict[str, A
     syms = {s: z3.Int(str(s)) for s in lemma.dims}
     symbols = dict(syms)
     symbols[lam] = lam_term
+    walker = lemma_walker(symbols)
     try:
         for gv in gate_assignments(lemma):
             x = SymX(lemma, symbols, gv)
             K = Z3Kit(lam_term, bound_term, syms)
-            w2s = SymMap(lemma.w2, symbols, _hidden_reader(lemma, symbols, x))
+            w2s = SymMap(lemma.w2, walker, _hidden_reader(lemma, walker, x))
             for b, row in lemma.target.items():
                 i = z3.Int("i")
                 size_b = sympy_to_z3(lemma.w2.dst.size(b), symbols)
@@ -371,7 +299,7 @@ def prove_all_sizes(lemma: Lemma, lam_term: Any, bound_term: Any) -> dict[str, A
                     out["unknown"].append(f"{b}: undecided within {lemma.timeout_ms} ms")
                     out["status"] = "unknown"
                 out["seconds"] += time.perf_counter() - t0
-    except NonLocal as e:
+    except (NonLocal, NoSymbolicRow) as e:
         out["status"] = "nonlocal"
         out["reason"] = str(e)
     return out
