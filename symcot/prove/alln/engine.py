@@ -20,9 +20,10 @@ import z3
 from symcot.constructions.alln import AllNStatement, Y
 from symcot.constructions.encoding import StateEncoding, Term
 from symcot.ir.layout import Layout
+from symcot.lemmas.walker import as_real
 from symcot.model.decoder import Decoder
 from symcot.prove.alln.blocks import Index, MapEval, Rep, Unsupported, relu, shape_of, z_index
-from symcot.prove.alln.ops import Symbolic, as_arith, as_bool, as_real, reading
+from symcot.prove.alln.ops import Symbolic, as_arith, as_bool, reading
 from symcot.prove.alln.sums import Summer
 
 Local = list[tuple[str, Any]]

@@ -20,8 +20,8 @@ import z3
 from symcot.constructions.mutant import Mutant
 from symcot.ir.layout import ConcreteLayout
 from symcot.ir.maps import Map
+from symcot.lemmas.walker import as_real
 from symcot.prove.alln.blocks import Index, shape_of, z_index
-from symcot.prove.alln.ops import as_real
 
 Coord = tuple[str, tuple[int, ...]]
 

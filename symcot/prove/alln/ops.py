@@ -19,6 +19,7 @@ import z3
 
 from symcot.algorithms.logic import Fact, Var, Vocabulary
 from symcot.errors import SymcotError
+from symcot.lemmas.walker import as_real
 
 _fresh = itertools.count()
 
@@ -152,19 +153,6 @@ def as_arith(x: Any) -> Any:
         return z3.IntVal(x)
     if z3.is_bool(x):
         return z3.If(x, z3.IntVal(1), z3.IntVal(0))
-    return x
-
-
-def as_real(x: Any) -> Any:
-    """An arithmetic value as a Z3 real (``ToReal`` for integers)."""
-    if isinstance(x, bool):
-        return z3.RealVal(int(x))
-    if isinstance(x, int):
-        return z3.RealVal(x)
-    if z3.is_bool(x):
-        return z3.If(x, z3.RealVal(1), z3.RealVal(0))
-    if z3.is_int(x):
-        return z3.ToReal(x)
     return x
 
 

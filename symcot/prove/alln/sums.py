@@ -22,8 +22,9 @@ from typing import Any
 
 import z3
 
+from symcot.lemmas.walker import as_real
 from symcot.prove.alln.context import Context, EarlyStop, Obligation
-from symcot.prove.alln.ops import as_real, fresh_int
+from symcot.prove.alln.ops import fresh_int
 
 L1 = "L1 (finite support)"
 L2 = "L2 (0/1 terms)"

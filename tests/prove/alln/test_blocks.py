@@ -13,8 +13,8 @@ from proofs.cot_path_to_tree.constructions.cottreestrahler import StrahlerTreeCo
 from symcot.ir import lam, m, n
 from symcot.ir.layout import ConcreteLayout
 from symcot.lemmas.kit import z3_to_exact
+from symcot.lemmas.walker import as_real
 from symcot.prove.alln.blocks import MapEval, Rep, Unsupported, shape_of
-from symcot.prove.alln.ops import as_real
 
 
 def _concrete_summer(size, body, what):

@@ -3,7 +3,8 @@
 import z3
 
 from proofs.cot_path_to_tree.algorithms.dfs_facts import VOCABULARY
-from symcot.prove.alln.ops import Symbolic, as_real, bound_var, fresh_int, instance, ite, quantified
+from symcot.lemmas.walker import as_real
+from symcot.prove.alln.ops import Symbolic, bound_var, fresh_int, instance, ite, quantified
 
 
 def test_symbols_and_builders():
