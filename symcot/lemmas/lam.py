@@ -4,14 +4,15 @@ For a lemma whose weights contain ``λ``, the set of *bad* ``λ`` is ``∃x. dom
 (over every gate value and output coordinate). Z3's ``qe2`` tactic eliminates ``x`` and leaves a
 quantifier-free formula ``G(λ)``; ``λ*`` is the infimum of ``{λ : hyps(λ) ∧ ¬G(λ)}`` (``Optimize``).
 When ``qe2`` does not answer in time, bisection over exact rationals with the prover is the fallback
-(and the result says so). The value is then *certified*: the lemma is proved at ``λ = λ*`` and refuted
-at ``λ* - δ`` with a counterexample that exact replay confirms.
+(the shared search, :func:`symcot.lemmas.least.least`; the result says so). The value is then *certified*:
+the lemma is proved at ``λ = λ*`` and refuted at ``λ* - δ`` with a counterexample that exact replay confirms.
 
 Where the domain's bound is the same ``λ`` (``x ∈ [0, λ]``, ``v_2 ≤ λ``), the lemma may hold for every
 ``λ`` (the domain shrinks with ``λ``). The *decoupled* analysis separates the two: weights use ``λ``,
 inputs are bounded by ``B``; it derives ``λ*`` as a function of ``B``, proves sufficiency for every
 ``B`` with one query, and necessity for every ``B`` (when ``qe2`` handles ``B`` symbolically) or at the
-listed values of ``B``.
+listed values of ``B``. :func:`answer` reads :func:`analyse`'s result as a :class:`LambdaAnswer`, the shape
+every λ analysis answers in.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ import z3
 from symcot.ir.layout import ConcreteLayout
 from symcot.lemmas.encode import LazyHidden, Z3Rows, concrete_maps
 from symcot.lemmas.kit import Z3Kit, exact_str, is_z3, z3_to_exact
+from symcot.lemmas.least import Bisection, Certificate, LambdaAnswer, least
 from symcot.lemmas.lemma import ConcreteX, Hyp, Lemma, lam_hyp
 from symcot.lemmas.solver import encode_hyp, gate_assignments, input_vars, new_solver, prove_at
 
@@ -203,19 +205,14 @@ def analyse(lemma: Lemma, spec: LambdaSpec, proved_for_free_lambda: bool) -> dic
 
 def _bisect(lemma: Lemma, spec: LambdaSpec, lo: Fraction = Fraction(0), hi: Fraction = Fraction(1024),
             steps: int = 16) -> dict[str, Any]:
-    """Fallback: bisection on exact rationals with the prover (the result is an interval)."""
+    """Fallback: bisection on exact rationals with the prover, ``steps`` halvings of ``(lo, hi]`` (an interval)."""
     def ok(v: Fraction) -> bool:
         return prove_at(lemma.replace(lam_value=v), {}, cores=False, polish=False).status == "proved"
 
-    if not ok(hi):
+    found = least(ok, Bisection(lo, hi, (hi - lo) / 2 ** steps))
+    if found.interval is None:
         return {"method": "bisection", "lambda_star": None, "note": f"not proved even at λ = {hi}"}
-    for _ in range(steps):
-        mid = (lo + hi) / 2
-        if ok(mid):
-            hi = mid
-        else:
-            lo = mid
-    return {"method": "bisection", "lambda_star_interval": [lo, hi]}
+    return {"method": "bisection", "lambda_star_interval": list(found.interval)}
 
 
 def decoupled(lemma: Lemma, spec: LambdaSpec) -> dict[str, Any]:
@@ -270,6 +267,32 @@ def decoupled(lemma: Lemma, spec: LambdaSpec) -> dict[str, Any]:
         own = frozenset(h.name for h in lemma.hyps if h.kind == "lam")
         out["certificate"] = _certify(dl, stars[b], spec.delta, bound=b, drop=own)
     return out
+
+
+def _below(cert: dict[str, Any]) -> dict[str, Any]:
+    out = {"λ": cert["below"], "status": cert["at_below"]}
+    if "counterexample_below" in cert:
+        out["counterexample"] = cert["counterexample_below"]
+    return out
+
+
+def answer(out: dict[str, Any], decoupled: bool = False) -> LambdaAnswer:
+    """:func:`analyse`'s result as a :class:`LambdaAnswer`: ``λ*`` on every input of the lemma's domain.
+
+    ``decoupled``: the decoupled analysis instead (``λ*`` as a function of the inputs' bound ``B``; the
+    certificate is the one at the last bound).
+    """
+    part = out.get("decoupled", {}) if decoupled else out
+    cert = part.get("certificate") or {}
+    interval = part.get("lambda_star_interval")
+    value = part.get("lambda_star", None if interval is None else interval[1])
+    at = part.get("sufficient_for_every_B") if decoupled else cert.get("at_lambda_star")
+    return LambdaAnswer(value, "all inputs", out.get("method", "qe2") if not decoupled else "qe2 per bound B",
+                        Certificate(at, _below(cert) if cert else None),
+                        holds_at_value=part.get("attained", True) if value is not None else None,
+                        interval=None if interval is None else (interval[0], interval[1]),
+                        certified=at == "proved" and cert.get("at_below") == "refuted",
+                        at="every B" if decoupled else "")
 
 
 def _z(v: Fraction) -> Any:

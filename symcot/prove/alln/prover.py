@@ -29,10 +29,10 @@ from symcot.prove.alln.blocks import Unsupported
 from symcot.prove.alln.context import DEFAULT_TIMEOUT_S, Context, EarlyStop, Obligation
 from symcot.prove.alln.engine import Engine
 from symcot.prove.alln.facts import prove_facts
-from symcot.prove.alln.lam import derive
 from symcot.prove.alln.ops import Symbolic, as_arith, quantified, reading
 from symcot.prove.alln.step import prove_base, prove_step, prove_stop
 from symcot.prove.alln.sums import Summer, prove_lemmas
+from symcot.prove.lam.rule import derive
 
 
 @dataclass
@@ -44,7 +44,7 @@ class AllNResult:
     seconds: float = 0.0
     lam_bound: str | None = None
     notes: list[str] = field(default_factory=list)
-    #: The λ rule derived from the proof (:mod:`symcot.prove.alln.lam`), with its tries.
+    #: The λ rule derived from the proof (:mod:`symcot.prove.lam.rule`), with its tries.
     lam_rule: Any = None
     #: The construction's fixed λ, when it has one (the proof is at that value only).
     lam_fixed: str | None = None
@@ -180,7 +180,7 @@ def prove(cons: Construction, stmt: AllNStatement | None = None, *, lam_bound: A
         only: restrict to these phases (``base``, ``step``, ``stop``); empty: all.
         stop_early: stop at the first obligation that is not proved (enough to show a mutant is not proved).
         derive_lambda: for a construction with ``λ``: after the proof under ``λ ≥ lam_bound`` (default: its
-            rule), derive the least rule ``λ ≥ a·n + b`` the obligations need (:mod:`symcot.prove.alln.lam`).
+            rule), derive the least rule ``λ ≥ a·n + b`` the obligations need (:mod:`symcot.prove.lam.rule`).
 
     """
     t0 = time.perf_counter()

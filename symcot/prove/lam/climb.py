@@ -5,7 +5,8 @@ on ``λ > 0`` (for a weighted claim with a symbolic weight bound ``W``: ``0 < w_
 At the first departure, Z3's ``Optimize`` gives the exact supremum ``b`` of λ over the departure's region and
 whether it is attained; the replay goes on from that topology on ``λ > b`` (``λ ≥ b`` when not attained), and
 so on, until no topology departs. Then ``λ* = b``, proved by the climb's stages, and certified by a departure
-at ``λ*`` (when attained) and one just below it, each re-checked by exact numeric replay.
+at ``λ*`` (when attained) and one just below it, each re-checked by exact numeric replay (:func:`answer` reads
+the row as a :class:`~symcot.lemmas.least.LambdaAnswer`).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import z3
 
 from symcot.check.verdict import jsonable
 from symcot.errors import SymcotError
+from symcot.lemmas.least import Certificate, LambdaAnswer
 from symcot.prove.symbolic_explore import explore, refute_all
 from symcot.prove.symbolic_target import WEIGHT_BOUND, Domain
 from symcot.prove.symbolic_target import SymbolicTarget as Target
@@ -212,6 +214,22 @@ def lambda_min(target: Target, n: int, jobs: int = 1) -> dict[str, Any]:
     return row
 
 
+def answer(row: dict[str, Any]) -> LambdaAnswer:
+    """A :func:`lambda_min` row as a :class:`LambdaAnswer` (scope: one size).
+
+    The climb's ``λ*`` is the supremum of the λ that fail: when it is attained, ``λ*`` itself fails
+    (``holds_at_value`` is false) and every λ above works (``None`` where no departure bounds it: λ = 0, which
+    the climb's domain ``λ > 0`` leaves out, or no λ at all). The certificate: the climb's proof at ``λ*`` and the
+    counterexample at ``λ*`` (when attained), else just below it, or for arbitrarily large λ (no λ works).
+    """
+    v = row.get("lambda_min")
+    proof = row.get("proof") or (row.get("statement") if v == 0 else None)
+    below = row.get("counterexample_at") or row.get("counterexample_below") or row.get("counterexample_large_lambda")
+    return LambdaAnswer(v, "size", "symbolic replay: the climb of departures (Optimize), numeric replay at and "
+                        "below λ*", Certificate(proof, below), holds_at_value=None if "attained" not in row else
+                        not row["attained"], certified=bool(row.get("certified")), at=f"n = {row['n']}")
+
+
 def _region_vars(region: list[Atom]) -> dict[str, Any]:
     names = {LAMBDA}
     for a in region:
@@ -252,4 +270,4 @@ def _checked(target: Target, inp: Any, point: dict[str, Any]) -> dict[str, Any]:
             "numeric_replay": target.recheck(inp, point)}
 
 
-__all__ = ["Sup", "climb", "lambda_min", "region_sup"]
+__all__ = ["Sup", "answer", "climb", "lambda_min", "region_sup"]

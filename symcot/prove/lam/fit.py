@@ -17,6 +17,7 @@ from typing import Any
 import sympy as sp
 
 from symcot.ir.symbols import n as N
+from symcot.lemmas.least import Window, least
 
 #: Highest degree tried.
 MAX_DEGREE = 3
@@ -84,13 +85,5 @@ def first_exceeding(formula: Formula, limit: Any, start: int, stop: int = 1 << 4
     """
     if formula(start) > limit:
         return start
-    if formula(stop) <= limit:
-        return None
-    lo, hi = start, stop  # formula(lo) <= limit < formula(hi); polynomials here are increasing for large n
-    while hi - lo > 1:
-        mid = (lo + hi) // 2
-        if formula(mid) > limit:
-            hi = mid
-        else:
-            lo = mid
-    return hi
+    # the window checks stop first; polynomials here are increasing for large n (the search assumes it)
+    return least(lambda k: formula(k) > limit, Window(start + 1, stop)).value

@@ -3,11 +3,12 @@
 Some constants are chosen by the text with a bound ("considering V_max = n"; a footnote's "any λ above this
 threshold satisfies the lemma"). :class:`ParameterScan` rebuilds the construction at values ``0, 1, 2, …``
 of the constant (``make(value)``) and replays every input of a (family, size) group exactly against the
-claim's spec, until a value passes every input: that is the smallest integer value. Then it checks that
-``smallest - 1/2`` fails (no smaller rational works), that the construction's own value passes, and, when
-the text states a threshold above which every value works, that a value just above it passes. The row is
-refuted when the construction's own value or a value above the stated threshold fails; ``details`` has the
-smallest value per group beside the text's.
+claim's spec, until a value passes every input (the shared search :func:`symcot.lemmas.least.least`): that is
+the smallest integer value. Then it checks that ``smallest - 1/2`` fails (no smaller rational works), that
+the construction's own value passes, and, when the text states a threshold above which every value works,
+that a value just above it passes. The row is refuted when the construction's own value or a value above the
+stated threshold fails; ``details`` has the smallest value per group beside the text's
+(:meth:`ParameterScan.answer` reads one as a :class:`~symcot.lemmas.least.LambdaAnswer`).
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from symcot.check.spec import StepwiseSpec
 from symcot.check.stepwise import check_input
 from symcot.check.verdict import Verdict, jsonable
 from symcot.constructions.base import Construction
+from symcot.lemmas.least import Certificate, LambdaAnswer, Scan, least
 from symcot.prove.lam.scan import first_failure
 
 #: ``threshold(size)``: the text's threshold there, as ``(a value just above it, the threshold in words)``.
@@ -74,6 +76,42 @@ class ParameterScan:
         return inputs.index(bad) + 1, {"family": fam.name, "size": size, "input": fam.describe(bad),
                                        self.parameter: value, **mm.as_dict()}
 
+    def _smallest(self, top: int, inputs: list[Any], fam: Family,
+                  size: int) -> tuple[int | None, dict[str, Any] | None, int]:
+        """The least value in ``0..top`` passing every input, with the counterexample below it and the inputs replayed.
+
+        The values are scanned in order (the shared :class:`~symcot.lemmas.least.Scan`); the counterexample is the
+        one at the last value that failed before the answer (at ``top`` when none passes).
+        """
+        cexs: dict[int, dict[str, Any]] = {}
+        replayed = 0
+
+        def passes(value: int) -> bool:
+            nonlocal replayed
+            k, cex = self._failure(value, inputs, fam, size)
+            replayed += k
+            if cex is not None:
+                cexs[value] = cex
+            return cex is None
+
+        found = least(passes, Scan(range(0, top + 1)))
+        last = found.below if found.found else (found.tried[-1][0] if found.tried else None)
+        return found.value, None if last is None else cexs[last], replayed
+
+    def answer(self, group: dict[str, Any]) -> LambdaAnswer:
+        """One group of a verified row's ``details["groups"]`` as a :class:`LambdaAnswer` (scope: one size).
+
+        The certificate: every input passes at the smallest value; below, the counterexample at ``smallest - 1``
+        and whether ``smallest - 1/2`` fails (the scan starts at 0, which needs no refutation below it).
+        """
+        v = group["smallest"]
+        below = None if v == 0 else {"counterexample": group["counterexample_below"],
+                                      "minus_half_fails": group["smallest_minus_half_fails"]}
+        return LambdaAnswer(v, "size", self.method, Certificate(f"every input passes at {self.parameter} = {v}", below),
+                            at=f"{group['family']} n = {group['n']}",
+                            certified=below is None or (below["counterexample"] is not None
+                                                        and below["minus_half_fails"]))
+
     def schedule(self, ctx: RunContext) -> Schedule:
         """The groups, family by family, each size up to ``ctx.max_size``, replayed exactly.
 
@@ -97,15 +135,9 @@ class ParameterScan:
                 continue
             own = self.rule(size)
             group: dict[str, Any] = {"family": fam.name, "n": size, "inputs": len(inputs), "printed": own}
-            smallest, below = None, None
             with progress.bar(1, f"{claim_id}/{self.variant} {self.parameter} scan {fam.name} n={size}") as bar:
-                for cand in range(0, int(own) + 1):
-                    k, cex = self._failure(cand, inputs, fam, size)
-                    checked += k
-                    if cex is None:
-                        smallest = cand
-                        break
-                    below = cex
+                smallest, below, k = self._smallest(int(own), inputs, fam, size)
+                checked += k
                 bar.update(1)
             if smallest is None:
                 return self._refuted(claim_id, checked, start, below,

@@ -4,9 +4,10 @@ A construction's λ is "a sufficiently large constant". :func:`first_failure` is
 value-search of :mod:`symcot.prove.lam` runs (in forked processes for long input lists); :func:`smallest_lambda`
 finds, for a group of inputs, the smallest integer λ in a range at which the construction
 (:meth:`Construction.with_lambda`) agrees with the claim's spec on every input and checks that the next values
-pass too; :class:`LambdaScanCheck` is the exact (or batched) check at the construction's λ rule followed by that
-scan per (family, size), compared with the bounds the claim names (e.g. ``⌊D*⌋ + 1`` for ``D*`` the largest
-finite tentative distance, and ``(n - 1)·W + 1``).
+pass too (the shared search :func:`symcot.lemmas.least.least` over a :class:`~symcot.lemmas.least.Scan`);
+:class:`LambdaScanCheck` is the exact (or batched) check at the construction's λ rule followed by that scan per
+(family, size), compared with the bounds the claim names (e.g. ``⌊D*⌋ + 1`` for ``D*`` the largest finite
+tentative distance, and ``(n - 1)·W + 1``).
 """
 
 from __future__ import annotations
@@ -23,9 +24,12 @@ from symcot.check.spec import StepwiseSpec
 from symcot.check.stepwise import check_input
 from symcot.check.verdict import Verdict
 from symcot.constructions.base import Construction
+from symcot.lemmas.least import Certificate, LambdaAnswer, Scan, least
 
 #: How many λ values above the smallest one must also pass.
 CONFIRM = 3
+#: The first λ a group's scan tries.
+FIRST = 1
 #: A scan pass over at least this many inputs is split over processes (``--jobs``).
 PARALLEL_MIN = 2_000
 
@@ -66,28 +70,27 @@ def smallest_lambda(make: Callable[[], Construction], spec: StepwiseSpec, inputs
     """The smallest candidate λ that passes every input and the next ``confirm`` integers above it.
 
     Returns ``{"smallest": λ or None, "confirmed": [...], "not_upward_closed": [...]}``;
-    ``not_upward_closed`` lists λ that passed every input while a larger λ within ``confirm`` failed.
-    Inputs that failed at a smaller λ are tried first.
+    ``not_upward_closed`` lists λ that passed every input while a larger λ within ``confirm`` failed (the shared
+    :class:`~symcot.lemmas.least.Scan`). Inputs that failed at a smaller λ are tried first.
     """
     base = make()
     hard: list[int] = []
-    skipped: list[Any] = []
-    for value in candidates:
+
+    def passes(value: Any) -> bool:
         cons = base.with_lambda(value)
         bad = first_failure(cons, spec, [inputs[i] for i in hard])
         if bad is None:
             bad = first_failure(cons, spec, inputs, jobs)
-        if bad is not None:
-            idx = inputs.index(bad)
-            if idx not in hard:
-                hard.append(idx)
-            continue
-        later = [value + k for k in range(1, confirm + 1)]
-        failed = [v for v in later if first_failure(base.with_lambda(v), spec, inputs, jobs) is not None]
-        if not failed:
-            return {"smallest": value, "confirmed": later, "not_upward_closed": skipped}
-        skipped.append(value)
-    return {"smallest": None, "confirmed": [], "not_upward_closed": skipped}
+        if bad is None:
+            return True
+        idx = inputs.index(bad)
+        if idx not in hard:
+            hard.append(idx)
+        return False
+
+    found = least(passes, Scan(candidates, confirm))
+    later = [] if found.value is None else [found.value + k for k in range(1, confirm + 1)]
+    return {"smallest": found.value, "confirmed": later, "not_upward_closed": found.not_monotone}
 
 
 @dataclass
@@ -175,6 +178,21 @@ class LambdaScanCheck:
                 bar.update(1)
         return groups
 
+    def answer(self, group: dict[str, Any]) -> LambdaAnswer:
+        """One group of :meth:`run`'s ``details["smallest_lambda"]`` as a :class:`LambdaAnswer` (scope: one size).
+
+        Below the smallest λ the scan saw ``smallest - 1`` fail (every candidate below it was tried, and one that
+        passed would have failed its confirmation at ``smallest`` or above); the first candidate, :data:`FIRST`,
+        needs no refutation below it.
+        """
+        v = group["smallest"]
+        confirmed = ", ".join(map(str, group["confirmed"]))
+        at = None if v is None else f"every input passes at λ = {v} and at λ = {confirmed}"
+        below = None if v is None or v == FIRST else {"λ": v - 1, "status": "fails on an input"}
+        return LambdaAnswer(v, "size", self.method, Certificate(at, below), at=f"{group['family']} n = {group['n']}",
+                            holds_at_value=None if v is None else True,
+                            certified=v is not None)
+
     @staticmethod
     def _top(fam: Family, max_size: int) -> int | None:
         return fam.max_size if not fam.exhaustive else min(max_size, fam.max_size or max_size)
@@ -184,7 +202,7 @@ class LambdaScanCheck:
         inputs = list(fam.inputs(size))
         d_star = self.largest_value(inputs)
         limit = 2 * (int(d_star // 1) + 1) + 1
-        res = smallest_lambda(self.make, self.spec, inputs, range(1, limit + 1), jobs=jobs)
+        res = smallest_lambda(self.make, self.spec, inputs, range(FIRST, limit + 1), jobs=jobs)
         entry: dict[str, Any] = {"family": fam.name, "n": size, "inputs": len(inputs), **res, "limit": limit,
                                  "largest_finite_distance": d_star, "floor_D_plus_1": int(d_star // 1) + 1}
         if fam.name in self.weight_of and size >= 2:
@@ -193,4 +211,4 @@ class LambdaScanCheck:
         return entry
 
 
-__all__ = ["CONFIRM", "LambdaScanCheck", "first_failure", "smallest_lambda"]
+__all__ = ["CONFIRM", "FIRST", "LambdaScanCheck", "first_failure", "smallest_lambda"]

@@ -31,11 +31,17 @@ def _vmax(W, rule):
 
 
 def test_v_max_n_holds_with_slack_two(W):
-    row = _vmax(W, lambda size: size).run(RunContext("x", 5))
+    scan = _vmax(W, lambda size: size)
+    row = scan.run(RunContext("x", 5))
     assert row.verdict == "verified" and row.max_size == 5
     groups = row.details["groups"]
     assert [g["smallest"] for g in groups] == [0, 1, 1, 2, 3]  # n - 2 from n = 3 on
     assert all(g["smallest_minus_half_fails"] for g in groups if g["smallest"] > 0)
+    answers = [scan.answer(g) for g in groups]
+    assert [a.value for a in answers] == [0, 1, 1, 2, 3] and all(a.certified and a.scope == "size" for a in answers)
+    assert answers[0].certificate.below is None  # 0 is the scan's first value
+    below = answers[-1].certificate.below
+    assert below["minus_half_fails"] and below["counterexample"]["V_max"] == 2 and below["counterexample"]["size"] == 5
 
 
 def test_a_printed_value_too_small_is_refuted(W):

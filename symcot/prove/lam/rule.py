@@ -4,9 +4,9 @@ A proof with ``λ ≥ R₀`` (the construction's rule) names, in each obligation
 bound on ``λ`` was used. An obligation proved without it holds for every ``λ``. The others (the scores of
 the heads whose keys or queries carry ``λ``) are re-checked from exactly the hypotheses of their cores,
 with ``λ ≥ a·n + b`` in place of ``λ ≥ R₀``, for slopes ``a = 0, 1, 2, …`` and, per slope, the least ``b``
-in a window (binary search: a larger ``b`` is a stronger hypothesis). The first slope with a ``b`` that
-proves them all gives the derived rule; every obligation then holds for ``λ ≥`` that rule. The next
-smaller ``b`` is reported with Z3's answer (``sat``: the facts the proof uses allow a counter-model;
+in a window (:func:`symcot.lemmas.least.least_rule`: a larger ``b`` is a stronger hypothesis). The first slope
+with a ``b`` that proves them all gives the derived rule; every obligation then holds for ``λ ≥`` that rule.
+The next smaller ``b`` is reported with Z3's answer (``sat``: the facts the proof uses allow a counter-model;
 ``unknown``: undecided), so the rule is the least of its form that the proof's facts support, not
 necessarily the least ``λ`` that works on every input.
 """
@@ -20,7 +20,11 @@ from typing import Any
 import sympy as sp
 
 from symcot.lemmas.kit import sympy_to_z3
+from symcot.lemmas.least import Certificate, LambdaAnswer, least_rule
 from symcot.prove.alln.context import Context, Obligation
+
+#: How the rule is found, in :class:`LambdaAnswer`'s words.
+METHOD = "all-n proof: the obligations that used the λ bound re-proved under λ ≥ a·n + b (least b per slope)"
 
 
 @dataclass
@@ -33,6 +37,17 @@ class LambdaRuleResult:
     below: dict[str, Any] | None = None
     #: No obligation used the bound: the proof holds for every λ.
     every_lambda: bool = False
+
+    def answer(self) -> LambdaAnswer:
+        """The rule as a :class:`LambdaAnswer` (scope: all n; below: the next smaller ``b`` with Z3's answer)."""
+        if self.every_lambda:
+            return LambdaAnswer("every λ", "all n", METHOD, Certificate("no obligation uses the λ bound"),
+                                certified=True)
+        value = None if self.rule is None else f"λ ≥ {self.rule}"
+        at = None if value is None else f"{self.obligations} obligations proved under {value}"
+        below = self.below
+        return LambdaAnswer(value, "all n", METHOD, Certificate(at, below),
+                            certified=value is not None and below is not None and below["status"] == "failed")
 
 
 def _holds(ctx: Context, obs: Sequence[Obligation], bound_name: str, hyp: Any, timeout_s: float) -> tuple[str, str]:
@@ -55,29 +70,22 @@ def derive(ctx: Context, obligations: Sequence[Obligation], bound_name: str, lam
         res.every_lambda = True
         return res
 
-    def check(a: int, b: int) -> str:
+    def proved(a: int, b: int) -> bool:
         rule = a * size + b
         hyp = lam_z >= sympy_to_z3(rule, sizes)
         status, why = _holds(ctx, lam_obs, bound_name, hyp, timeout_s)
         res.tries.append({"rule": f"λ ≥ {rule}", "status": status, "first_not_proved": why})
-        return status
+        return status == "proved"
 
-    lo, hi = window
-    for a in slopes:
-        if check(a, hi) != "proved":
-            continue
-        while lo < hi:  # least b in [lo, hi] with check(a, b) proved; check(a, hi) is proved
-            mid = (lo + hi) // 2
-            if check(a, mid) == "proved":
-                hi = mid
-            else:
-                lo = mid + 1
-        res.rule = sp.expand(a * size + hi)
-        if hi > window[0]:
-            below = f"λ ≥ {a * size + hi - 1}"
-            if not any(t["rule"] == below for t in res.tries):
-                check(a, hi - 1)
-            res.below = next(t for t in reversed(res.tries) if t["rule"] == below)
+    found = least_rule(proved, slopes, window)
+    if found is None:
         return res
+    a, b = found.slope, found.intercept
+    res.rule = sp.expand(a * size + b)
+    if found.search.below is not None:  # b - 1, tried by the search and not proved
+        below = f"λ ≥ {a * size + b - 1}"
+        res.below = next(t for t in reversed(res.tries) if t["rule"] == below)
     return res
 
+
+__all__ = ["LambdaRuleResult", "derive"]
