@@ -1,4 +1,4 @@
-"""The decoder model: structure (:mod:`.decoder`) and the Section-3 rules that run it (:mod:`.semantics`)."""
+"""The decoder model: its structure, the Section-3 rules that run it, and their layer loop over an algebra."""
 
 from symcot.model.decoder import (
     FFN,
@@ -10,9 +10,20 @@ from symcot.model.decoder import (
     SizeReport,
     value_space,
 )
-from symcot.model.semantics import EXACT, Context, Generation, HeadChoice, LayerRecord, Semantics, generate
+from symcot.model.layer_loop import LayerAlgebra, LayerMaps, push_layers
+from symcot.model.semantics import (
+    EXACT,
+    Context,
+    ExactAlgebra,
+    Generation,
+    HeadChoice,
+    LayerRecord,
+    Semantics,
+    generate,
+)
 
 __all__ = [
-    "EXACT", "FFN", "Attention", "ConcreteDecoder", "Context", "Decoder", "Generation", "Head", "HeadChoice",
-    "Layer", "LayerRecord", "Semantics", "SizeReport", "generate", "value_space",
+    "EXACT", "FFN", "Attention", "ConcreteDecoder", "Context", "Decoder", "ExactAlgebra", "Generation", "Head",
+    "HeadChoice", "Layer", "LayerAlgebra", "LayerMaps", "LayerRecord", "Semantics", "SizeReport", "generate",
+    "push_layers", "value_space",
 ]

@@ -14,6 +14,8 @@
 5. **Chain of thought.** After the prompt (input tokens and ``y_0``), the last position's final-layer
    output is the next token ``y_{t+1}``, which is appended; repeat.
 
+The layer loop (rules 1-4) is :func:`symcot.model.layer_loop.push_layers`, written once over an algebra;
+:class:`Context` runs it with the :class:`ExactAlgebra`, the float and batched engines with their own.
 Arithmetic is whatever the vectors carry (``int``/``Fraction`` exactly). The two decisions that need an
 order -- ReLU and the argmax -- go through a :class:`Semantics` object so that a symbolic engine can
 replace them without touching the rules.
@@ -21,12 +23,16 @@ replace them without touching the rules.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from itertools import chain
 from typing import Any
 
 from symcot.errors import DimensionError, InvalidInputError
-from symcot.model.decoder import ConcreteDecoder
+from symcot.ir.maps import ConcreteMap
+from symcot.model.decoder import ConcreteDecoder, ConcreteHead
+from symcot.model.layer_loop import LayerMaps, layer_loop
 
 Vec = list[Any]
 
@@ -98,33 +104,104 @@ def _sparse(v: Sequence[Any]) -> list[tuple[int, Any]]:
     return [(i, x) for i, x in enumerate(v) if not (x.__class__ is int and x == 0)]
 
 
-def _score(key: list[tuple[int, Any]], q: Sequence[Any]) -> Any:
-    """``⟨key, q⟩`` with ``key`` stored sparsely."""
-    total: Any = 0
-    for i, x in key:
-        y = q[i]
-        if not (y.__class__ is int and y == 0):
-            total = total + x * y
-    return total
+def _call(m: ConcreteMap, x: Vec) -> Vec:
+    return m(x)
+
+
+_CALL: Callable[[ConcreteMap, Vec], Vec] = getattr(operator, "call", _call)  # no Python frame on 3.11+
+
+
+class ExactAlgebra:
+    """The operations of :func:`~symcot.model.layer_loop.push_layers` on lists of exact numbers.
+
+    Maps are the decoder's own (``ConcreteMap``, called on lists); ReLU and the argmax are the
+    :class:`Semantics` object's. The caches are ``reps[k][i]`` (the layer-``k`` input of position ``i``;
+    ``k = 0`` is the token) and ``keys[k][h][i]`` (head ``h``'s key of position ``i``, stored sparsely); a
+    value is computed when its position is chosen, from ``reps``.
+    """
+
+    def __init__(self, dec: ConcreteDecoder, semantics: Semantics, record: bool):
+        self.sem = semantics
+        self.record = record
+        self.reps: list[list[Vec]] = [[] for _ in range(len(dec.layers) + 1)]
+        self.keys: list[list[list[list[tuple[int, Any]]]]] = [
+            [[] for _ in (layer.attention.heads if layer.attention else [])] for layer in dec.layers
+        ]
+        self.records: list[LayerRecord] = []
+        if type(semantics) is Semantics:
+            self.relu = self._exact_relu  # type: ignore[method-assign]
+
+    #: ``apply(m, x)``: the map's own ``m(x)``.
+    apply: Callable[[ConcreteMap, Vec], Vec] = staticmethod(_CALL)
+
+    def append(self, k: int, h: int, head: ConcreteHead, key: Vec, z: Vec) -> None:
+        self.keys[k][h].append(_sparse(key))  # z is already in reps[k]
+
+    def scores(self, k: int, h: int, q: Vec) -> list[Any]:
+        """``⟨key_i, q⟩`` for every cached key (stored sparsely), skipping the exact zeros of ``q``."""
+        out: list[Any] = []
+        for key in self.keys[k][h]:
+            total: Any = 0
+            for i, x in key:
+                y = q[i]
+                if not (y.__class__ is int and y == 0):
+                    total = total + x * y
+            out.append(total)
+        return out
+
+    def first_argmax(self, k: int, h: int, head: ConcreteHead, scores: list[Any]) -> HeadChoice:
+        return self.sem.select(head.name, scores)
+
+    def value(self, k: int, h: int, head: ConcreteHead, choice: HeadChoice) -> Vec:
+        return head.value(self.reps[k][choice.index])
+
+    def concat(self, k: int, values: list[Vec]) -> Vec:
+        return values[0] if len(values) == 1 else list(chain.from_iterable(values))
+
+    def add(self, k: int, attn: Vec, z: Vec) -> Vec:
+        return [a + b for a, b in zip(attn, z)]
+
+    def relu(self, k: int, v: Vec) -> Vec:
+        relu = self.sem.relu
+        return [relu(x) for x in v]
+
+    @staticmethod
+    def _exact_relu(k: int, v: Vec) -> Vec:
+        return [x if x > 0 else 0 for x in v]
+
+    def layer_done(self, k: int, choices: list[HeadChoice], attn: Vec | None, ffn_in: Vec, hidden: Vec,
+                   out: Vec) -> None:
+        self.reps[k + 1].append(out)
+        if self.record:
+            self.records.append(LayerRecord(k + 1, choices, attn, ffn_in, hidden, out))
+        else:
+            self.records.append(LayerRecord(k + 1, choices))
 
 
 class Context:
     """The causal state of a concrete decoder over a growing token sequence.
 
-    Each :meth:`push` runs one new token through every layer (rule 4), caching its per-layer
-    representations and keys: a token's representations never change once computed.
+    Each :meth:`push` runs one new token through every layer (rule 4) by
+    :func:`~symcot.model.layer_loop.layer_loop` with the :class:`ExactAlgebra`, caching its per-layer
+    representations (``reps``) and keys (``keys``): a token's representations never change once computed.
     """
+
+    #: The algebra class the loop runs with (a test may substitute a deliberately wrong one).
+    algebra: type[ExactAlgebra] = ExactAlgebra
 
     def __init__(self, dec: ConcreteDecoder, semantics: Semantics = EXACT, record: bool = False):
         self.dec = dec
         self.sem = semantics
         self.record = record
         self.d = dec.layout.dim
-        # reps[k][i] = z^(k)_i, k = 0 is the token itself.
-        self.reps: list[list[Vec]] = [[] for _ in range(len(dec.layers) + 1)]
-        self.keys: list[list[list[list[tuple[int, Any]]]]] = [
-            [[] for _ in (layer.attention.heads if layer.attention else [])] for layer in dec.layers
-        ]
+        self.alg = self.algebra(dec, semantics, record)
+        self._loop = layer_loop(self.alg)
+        self.reps = self.alg.reps
+        self.keys = self.alg.keys
+        self.layers: list[LayerMaps[ConcreteMap, ConcreteHead]] = [
+            LayerMaps(None, None, layer.ffn.w1, layer.ffn.w2) if layer.attention is None else
+            LayerMaps(layer.attention.heads, layer.attention.out, layer.ffn.w1, layer.ffn.w2)
+            for layer in dec.layers]
 
     def __len__(self) -> int:
         return len(self.reps[0])
@@ -135,36 +212,9 @@ class Context:
             raise DimensionError(f"token of length {len(x)} given to a decoder with d = {self.d}")
         z: Vec = list(x)
         self.reps[0].append(z)
-        records: list[LayerRecord] = []
-        exact_relu = type(self.sem) is Semantics
-        relu = self.sem.relu
-        for k, layer in enumerate(self.dec.layers):
-            prev = self.reps[k]  # layer-k inputs of positions 0..i (this token included)
-            choices: list[HeadChoice] = []
-            if layer.attention is None:
-                ffn_in = z  # rule 2: trivial attention, α'' = 0
-                attn = None
-            else:
-                outs: Vec = []
-                for h, head in enumerate(layer.attention.heads):
-                    self.keys[k][h].append(_sparse(head.key(z)))
-                    q = head.query(z)
-                    scores = [_score(kv, q) for kv in self.keys[k][h]]
-                    choice = self.sem.select(head.name, scores)  # rule 1
-                    choices.append(choice)
-                    outs.extend(head.value(prev[choice.index]))
-                attn = layer.attention.out(outs)  # rule 2: W_O on the concatenation
-                ffn_in = [a + b for a, b in zip(attn, z)]  # rule 3: residual around attention
-            pre = layer.ffn.w1(ffn_in)
-            hidden = [v if v > 0 else 0 for v in pre] if exact_relu else [relu(v) for v in pre]
-            out = layer.ffn.w2(hidden)  # rule 3: no residual around the FFN
-            self.reps[k + 1].append(out)
-            if self.record:
-                records.append(LayerRecord(k + 1, choices, attn, ffn_in, hidden, out))
-            else:
-                records.append(LayerRecord(k + 1, choices))
-            z = out
-        return z, records
+        self.alg.records = []
+        out = self._loop(self.layers, z)
+        return out, self.alg.records
 
 
 @dataclass

@@ -15,6 +15,8 @@ from symcot.inputs import random_digraph, random_labeled_tree
 from symcot.ir import Map
 from symcot.model import FFN, Attention, Decoder, Head, Layer, generate, value_space
 from symcot.replay.batched import BatchedDecoder, generate_batch
+from symcot.replay.batched import run as batched_run
+from symcot.replay.batched.state import RunState
 from tests.fixtures.decoders import ALL, K1, L, rational_decoder, tiny_decoder
 
 PATHS = ("auto", "float32", "float64", "int64", "object")
@@ -78,6 +80,25 @@ def test_hand_made_decoder_with_ties_biases_and_relu(path):
     rng = random.Random(3)
     prompts = [[[rng.randint(-2, 2) for _ in range(3)] for _ in range(3)] for _ in range(40)]
     same_as_semantics(tiny_decoder(), prompts, 4, path=path)
+
+
+class LastArgmaxState(RunState):
+    """Wrong on purpose: the *largest* index among the maximal scores."""
+
+    def first_argmax(self, k, h, head, scores):
+        j0 = scores.shape[0] - 1 - scores[::-1].argmax(axis=0)
+        self._sel.append((j0, scores[j0, self._cols], head.s_k * head.s_q))
+        return j0
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_a_state_taking_the_last_maximal_index_is_caught(path, monkeypatch):
+    """Negative test: the comparison with ``generate`` detects a wrong argmax in the batched engine's algebra."""
+    rng = random.Random(3)
+    prompts = [[[rng.randint(-2, 2) for _ in range(3)] for _ in range(3)] for _ in range(40)]
+    monkeypatch.setattr(batched_run, "RunState", LastArgmaxState)
+    with pytest.raises(AssertionError):
+        same_as_semantics(tiny_decoder(), prompts, 4, path=path)
 
 
 @pytest.mark.parametrize("path", PATHS)

@@ -1,4 +1,6 @@
 import math
+import random
+from fractions import Fraction
 
 import numpy as np
 import pytest
@@ -6,9 +8,10 @@ import pytest
 from symcot.errors import SymcotError
 from symcot.model import generate as exact_generate
 from symcot.registry import load_claims
-from symcot.replay.floating import FORMATS, FloatDecoder, Softmax, generate
+from symcot.replay.floating import FORMATS, FloatContext, FloatDecoder, Softmax, generate
 from symcot.study.precision.batches import batches
 from symcot.study.precision.run import construction_checks
+from tests.fixtures.decoders import rational_decoder, tiny_decoder
 from tests.fixtures.toys import ToyConstruction, ToyInput
 
 
@@ -101,3 +104,41 @@ def test_softmax_needs_a_float_format_and_a_positive_beta():
             Softmax(bad)
     with pytest.raises(SymcotError, match="unknown number format"):
         FloatDecoder(cons.concrete(inp), "float8")
+
+
+class LastArgmaxContext(FloatContext):
+    """Wrong on purpose: hard attention takes the *largest* index among the maximal scores."""
+
+    def first_argmax(self, k, h, head, scores):
+        last = scores.shape[1] - 1 - np.argmax(scores[:, ::-1], axis=1)
+        return scores, last
+
+
+def _float_run(dec, prompts, steps, fmt, context=FloatContext):
+    """``y_1 … y_steps`` of every prompt (a list per row), pushed through ``context``."""
+    f = FORMATS[fmt]
+    arr = f.array(np.array(prompts, dtype=object).transpose(1, 0, 2)) if f.exact else \
+        np.array(prompts, dtype=float).transpose(1, 0, 2)
+    ctx = context(FloatDecoder(dec, fmt), len(prompts))
+    for p in range(arr.shape[0]):
+        y = ctx.push(arr[p])
+    outs = [y]
+    for _ in range(1, steps):
+        y = ctx.push(y)
+        outs.append(y)
+    return np.stack(outs).transpose(1, 0, 2).tolist()
+
+
+@pytest.mark.parametrize("make, fmts", [(tiny_decoder, ("exact", "float64", "float32")),
+                                        (rational_decoder, ("exact",))])
+def test_hand_made_decoders_equal_the_semantics_and_a_wrong_argmax_is_caught(make, fmts):
+    dec = make()
+    rng = random.Random(6)
+    rational = make is rational_decoder
+    prompts = [[[Fraction(rng.randint(-6, 6), rng.choice([1, 2, 3])) if rational else rng.randint(-2, 2)
+                 for _ in range(3)] for _ in range(3)] for _ in range(40)]
+    want = [exact_generate(dec, p, 4).outputs for p in prompts]
+    for fmt in fmts:
+        assert _float_run(dec, prompts, 4, fmt) == want, fmt
+        if make is tiny_decoder:  # its heads tie: the smallest-index rule matters
+            assert _float_run(dec, prompts, 4, fmt, LastArgmaxContext) != want, fmt

@@ -22,9 +22,9 @@ class HeadPlan:
     """One head: its compiled ``Q``, ``K`` and restricted ``V``, and the scales of its keys, queries, values."""
 
     name: str
-    q: CompiledMap
-    k: CompiledMap
-    v: CompiledMap  # restricted to the value coordinates W_O reads
+    query: CompiledMap
+    key: CompiledMap
+    value: CompiledMap  # restricted to the value coordinates W_O reads
     v_up: int
     s_k: int  # scale of the keys
     s_q: int
@@ -37,7 +37,7 @@ class LayerPlan:
     """One layer: its heads (``None``: trivial attention), ``W_O``, the residual's up-scalings, ``W_1``, ``W_2``."""
 
     heads: list[HeadPlan] | None
-    w_o: CompiledMap | None  # on the concatenation of the restricted values
+    out: CompiledMap | None  # W_O, on the concatenation of the restricted values
     alpha_up: int
     z_up: int
     w1: CompiledMap

@@ -18,7 +18,7 @@ import numpy as np
 
 from symcot.ir.layout import ConcreteLayout
 from symcot.replay.batched.plan import Plan
-from symcot.replay.batched.state import RunState
+from symcot.replay.batched.state import RunState, Selection
 from symcot.replay.batched.views import BatchRun, RowOutputs, StepView
 from symcot.replay.scaling import (
     DTYPES,
@@ -38,8 +38,6 @@ from symcot.replay.tokens import TokenTable
 StopRule = Callable[[list[Any]], bool]
 BatchedStopRule = Callable[[StepView], np.ndarray]
 OnStep = Callable[[StepView], "np.ndarray | None"]
-#: The record of one push: per head (in layer order), the selected positions, their scores and the scores' scale.
-Selection = list[tuple[np.ndarray, np.ndarray, int]]
 
 
 def step_ends(view: StepView, row_steps: np.ndarray, stopped: np.ndarray, on_step: OnStep | None,

@@ -1,13 +1,33 @@
-"""The caches of one batched run and the push of one token through every layer (rules 1-4 of ``sec:trans``)."""
+"""The caches of one batched run and the push of one token through every layer (rules 1-4 of ``sec:trans``).
+
+The layer loop is :func:`symcot.model.layer_loop.push_layers`; :class:`RunState` is its algebra on ``(d, B)``
+arrays of one path's number type (scaled integers in ``float32``/``float64``/``int64``, or exact numbers),
+with the up-scalings that join the scales of the plan. The run's guards and promotions are outside the
+loop (:mod:`symcot.replay.batched.run`): a pass is bounded before it starts.
+"""
 
 from __future__ import annotations
 
+import operator
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
-from symcot.replay.batched.plan import Plan
+from symcot.model.layer_loop import push_layers
+from symcot.replay.batched.compiled_map import CompiledMap
+from symcot.replay.batched.plan import HeadPlan, Plan
 from symcot.replay.scaling import DTYPES, ScaledDecoder, unscale
+
+#: Per head (in layer order): the selected positions, their scores and the scores' scale.
+Selection = list[tuple[np.ndarray, np.ndarray, int]]
+
+
+def _call(m: CompiledMap, x: np.ndarray) -> np.ndarray:
+    return m(x)
+
+
+_CALL: Callable[[CompiledMap, np.ndarray], np.ndarray] = getattr(operator, "call", _call)
 
 
 class RunState:
@@ -25,9 +45,13 @@ class RunState:
         self.keys: list[list[np.ndarray]] = []
         self.vals: list[list[np.ndarray]] = []
         self.vslot: list[list[int]] = []  # head -> index of its value cache in self.vals[k]
+        self.vfirst: list[list[bool]] = []  # head -> whether it is the first head of its value cache
+        self._sel: Selection = []
+        self._b = batch
+        self._cols = np.arange(batch)
         for lay in plan.layers:
             hs = lay.heads or []
-            self.keys.append([np.empty((total_pos, h.k.d_out, batch), dtype=dt) for h in hs])
+            self.keys.append([np.empty((total_pos, h.key.d_out, batch), dtype=dt) for h in hs])
             sigs: list[Any] = []
             slots = []
             for h in hs:
@@ -35,54 +59,69 @@ class RunState:
                     sigs.append(h.v_sig)
                 slots.append(sigs.index(h.v_sig))
             first = {sl: hs[i] for i, sl in reversed(list(enumerate(slots)))}
-            self.vals.append([np.empty((total_pos, batch, first[i].v.d_out), dtype=dt) for i in range(len(sigs))])
+            self.vals.append([np.empty((total_pos, batch, first[i].value.d_out), dtype=dt) for i in range(len(sigs))])
             self.vslot.append(slots)
+            self.vfirst.append([slots.index(sl) == h for h, sl in enumerate(slots)])
 
-    def push(self, z: np.ndarray) -> tuple[np.ndarray, list[tuple[np.ndarray, np.ndarray, int]]]:
-        """Run one new token (``(d, B)``) through every layer (rules 1-4); cache its keys and values."""
-        p = self.pos
-        sel: list[tuple[np.ndarray, np.ndarray, int]] = []
-        exact = self.plan.dtype is object
-        b = z.shape[1]
-        cols = np.arange(b)
-        for k, lay in enumerate(self.plan.layers):
-            if lay.heads is not None:
-                assert lay.w_o is not None
-                outs = []
-                written: set[int] = set()
-                for h, head in enumerate(lay.heads):
-                    keys = self.keys[k][h]
-                    slot = self.vslot[k][h]
-                    vals = self.vals[k][slot]
-                    keys[p] = head.k(z)
-                    if slot not in written:
-                        vals[p] = head.v(z).T
-                        written.add(slot)
-                    q = head.q(z)
-                    scores = np.einsum("pkb,kb->pb", keys[: p + 1], q)  # ⟨K z_i, Q z_m⟩ for i ≤ m
-                    j0 = scores.argmax(axis=0)  # the first maximum: the smallest index (rule 1)
-                    sel.append((j0, scores[j0, cols], head.s_k * head.s_q))
-                    if vals.shape[2]:
-                        v = np.take(vals.reshape(-1, vals.shape[2]), j0 * b + cols, axis=0).T
-                    else:  # W_O reads nothing of this head's value
-                        v = np.zeros((0, b), dtype=vals.dtype)
-                    outs.append(v * head.v_up if head.v_up != 1 else v)
-                alpha = lay.w_o(np.concatenate(outs) if len(outs) > 1 else np.ascontiguousarray(outs[0]))
-                if lay.alpha_up != 1:
-                    alpha = alpha * lay.alpha_up
-                ffn_in = alpha + (z * lay.z_up if lay.z_up != 1 else z)  # residual around attention (rule 3)
-            else:
-                ffn_in = z  # trivial attention: α'' = 0 (rule 2)
-            pre = lay.w1(ffn_in)
-            if exact:
-                hidden = np.where(pre > 0, pre, 0)
-            elif lay.w1.identity:
-                hidden = np.maximum(pre, 0)
-            else:
-                hidden = np.maximum(pre, 0, out=pre)  # pre is W_1's fresh output
-            z = lay.w2(hidden)  # no residual around the FFN (rule 3)
+    def push(self, z: np.ndarray) -> tuple[np.ndarray, Selection]:
+        """Run one new token (``(d, B)``) through every layer (rules 1-4); cache its keys and values.
+
+        Returns the last layer's output and, per head in layer order, the selected positions, their scores
+        and the scores' scale.
+        """
+        self._sel = []
+        self._b = z.shape[1]
+        self._cols = np.arange(self._b)
+        out = push_layers(self, self.plan.layers, z)
         self.pos += 1
-        return z, sel
+        return out, self._sel
+
+    # -- the algebra of push_layers on (d, B) arrays of the plan's number type --------------------------
+    #: ``apply(m, x)``: the compiled map's own ``m(x)``.
+    apply: Callable[[CompiledMap, np.ndarray], np.ndarray] = staticmethod(_CALL)
+
+    def append(self, k: int, h: int, head: HeadPlan, key: np.ndarray, z: np.ndarray) -> None:
+        """The new position's key, and its value when ``h`` is the first head of its value cache."""
+        self.keys[k][h][self.pos] = key
+        if self.vfirst[k][h]:
+            self.vals[k][self.vslot[k][h]][self.pos] = head.value(z).T
+
+    def scores(self, k: int, h: int, q: np.ndarray) -> np.ndarray:
+        return np.einsum("pkb,kb->pb", self.keys[k][h][: self.pos + 1], q)  # ⟨K z_i, Q z_m⟩ for i ≤ m
+
+    def first_argmax(self, k: int, h: int, head: HeadPlan, scores: np.ndarray) -> np.ndarray:
+        j0 = scores.argmax(axis=0)  # the first maximum: the smallest index (rule 1)
+        self._sel.append((j0, scores[j0, self._cols], head.s_k * head.s_q))
+        return j0
+
+    def value(self, k: int, h: int, head: HeadPlan, j0: np.ndarray) -> np.ndarray:
+        vals = self.vals[k][self.vslot[k][h]]
+        b = self._b
+        if vals.shape[2]:
+            v = np.take(vals.reshape(-1, vals.shape[2]), j0 * b + self._cols, axis=0).T
+        else:  # W_O reads nothing of this head's value
+            v = np.zeros((0, b), dtype=vals.dtype)
+        return v * head.v_up if head.v_up != 1 else v
+
+    def concat(self, k: int, values: list[np.ndarray]) -> np.ndarray:
+        return np.concatenate(values) if len(values) > 1 else np.ascontiguousarray(values[0])
+
+    def add(self, k: int, attn: np.ndarray, z: np.ndarray) -> np.ndarray:
+        lay = self.plan.layers[k]
+        if lay.alpha_up != 1:
+            attn = attn * lay.alpha_up
+        return attn + (z * lay.z_up if lay.z_up != 1 else z)
+
+    def relu(self, k: int, v: np.ndarray) -> np.ndarray:
+        if self.plan.dtype is object:
+            return np.where(v > 0, v, 0)
+        if self.plan.layers[k].w1.identity:
+            return np.maximum(v, 0)
+        return np.maximum(v, 0, out=v)  # v is W_1's fresh output
+
+    def layer_done(self, k: int, choices: list[np.ndarray], attn: np.ndarray | None, ffn_in: np.ndarray,
+                   hidden: np.ndarray, out: np.ndarray) -> None:
+        pass
 
     def expanded(self, inverse: np.ndarray, into: RunState) -> RunState:
         """``into`` (allocated for every row) with this state's positions copied to rows ``inverse``."""

@@ -1,7 +1,8 @@
 """Float (and exact) replay of a decoder on a batch of inputs, hard or softmax attention.
 
 The rules are those of :mod:`symcot.model.semantics` (``sec:trans``), applied to ``(B, ·)`` arrays in a
-:class:`~symcot.replay.floating.formats.Format`:
+:class:`~symcot.replay.floating.formats.Format`; the layer loop (rules 1-4) is
+:func:`symcot.model.layer_loop.push_layers`, with :class:`FloatContext` as its algebra:
 
 1. *Attention.* Head ``h`` scores every position ``i ≤ m`` of the prefix by ``a_i = ⟨K_h z_i, Q_h z_m⟩``
    (formed in the accumulator type, rounded to storage). **Hard**: the smallest index among the maximal
@@ -20,6 +21,7 @@ uses it); the engine itself decides nothing.
 
 from __future__ import annotations
 
+import operator
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -27,6 +29,7 @@ import numpy as np
 
 from symcot.errors import DimensionError, SymcotError
 from symcot.model.decoder import ConcreteDecoder
+from symcot.model.layer_loop import LayerMaps, push_layers
 from symcot.replay.floating.formats import Format, get_format
 from symcot.replay.floating.maps import ArrayMap
 
@@ -99,17 +102,14 @@ class _Buffer:
 @dataclass
 class _Head:
     name: str
-    q: ArrayMap
-    k: ArrayMap
-    v: ArrayMap
+    query: ArrayMap
+    key: ArrayMap
+    value: ArrayMap
 
 
-@dataclass
-class _Layer:
-    heads: list[_Head] | None
-    w_o: ArrayMap | None
-    w1: ArrayMap
-    w2: ArrayMap
+FloatLayer = LayerMaps[ArrayMap, _Head]
+#: A head's choice: the scores ``(B, P)`` and the first argmax of each row ``(B,)``.
+Choice = tuple[np.ndarray, np.ndarray]
 
 
 class FloatDecoder:
@@ -119,29 +119,39 @@ class FloatDecoder:
         self.fmt = get_format(fmt)
         self.name = dec.name
         self.d = dec.layout.dim
-        self.layers: list[_Layer] = []
-        for layer in dec.layers:
+        self.layers: list[FloatLayer] = []
+        f = self.fmt
+        for k, layer in enumerate(dec.layers, 1):
             heads = w_o = None
             if layer.attention is not None:
-                heads = [_Head(h.name, ArrayMap(h.query, self.fmt), ArrayMap(h.key, self.fmt),
-                               ArrayMap(h.value, self.fmt)) for h in layer.attention.heads]
-                w_o = ArrayMap(layer.attention.out, self.fmt)
-            self.layers.append(_Layer(heads, w_o, ArrayMap(layer.ffn.w1, self.fmt), ArrayMap(layer.ffn.w2, self.fmt)))
+                heads = [_Head(h.name, ArrayMap(h.query, f, f"Q_{h.name}", k), ArrayMap(h.key, f, f"K_{h.name}", k),
+                               ArrayMap(h.value, f, f"V_{h.name}", k)) for h in layer.attention.heads]
+                w_o = ArrayMap(layer.attention.out, f, "W_O", k)
+            self.layers.append(LayerMaps(heads, w_o, ArrayMap(layer.ffn.w1, f, "W_1", k),
+                                         ArrayMap(layer.ffn.w2, f, "W_2", k)))
 
     def maps(self) -> list[tuple[int, str, ArrayMap]]:
         """``(layer, label, map)`` for every map, labels as in :meth:`ConcreteDecoder.get_map`."""
-        out = []
-        for k, lay in enumerate(self.layers, 1):
+        out: list[ArrayMap] = []
+        for lay in self.layers:
             for h in lay.heads or []:
-                out += [(k, f"Q_{h.name}", h.q), (k, f"K_{h.name}", h.k), (k, f"V_{h.name}", h.v)]
-            if lay.w_o is not None:
-                out.append((k, "W_O", lay.w_o))
-            out += [(k, "W_1", lay.w1), (k, "W_2", lay.w2)]
-        return out
+                out += [h.query, h.key, h.value]
+            if lay.out is not None:
+                out.append(lay.out)
+            out += [lay.w1, lay.w2]
+        return [(m.layer, m.label, m) for m in out]
+
+
+def _call(m: ArrayMap, x: np.ndarray) -> np.ndarray:
+    return m(x)
 
 
 class FloatContext:
-    """The causal state of a :class:`FloatDecoder` over a batch of token sequences of equal length."""
+    """The causal state of a :class:`FloatDecoder` over a batch of token sequences of equal length.
+
+    It is the algebra of :func:`~symcot.model.layer_loop.push_layers` on ``(B, ·)`` arrays of its format:
+    the module docstring's rounding, hard or softmax attention, and the :class:`Recorder`'s hooks.
+    """
 
     def __init__(self, fd: FloatDecoder, batch: int, attention: AttentionRule = HARD,
                  recorder: Recorder | None = None):
@@ -154,45 +164,77 @@ class FloatContext:
         self.abs_keys: list[list[_Buffer]] = []
         for lay in fd.layers:
             hs = lay.heads or []
-            self.keys.append([_Buffer(self.fmt, batch, h.k.d_out) for h in hs])
-            self.values.append([_Buffer(self.fmt, batch, h.v.d_out) for h in hs])
-            self.abs_keys.append([_Buffer(self.fmt, batch, h.k.d_out) for h in hs])
+            self.keys.append([_Buffer(self.fmt, batch, h.key.d_out) for h in hs])
+            self.values.append([_Buffer(self.fmt, batch, h.value.d_out) for h in hs])
+            self.abs_keys.append([_Buffer(self.fmt, batch, h.key.d_out) for h in hs])
         self._rows = np.arange(batch)
+        self._sums = recorder is not None and recorder.sums
+        self._score_sums: np.ndarray | None = None
+        if recorder is None:
+            self.apply = getattr(operator, "call", _call)  # type: ignore[method-assign]
         if not self.fmt.exact:
             self._beta = self.fmt.scalar(attention.beta) if isinstance(attention, Softmax) else None
 
-    def _apply(self, k: int, label: str, m: ArrayMap, x: np.ndarray) -> np.ndarray:
+    # -- the algebra of push_layers ------------------------------------------------------------------
+    def apply(self, m: ArrayMap, x: np.ndarray) -> np.ndarray:
+        """``m(x)``, seen by the recorder (with the ``abs_sums`` bound when it asks)."""
         out = m(x)
         if self.rec is not None:
-            self.rec.map(self.pos, k, label, out, m.abs_sums(np.abs(x)) if self.rec.sums else None)
+            self.rec.map(self.pos, m.layer, m.label, out, m.abs_sums(np.abs(x)) if self.rec.sums else None)
         return out
 
-    def _attend(self, k: int, h: int, head: _Head, z: np.ndarray, key: np.ndarray) -> np.ndarray:
-        fmt = self.fmt
-        q = self._apply(k, f"Q_{head.name}", head.q, z)
-        keys = self.keys[k - 1][h].view()  # (P, B, dk)
-        vals = self.values[k - 1][h].view()
+    def append(self, k: int, h: int, head: _Head, key: np.ndarray, z: np.ndarray) -> None:
+        self.keys[k][h].append(key)
+        if self._sums:
+            self.abs_keys[k][h].append(np.abs(key))
+        self.values[k][h].append(self.apply(head.value, z))
+
+    def scores(self, k: int, h: int, q: np.ndarray) -> np.ndarray:
+        """``⟨k_i, q⟩`` ``(B, P)``: formed in the accumulator type and rounded to storage (exact: as is)."""
+        keys = self.keys[k][h].view()  # (P, B, dk)
         with np.errstate(over="ignore", invalid="ignore"):
-            if fmt.exact:
-                scores = (keys * q[None, :, :]).sum(axis=2).T
-            else:
-                scores = fmt.round(np.einsum("pbd,bd->bp", keys, q))
-            chosen = np.argmax(scores, axis=1)  # the first maximum: the smallest index (rule 1)
-            if isinstance(self.attention, Softmax):
+            if self._sums:
+                self._score_sums = (self.abs_keys[k][h].view() * np.abs(q)[None, :, :]).sum(axis=2).T
+            if self.fmt.exact:
+                return (keys * q[None, :, :]).sum(axis=2).T
+            return self.fmt.round(np.einsum("pbd,bd->bp", keys, q))
+
+    def first_argmax(self, k: int, h: int, head: _Head, scores: np.ndarray) -> Choice:
+        return scores, np.argmax(scores, axis=1)  # the first maximum: the smallest index (rule 1)
+
+    def value(self, k: int, h: int, head: _Head, choice: Choice) -> np.ndarray:
+        """Hard: the chosen position's value; softmax: the weighted mean of the values (module docstring)."""
+        scores, chosen = choice
+        vals = self.values[k][h].view()
+        fmt = self.fmt
+        if isinstance(self.attention, Softmax):
+            with np.errstate(over="ignore", invalid="ignore"):
                 b = fmt.round(scores * self._beta)
                 shifted = fmt.round(b - b.max(axis=1, keepdims=True))
                 e = fmt.round(np.exp(shifted))
                 w = fmt.round(e / e.sum(axis=1, keepdims=True))
                 out = fmt.round(np.einsum("bp,pbd->bd", w, vals))
-            else:
-                out = vals[chosen, self._rows]
+        else:
+            out = vals[chosen, self._rows]
         if self.rec is not None:
-            sums = None
-            if self.rec.sums:
-                sums = (self.abs_keys[k - 1][h].view() * np.abs(q)[None, :, :]).sum(axis=2).T
-            self.rec.head(self.pos, k, head.name, scores, sums, chosen, vals)
+            self.rec.head(self.pos, k + 1, head.name, scores, self._score_sums, chosen, vals)
         return out
 
+    def concat(self, k: int, values: list[np.ndarray]) -> np.ndarray:
+        return np.concatenate(values, axis=1)
+
+    def add(self, k: int, attn: np.ndarray, z: np.ndarray) -> np.ndarray:
+        return self.fmt.round(attn + z)
+
+    def relu(self, k: int, v: np.ndarray) -> np.ndarray:
+        return np.where(v > 0, v, 0 * v) if self.fmt.exact else np.maximum(v, 0)
+
+    def layer_done(self, k: int, choices: list[Choice], attn: np.ndarray | None, ffn_in: np.ndarray,
+                   hidden: np.ndarray, out: np.ndarray) -> None:
+        if self.rec is not None:
+            self.rec.layer(self.pos, k + 1, ffn_in, hidden, out)
+
+    # -- pushes ------------------------------------------------------------------------------------------
     def push(self, x: Any) -> np.ndarray:
         """Append one token per row (``(B, d)``) and return the final-layer output ``(B, d)``."""
         z = np.asarray(x)
@@ -202,27 +244,7 @@ class FloatContext:
             z = self.fmt.round(z.astype(self.fmt.accum, copy=False))
         if self.rec is not None:
             self.rec.token(self.pos, z)
-        for k, lay in enumerate(self.fd.layers, 1):
-            if lay.heads is None:
-                ffn_in = z
-            else:
-                assert lay.w_o is not None
-                outs = []
-                for h, head in enumerate(lay.heads):
-                    key = self._apply(k, f"K_{head.name}", head.k, z)
-                    self.keys[k - 1][h].append(key)
-                    if self.rec is not None and self.rec.sums:
-                        self.abs_keys[k - 1][h].append(np.abs(key))
-                    self.values[k - 1][h].append(self._apply(k, f"V_{head.name}", head.v, z))
-                    outs.append(self._attend(k, h, head, z, key))
-                alpha = self._apply(k, "W_O", lay.w_o, np.concatenate(outs, axis=1))
-                ffn_in = self.fmt.round(alpha + z)
-            pre = self._apply(k, "W_1", lay.w1, ffn_in)
-            hidden = np.where(pre > 0, pre, 0 * pre) if self.fmt.exact else np.maximum(pre, 0)
-            out = self._apply(k, "W_2", lay.w2, hidden)
-            if self.rec is not None:
-                self.rec.layer(self.pos, k, ffn_in, hidden, out)
-            z = out
+        z = push_layers(self, self.fd.layers, z)
         self.pos += 1
         return z
 

@@ -54,10 +54,15 @@ class _Terms:
 
 
 class ArrayMap:
-    """A :class:`ConcreteMap` compiled for one format (see the module docstring)."""
+    """A :class:`ConcreteMap` compiled for one format (see the module docstring).
 
-    def __init__(self, m: ConcreteMap, fmt: Format):
+    ``label`` and ``layer`` (1-based) name the map's place in a decoder, for a recorder.
+    """
+
+    def __init__(self, m: ConcreteMap, fmt: Format, label: str | None = None, layer: int = 0):
         self.name, self.fmt = m.name, fmt
+        self.label = m.name if label is None else label
+        self.layer = layer
         self.d_in, self.d_out = m.d_in, m.d_out
         self.dst = m.dst
         const = _merge([(o, c) for o, c in m.const])
