@@ -47,6 +47,10 @@ _EXPORTS: dict[str, str] = {
     **{name: "symcot.constructions.alln" for name in ("AllNStatement", "Segment", "Choice", "Y")},
     **{name: "symcot.algorithms.logic" for name in (
         "Vocabulary", "Sig", "Var", "Fact", "Induction", "Direct", "table")},
+    # the reference algorithm, written once: its per-input and batched runs and its definitions derive from it
+    **{name: "symcot.algorithms.transition" for name in (
+        "Transition", "StateVar", "Index", "Aux", "definitions", "extend", "interpretation")},
+    "Reference": "symcot.algorithms.reference",
     "AllNCheck": "symcot.prove.alln.check",
     # inputs
     "Digraph": "symcot.inputs.graphs",

@@ -132,6 +132,11 @@ class Vocabulary:
             reference states' attributes.
         interpret: ``interpret(inp, states) -> {symbol: value or function}``, the concrete meaning.
         size: the input size as a symbol name (``n``), for reports.
+        inputs: ``inputs(inp) -> {symbol: value or function}``, the input symbols alone (``n``, ``adj``, a word's
+            letters), read without a reference run: what a prompt token may depend on
+            (:class:`symcot.constructions.alln.PromptStatement`). Written so that it also reads a batch's stand-in
+            (:mod:`symcot.inputs.batch`), where a value that differs between rows is a ``(B,)`` array. ``None``: the
+            vocabulary states no input interpretation (its constructions' prompts cannot be read from segments).
 
     """
 
@@ -141,6 +146,7 @@ class Vocabulary:
     views: dict[str, View]
     interpret: Callable[[Any, Sequence[Any]], dict[str, Any]]
     size: str = "n"
+    inputs: Callable[[Any], dict[str, Any]] | None = None
 
     def __post_init__(self) -> None:
         names = [s.name for s in self.symbols]
@@ -159,10 +165,15 @@ class Vocabulary:
 
     def extended(self, name: str, symbols: Sequence[Sig] = (), facts: Sequence[Fact] = (),
                  views: dict[str, View] | None = None,
-                 interpret: Callable[[Any, Sequence[Any]], dict[str, Any]] | None = None) -> Vocabulary:
-        """The vocabulary with more symbols, facts and views (a run that carries more than this one)."""
+                 interpret: Callable[[Any, Sequence[Any]], dict[str, Any]] | None = None,
+                 inputs: Callable[[Any], dict[str, Any]] | None = None) -> Vocabulary:
+        """The vocabulary with more symbols, facts and views (a run that carries more than this one).
+
+        The input interpretation is this one's unless ``inputs`` is given (the same input, a longer run).
+        """
         return Vocabulary(name, self.symbols + tuple(symbols), self.facts + tuple(facts),
-                          {**self.views, **(views or {})}, interpret or self.interpret, self.size)
+                          {**self.views, **(views or {})}, interpret or self.interpret, self.size,
+                          inputs or self.inputs)
 
 
 # -- the concrete interpretation -------------------------------------------------------------------------

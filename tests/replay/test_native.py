@@ -6,11 +6,11 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
+from proofs.cot_path_to_tree.algorithms.batched.dfs import STRAHLER_REFERENCE as strahler_reference
 from proofs.cot_path_to_tree.constructions.cotdfs import DfsConstruction
 from proofs.cot_path_to_tree.constructions.cotpathstrahler import StrahlerPathConstruction
 from proofs.cot_path_to_tree.constructions.cotpathtotree import PathToTreeConstruction
 from proofs.cot_path_to_tree.constructions.cottreestrahler import StrahlerTreeConstruction
-from proofs.cot_path_to_tree.constructions.cottreestrahler import reference as strahler_reference
 from symcot.errors import DimensionError
 from symcot.inputs import dyck_unrank, random_digraph, random_labeled_tree
 from symcot.inputs.dyck import catalan

@@ -11,8 +11,9 @@ open; this module takes the lowest index, which is what the constructions realiz
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
+from symcot.algorithms.transition import Aux, Index, Run, StateVar, Transition, run
 from symcot.errors import InvalidInputError
 from symcot.inputs.graphs import Digraph
 
@@ -63,33 +64,77 @@ def _check_source(g: Digraph, source: object) -> int:
     return source
 
 
+#: The vertices ``0 … n - 1``, the range of ``vst``, ``par`` and the traverse's choice.
+VERTEX = Index("vertex", lambda g: g.n)
+
+
+def _step(o: Any, g: Any, s: Any) -> dict[str, Any]:
+    """One step of eq:dfsdynamic: traverse to the lowest-index unvisited out-neighbour, else backtrack."""
+    nxt = o.lowest("nxt", lambda j: o.and_(g.adj(s.cur, j), o.not_(o.at(s.vis, j, False))))
+    tr = o.let("tr", nxt != -1)
+    return {"cur": o.ite(tr, nxt, o.at(s.par, s.cur)),
+            "vis": o.put(s.vis, nxt, True),
+            "par": o.put(s.par, nxt, s.cur)}
+
+
+#: eq:dfsdynamic, the one statement of the algorithm: ``dfs^(0)(s) = s``, ``vst^(0) = {s}``, ``par^(0) = φ``;
+#: a step traverses (``par(v_j) := dfs^(t-1)(s)``, ``vst(v_j) := 1``) or backtracks (``dfs^(t)(s) =
+#: par(dfs^(t-1)(s))``); the run ends with the backtrack from ``s`` into φ. Input symbols: ``n``, ``src``,
+#: ``adj(i, j)``.
+DFS = Transition(
+    "eq:dfsdynamic",
+    (StateVar("cur", doc="dfs^(τ)(s); -1 is φ", result="vertex"),
+     StateVar("vis", "bool", VERTEX, "vst^(τ)(v) = 1"),
+     StateVar("par", "int", VERTEX, "par^(τ)(v); -1 is φ", result="vertex")),
+    init=lambda o, g: {"cur": g.src, "vis": o.array(VERTEX, lambda v: v == g.src),
+                       "par": o.array(VERTEX, lambda v: -1)},
+    step=_step,
+    running=lambda o, g, s: s.cur != -1,
+    bound=lambda g: 2 * g.n + 1,
+    aux=(Aux("nxt", "lowest", doc="the vertex a traverse at τ moves to (lowest-index unvisited out-neighbour)",
+             over=VERTEX),
+         Aux("tr", "let", "bool", doc="the move from τ to τ + 1 is a traverse")),
+)
+
+
+@dataclass(frozen=True)
+class DfsInput:
+    """The input's symbols: ``n``, the source ``src``, ``adj(i, j)`` (``a_ij = 1``; false outside the range)."""
+
+    n: int
+    src: int
+    rows: tuple[tuple[int, ...], ...]
+
+    def adj(self, i: int, j: int) -> bool:
+        """``a_ij = 1``."""
+        return 0 <= i < self.n and 0 <= j < self.n and bool(self.rows[i][j])
+
+
+def dfs_input(g: Digraph, source: int) -> DfsInput:
+    """The symbols of ``(g, source)`` (checked: ``source`` is a vertex)."""
+    s = _check_source(g, source)
+    return DfsInput(g.n, s, tuple(tuple(int(x != 0) for x in r) for r in g.adjacency()))
+
+
+def states_of(r: Run) -> list[DfsState]:
+    """The run's states as :class:`DfsState` (``-1`` becomes ``None``, the visited flags a set)."""
+    out = []
+    for t, st in enumerate(r.states):
+        move: Move = "init" if t == 0 else ("traverse" if r.aux[t - 1]["tr"] else "backtrack")
+        cur = None if st["cur"] == -1 else st["cur"]
+        par = tuple(None if p == -1 else p for p in st["par"])
+        out.append(DfsState(t, cur, par, frozenset(v for v, x in enumerate(st["vis"]) if x), move))
+    return out
+
+
 def dfs_dynamic(g: Digraph, source: int) -> list[DfsState]:
-    """Run the DFS dynamic from ``source``: all states, from ``init`` to the backtrack from ``source``.
+    """Run the DFS dynamic (:data:`DFS`) from ``source``: all states, from ``init`` to the backtrack from ``source``.
 
     The list has ``2 * (r - 1) + 2`` states, ``r`` the number of vertices reachable from ``source``:
     the initial state, one traverse into and one backtrack out of each other reachable vertex, and
     the final backtrack from ``source`` (whose ``cur`` is ``None``).
     """
-    s = _check_source(g, source)
-    nbrs = [g.out_neighbors(u) for u in range(g.n)]  # increasing index order
-    par: tuple[int | None, ...] = (None,) * g.n
-    vst: frozenset[int] = frozenset({s})
-    states = [DfsState(0, s, par, vst, "init")]
-    cur: int | None = s
-    t = 0
-    while cur is not None:
-        t += 1
-        unvisited = [v for v in nbrs[cur] if v not in vst]
-        if unvisited:
-            v = unvisited[0]  # the lowest-index unvisited out-neighbour
-            par = par[:v] + (cur,) + par[v + 1 :]
-            vst = vst | {v}
-            cur = v
-            states.append(DfsState(t, cur, par, vst, "traverse"))
-        else:
-            cur = par[cur]
-            states.append(DfsState(t, cur, par, vst, "backtrack"))
-    return states
+    return states_of(run(DFS, dfs_input(g, source)))
 
 
 def dfs_moves(g: Digraph, source: int) -> str:

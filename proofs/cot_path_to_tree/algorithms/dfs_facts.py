@@ -20,20 +20,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from proofs.cot_path_to_tree.algorithms.dfs import DfsState
-from symcot.algorithms.logic import Direct, Fact, Induction, Sig, Var, Vocabulary, table
+from proofs.cot_path_to_tree.algorithms.dfs import DFS, DfsState, dfs_input
+from symcot.algorithms.logic import Direct, Fact, Induction, Sig, Var, Vocabulary
+from symcot.algorithms.transition import definitions, interpretation, run
 
 SYMBOLS = (
     Sig("n", 0, doc="number of vertices"),
     Sig("src", 0, doc="the source s = v_p", result="vertex"),
-    Sig("T", 0, doc="the last step: the backtrack from s (dfs^(T)(s) = φ)", result="step"),
     Sig("adj", 2, "bool", "a_ij = 1", ("vertex", "vertex")),
-    Sig("cur", 1, "int", "dfs^(τ)(s); -1 is φ", ("step",), "vertex"),
-    Sig("vis", 2, "bool", "vst^(τ)(v) = 1", ("step", "vertex")),
-    Sig("par", 2, "int", "par^(τ)(v); -1 is φ", ("step", "vertex"), "vertex"),
-    Sig("tr", 1, "bool", "the move from τ to τ + 1 is a traverse", ("step",)),
-    Sig("nxt", 1, "int", "the vertex a traverse at τ moves to (lowest-index unvisited out-neighbour)", ("step",),
-        "vertex"),
+    *DFS.symbols(),
     Sig("first", 1, "int", "the first step at which v is the current vertex", ("vertex",), "step"),
 )
 
@@ -60,35 +55,12 @@ DOMAIN = (
          source="G is simple: no self-loop"),
 )
 
-DEFINITION = (
-    Fact("init", (VERTEX,),
-         lambda c, v: c.and_(c.cur(0) == c.src, c.vis(0, v) == (v == c.src), c.par(0, v) == -1), "definition",
-         source="vst^(0)(s) = 1, vst^(0)(v_i) = 0 otherwise, par^(0)(v_i) = φ; dfs^(0)(s) = s"),
-    Fact("moves", (MOVE,), lambda c, t: c.cur(t) != -1, "definition",
-         source="the run ends with the backtrack from s (the first step with dfs = φ)"),
-    Fact("ends", (), lambda c: c.and_(c.T >= 1, c.cur(c.T) == -1), "definition",
-         source="the algorithm terminates after backtracking from s"),
-    Fact("choice", (MOVE,),
-         lambda c, t: c.implies(c.tr(t), c.and_(valid(c, c.nxt(t)), c.adj(c.cur(t), c.nxt(t)),
-                                                 c.not_(c.vis(t, c.nxt(t))))), "definition",
-         source="traverse: v_j ∈ nei(dfs^(t-1)(s)) with vst^(t-1)(v_j) = 0"),
-    Fact("lowest", (MOVE, vertex("j")),
-         lambda c, t, j: c.implies(c.and_(c.adj(c.cur(t), j), c.not_(c.vis(t, j))),
-                                   c.and_(c.tr(t), c.nxt(t) <= j)), "definition",
-         source="a traverse happens when an unvisited out-neighbour exists; to the lowest-index one"),
-    Fact("traverse", (MOVE, VERTEX),
-         lambda c, t, v: c.implies(c.tr(t), c.and_(
-             c.cur(t + 1) == c.nxt(t), c.vis(t + 1, v) == c.or_(c.vis(t, v), v == c.nxt(t)),
-             c.par(t + 1, v) == c.ite(v == c.nxt(t), c.cur(t), c.par(t, v)))), "definition",
-         source="traverse: par^(t)(v_j) = dfs^(t-1)(s), vst^(t)(v_j) = 1; the rest inherited"),
-    Fact("backtrack", (MOVE, VERTEX),
-         lambda c, t, v: c.implies(c.not_(c.tr(t)), c.and_(
-             c.cur(t + 1) == c.par(t, c.cur(t)), c.vis(t + 1, v) == c.vis(t, v), c.par(t + 1, v) == c.par(t, v))),
-         "definition", source="backtrack: dfs^(t)(s) = par^(t-1)(dfs^(t-1)(s)); the mappings unchanged"),
-    Fact("first", (STEP, VERTEX),
-         lambda c, t, v: c.implies(c.cur(t) == v, c.and_(0 <= c.first(v), c.first(v) <= t, c.cur(c.first(v)) == v)),
-         "definition", source="first(v): the least step at which v is current"),
-)
+#: The transition's definitions (init, one step of each state variable, ``nxt``, ``tr``, moves, ends) and the
+#: auxiliary ``first``.
+DEFINITION = (*definitions(DFS, MOVE, STEP), Fact(
+    "first", (STEP, VERTEX),
+    lambda c, t, v: c.implies(c.cur(t) == v, c.and_(0 <= c.first(v), c.first(v) <= t, c.cur(c.first(v)) == v)),
+    "definition", source="first(v): the least step at which v is current"))
 
 
 def _run(c: Any, t: Any, v: Any) -> Any:
@@ -100,6 +72,8 @@ def _run(c: Any, t: Any, v: Any) -> Any:
 
 
 DERIVED = (
+    Fact("starts", (), lambda c: c.T >= 1, "derived", Direct(),
+         source="the run moves at least once: dfs^(0)(s) = s ≠ φ"),
     Fact("run", (STEP, VERTEX), _run, "derived", Induction("τ"),
          source="the current vertex is a visited vertex; every visited vertex but s has a visited parent "
                 "other than itself; s has none"),
@@ -119,31 +93,33 @@ DERIVED = (
 )
 
 
-def _nxt(st: DfsState, adj: Sequence[Sequence[int]]) -> int:
-    if st.cur is None:
-        return -1
-    return next((j for j, a in enumerate(adj[st.cur]) if a and j not in st.vst), -1)
-
-
 def interpret(inp: tuple[Any, int], states: Sequence[DfsState]) -> dict[str, Any]:
-    """The symbols' values on the reference run of ``inp = (graph, source)``."""
+    """The symbols' values on the run of ``inp = (graph, source)``.
+
+    :data:`DFS` is run again (``states`` is :func:`~proofs.cot_path_to_tree.algorithms.dfs.states_of` of that run).
+    """
+    g = dfs_input(*inp)
+    r = run(DFS, g)
+    first: dict[int, int] = {}
+    for t, st in enumerate(r.states):
+        first.setdefault(st["cur"], t)
+    return {"n": g.n, "src": g.src, "adj": g.adj, **interpretation(DFS, r),
+            "first": lambda v: first.get(v, r.T + 1) if v != -1 else r.T + 1}
+
+
+def inputs(inp: tuple[Any, Any]) -> dict[str, Any]:
+    """The input symbols ``n``, ``src``, ``adj`` of ``inp = (graph, source)``, without a run.
+
+    Also of a batch's stand-in ``(DigraphColumns, source)``: ``adj(i, j)`` is then every row's, a ``(B,)`` array.
+    """
     g, s = inp
     a = g.adjacency()
-    T = len(states) - 1
-    first: dict[int, int] = {}
-    for t, st in enumerate(states):
-        if st.cur is not None:
-            first.setdefault(st.cur, t)
-    return {
-        "n": g.n, "src": s, "T": T,
-        "adj": lambda i, j: 0 <= i < g.n and 0 <= j < g.n and bool(a[i][j]),
-        "cur": table([st.cur for st in states]),
-        "vis": lambda t, v: 0 <= t <= T and v in states[t].vst,
-        "par": lambda t, v: states[t].par[v] if 0 <= t <= T and 0 <= v < g.n and states[t].par[v] is not None else -1,
-        "tr": lambda t: 0 <= t < T and states[t + 1].move == "traverse",
-        "nxt": table([_nxt(st, a) for st in states]),
-        "first": lambda v: first.get(v, T + 1),
-    }
+    size = g.n
+
+    def adj(i: int, j: int) -> Any:
+        return a[i][j] != 0 if 0 <= i < size and 0 <= j < size else False
+
+    return {"n": size, "src": s, "adj": adj}
 
 
 #: The reference state's fields as views: what :mod:`proofs.cot_path_to_tree.algorithms.dfs` calls ``cur``, ``vst``,
@@ -158,4 +134,4 @@ VIEWS = {
     "t": lambda c, t: t,
 }
 
-VOCABULARY = Vocabulary("eq:dfsdynamic", SYMBOLS, DOMAIN + DEFINITION + DERIVED, VIEWS, interpret)
+VOCABULARY = Vocabulary("eq:dfsdynamic", SYMBOLS, DOMAIN + DEFINITION + DERIVED, VIEWS, interpret, inputs=inputs)

@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Literal
 
+from symcot.algorithms.transition import Aux, Index, StateVar, Transition, run
 from symcot.errors import InvalidInputError
 from symcot.inputs.graphs import Digraph
 from symcot.inputs.trees import validate_tree
@@ -128,53 +129,88 @@ def weight_matrix(g: Digraph) -> list[list[Value]]:
     return a
 
 
+#: The vertices ``0 … n - 1``: the range of ``Dist``, ``vst`` and the selection.
+VERTEX = Index("vertex", lambda g: g.n)
+
+
+def _step(o: Any, g: Any, s: Any) -> dict[str, Any]:
+    """``Dkst^(t) → Dkst^(t+1)``: relax every ``v_j`` from ``cur = v_i``, select the argmin, mark it visited.
+
+    ``Dist[j] = min(Dist[j], Dist[i] + a_ij)``: the candidate replaces ``Dist[j]`` when there is an arc and
+    ``Dist[j] = ∞`` or the candidate is strictly smaller (``min`` keeps ``Dist[j]`` on a tie). The selection is
+    the least ``Dist`` among the unvisited vertices with ``Dist ≠ ∞``, the lowest index among ties.
+    """
+    i = s.cur
+    d_i = o.at(s.dist, i, 0)
+    better = o.array(VERTEX, lambda j: o.and_(g.arc(i, j), o.or_(o.not_(o.at(s.fin, j, False)),
+                                                                  o.lt(d_i + g.w(i, j), o.at(s.dist, j, 0)))))
+    dist = o.array(VERTEX, lambda j: o.ite(o.at(better, j, False), d_i + g.w(i, j), o.at(s.dist, j, 0)))
+    fin = o.array(VERTEX, lambda j: o.or_(o.at(s.fin, j, False), o.at(better, j, False)))
+    sel = o.argmin("sel", lambda j: o.and_(o.not_(o.at(s.vis, j, False)), o.at(fin, j, False)),
+                   lambda j: o.at(dist, j, 0))
+    return {"t": s.t + 1, "cur": sel, "dist": dist, "fin": fin, "vis": o.put(s.vis, sel, True)}
+
+
+#: ``Dkst`` (Section 2.1), the one statement of the algorithm: ``Dist`` is ``dist`` where ``fin`` (``∞``
+#: elsewhere); ``n - 1`` transitions. Input symbols: ``n``, ``src``, ``arc(i, j)`` and its weight ``w(i, j)``.
+DIJKSTRA = Transition(
+    "Dkst",
+    (StateVar("t", doc="the step"),
+     StateVar("cur", doc="cur^(t), the vertex visited last", result="vertex"),
+     StateVar("dist", "int", VERTEX, "Dist^(t)[v] where it is finite"),
+     StateVar("fin", "bool", VERTEX, "Dist^(t)[v] ≠ ∞"),
+     StateVar("vis", "bool", VERTEX, "vst^(t)(v) = 1")),
+    init=lambda o, g: {"t": 0, "cur": g.src, "dist": o.array(VERTEX, lambda v: 0),
+                       "fin": o.array(VERTEX, lambda v: v == g.src), "vis": o.array(VERTEX, lambda v: v == g.src)},
+    step=_step,
+    running=lambda o, g, s: s.t < g.n - 1,
+    bound=lambda g: g.n,
+    aux=(Aux("sel", "argmin", doc="the unvisited vertex of least finite Dist, lowest index among ties",
+             over=VERTEX),),
+)
+
+
+@dataclass(frozen=True)
+class WeightedInput:
+    """The input's symbols: ``n``, ``src``, ``arc(i, j)`` and ``w(i, j)`` (the arc's weight, 0 without an arc)."""
+
+    n: int
+    src: int
+    weights: tuple[tuple[Any, ...], ...]
+    arcs: frozenset[tuple[int, int]]
+
+    def arc(self, i: int, j: int) -> bool:
+        """An arc ``(v_i, v_j)``."""
+        return (i, j) in self.arcs
+
+    def w(self, i: int, j: int) -> Any:
+        """``a_ij`` where there is an arc."""
+        return self.weights[i][j] if 0 <= i < self.n and 0 <= j < self.n else 0
+
+
+def weighted_input(g: Digraph, source: int) -> WeightedInput:
+    """The symbols of ``(g, source)``: the weights as the digraph carries them (1 when unweighted)."""
+    rows: list[list[Any]] = [[0] * g.n for _ in range(g.n)]
+    ws = g.weights if g.weights is not None else (1,) * len(g.arcs)
+    for (u, v), w in zip(g.arcs, ws):
+        rows[u][v] = w
+    return WeightedInput(g.n, source, tuple(tuple(r) for r in rows), frozenset(g.arcs))
+
+
+def dkst_state(st: dict[str, Any]) -> DkstState:
+    """A state of :data:`DIJKSTRA` as :class:`DkstState` (``Dist`` with :data:`INF` where it is not finite)."""
+    dist = tuple(d if f else INF for d, f in zip(st["dist"], st["fin"]))
+    return DkstState(st["t"], dist, st["cur"], frozenset(v for v, x in enumerate(st["vis"]) if x))
+
+
 def dijkstra_dynamic(g: Digraph, source: int) -> list[DkstState]:
-    """Run ``Dkst`` from ``source``: the ``n`` states ``Dkst^(0) … Dkst^(n-1)``."""
+    """Run ``Dkst`` (:data:`DIJKSTRA`) from ``source``: the ``n`` states ``Dkst^(0) … Dkst^(n-1)``."""
     return _dijkstra_run(g, validate_dijkstra_input(g, source))
 
 
-def _out_arcs(g: Digraph) -> list[list[tuple[int, Value]]]:
-    """``(j, a_ij)`` for every arc out of each ``v_i``: the finite entries of :func:`weight_matrix`."""
-    out: list[list[tuple[int, Value]]] = [[] for _ in range(g.n)]
-    ws = g.weights if g.weights is not None else (1,) * len(g.arcs)
-    for (u, v), w in zip(g.arcs, ws):
-        out[u].append((v, w))
-    return out
-
-
 def _dijkstra_run(g: Digraph, s: int) -> list[DkstState]:
-    """:func:`dijkstra_dynamic` on an input already validated.
-
-    The relaxation ``Dist[j] = min(Dist[j], Dist[i] + a_ij)`` only changes ``j`` with an arc ``(i, j)``
-    (``a_ij = ∞`` otherwise, and ``min`` keeps ``Dist[j]`` on a tie), so only those are visited; the
-    selection skips the ``∞`` entries, which lose every comparison, unless no finite one is left.
-    """
-    out = _out_arcs(g)
-    n = g.n
-    dist: list[Value] = [INF] * n
-    dist[s] = 0
-    vst = frozenset({s})
-    cur = s
-    states = [DkstState(0, tuple(dist), cur, vst)]
-    for t in range(1, n):
-        di = dist[cur]
-        for j, w in out[cur]:  # relax every v_j (the others keep Dist[j]); each state holds its own tuple
-            cand = di + w
-            if cand < dist[j]:
-                dist[j] = cand
-        best: int | None = None
-        bd: Value = INF
-        for j in range(n):  # argmin over unvisited, lowest index among ties
-            if j in vst:
-                continue
-            d = dist[j]
-            if best is None or (d is not INF and (bd is INF or d < bd)):
-                best, bd = j, d
-        assert best is not None and dist[best] is not INF, "unreachable vertex (validated above)"
-        cur = best
-        vst = vst | {cur}
-        states.append(DkstState(t, tuple(dist), cur, vst))
-    return states
+    """:func:`dijkstra_dynamic` on an input already validated (every vertex reachable from ``s``)."""
+    return [dkst_state(st) for st in run(DIJKSTRA, weighted_input(g, s)).states]
 
 
 def shortest_distances(g: Digraph, source: int) -> list[Value]:
@@ -298,7 +334,11 @@ class WidthState(DkstState):
 def bfs_width_dynamic(tree: Digraph, root: int, reading: Reading = "repaired") -> list[WidthState]:
     """BFS on a tree (``A = {1, ∞}``) with ``twd``/``mwd`` from the Observation's definitions and ``dif``."""
     validate_tree(tree, root)
-    states = bfs_dynamic(tree, root)
+    return width_states_of(bfs_dynamic(tree, root), reading)
+
+
+def width_states_of(states: Sequence[DkstState], reading: Reading = "repaired") -> list[WidthState]:
+    """:func:`bfs_width_dynamic` from the BFS states: ``twd``/``mwd`` by the Observation's definitions, and ``dif``."""
     difs: list[Value] = [0]
     difs += [st.dist_cur - prev.dist_cur for prev, st in zip(states, states[1:])]  # type: ignore[operator]
     return [WidthState(st.t, st.dist, st.cur, st.vst, twd, mwd, dif)

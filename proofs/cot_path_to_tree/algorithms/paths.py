@@ -13,7 +13,9 @@ Two sides are kept apart on purpose, so that a proposition relating them is chec
   prop:heightpathtree (``max_i s_i``) and prop:widthpathtree
   (``max_{0<l≤hgt} |{i : s_i = l, s_i - s_{i-1} = 1}|``), computed on the ordinate sequence of the word.
 
-Step-by-step references for the path constructions:
+Step-by-step references for the path constructions, each the reading of a run of a transition stated once in
+:mod:`proofs.cot_path_to_tree.algorithms.path_transitions` (whose numpy reading is the batched reference and whose
+definitions are the facts' vocabulary):
 
 * :func:`algorithm1_states` -- Algorithm 1 exactly as printed (lines 1--9), one state per letter read:
   ``(i, nl, A_w)`` plus the parent recorded by the last ``U`` (the ``par`` block of thm:cotpathtotree);
@@ -24,7 +26,7 @@ Step-by-step references for the path constructions:
   ``p_i = |{τ ≤ t : s_τ = i, q_τ = +1}|`` and ``wd = max_i p_i``;
 * :func:`strahler_fold` -- the ``(M, c)`` accumulator of eq:dynamicstrdfs carried along the word: a ``U``
   gives the new vertex ``(0, 0)``, a ``D`` finishes the current vertex ``v`` with
-  ``str(τ_v) = M_v + 1[c_v ≥ 2]`` and folds it into its parent's accumulator (:func:`fold`);
+  ``str(τ_v) = M_v + 1[c_v ≥ 2]`` and folds it into its parent's accumulator (eq:dynamicstrdfs, :func:`fold`);
 * :func:`point_nodes` and :func:`explored_strahler` -- the vertex of ψ(w) at each point ``(t, s_t)`` and the
   Strahler number of its subtree as explored by then, from the tree alone (obs:strpathtwoMc is checked
   against them).
@@ -42,6 +44,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cache
 
+from proofs.cot_path_to_tree.algorithms.path_transitions import ALG1, FOLD, WIDTH, WordInput
+from symcot.algorithms.transition import Run, run
 from symcot.errors import InvalidInputError
 from symcot.inputs.dyck import UP, dyck_words, heights, validate_dyck
 from symcot.inputs.trees import OrderedTree
@@ -169,35 +173,29 @@ class Alg1State:
 
 
 def algorithm1_states(word: str) -> list[Alg1State]:
-    """Run Algorithm 1 (algo:pathtotree) as printed and return its state after each letter (``t = 0..|w|``).
+    """Run Algorithm 1 (algo:pathtotree, :data:`~proofs.cot_path_to_tree.algorithms.path_transitions.ALG1`) as printed.
 
-    Line 8 ("Search ``j < i`` s.t. ``A_w[j, i] = 1``") scans ``j = 0 .. i-1``; a ``RuntimeError`` is raised
-    if the proof's invariant that exactly one such ``j`` exists fails.
+    Its state after each letter (``t = 0..|w|``). Line 8 ("Search ``j < i`` s.t. ``A_w[j, i] = 1``") takes the lowest
+    such ``j``; a ``RuntimeError`` is raised if the proof's invariant that exactly one such ``j`` exists fails.
     """
     validate_dyck(word)
-    size = len(word) // 2 + 1
-    a = [[0] * size for _ in range(size)]  # line 1
-    nl, i = 0, 0  # line 2
-    # The snapshot of A_w as a tuple of row tuples; a U changes rows i and nl only, so only those two are
-    # re-frozen (the other row tuples are shared between consecutive states, which are immutable).
-    rows = [tuple(r) for r in a]
-    out = [Alg1State(0, i, nl, tuple(rows), None, "", len(word))]
-    for t, c in enumerate(word, 1):  # line 3
-        if c == UP:  # line 4
-            before = i
-            nl = nl + 1  # line 5
-            a[i][nl] = 1  # line 6
-            a[nl][i] = 1
-            rows[i], rows[nl] = tuple(a[i]), tuple(a[nl])
-            i = nl  # line 7
-            par: int | None = before
-        else:
-            found = [j for j in range(i) if a[j][i] == 1]  # line 8
+    return alg1_states(run(ALG1, WordInput(word)), word)
+
+
+def alg1_states(r: Run, word: str) -> list[Alg1State]:
+    """The states of :func:`algorithm1_states` from a run of ALG1 on ``word``."""
+    g = WordInput(word)
+    m = g.m
+    out = []
+    for t, st in enumerate(r.states):
+        flat = st["Aw"]
+        rows = tuple(tuple(int(x) for x in flat[a * m:(a + 1) * m]) for a in range(m))
+        if t < g.T and not g.up(t):
+            found = [j for j in range(st["i"]) if rows[j][st["i"]]]
             if len(found) != 1:
-                raise RuntimeError(f"Algorithm 1: {len(found)} indices j < {i} with A_w[j, {i}] = 1")
-            i = found[0]  # line 9
-            par = None
-        out.append(Alg1State(t, i, nl, tuple(rows), par, c, len(word)))
+                raise RuntimeError(f"Algorithm 1: {len(found)} indices j < {st['i']} with A_w[j, {st['i']}] = 1")
+        par = None if st["par"] == -1 else st["par"]
+        out.append(Alg1State(t, st["i"], st["nl"], rows, par, word[t - 1] if t else "", g.T))
     return out
 
 
@@ -239,22 +237,21 @@ class WidthState:
 
 
 def width_states(word: str, levels: int) -> list[WidthState]:
-    """``p_i = |{τ ≤ t : s_τ = i and s_τ - s_{τ-1} = +1}|`` for ``i = 1..levels``, per prefix (``t = 0..|w|``)."""
+    """``p_i = |{τ ≤ t : s_τ = i and s_τ - s_{τ-1} = +1}|`` for ``i = 1..levels``, per prefix (``t = 0..|w|``).
+
+    The run of :data:`~proofs.cot_path_to_tree.algorithms.path_transitions.WIDTH` (thm:cotwidofpath).
+    """
     validate_dyck(word)
     s = heights(word)
-    p = [0] * levels
-    wd = 0  # max(p, default=0): p only grows, one coordinate at a time
-    snap = tuple(p)
-    out = [WidthState(0, 0, snap, wd)]
     for t in range(1, len(s)):
-        if s[t] - s[t - 1] == 1:
-            if not 1 <= s[t] <= levels:
-                raise InvalidInputError(f"height {s[t]} outside the p block of {levels} levels")
-            p[s[t] - 1] += 1
-            wd = max(wd, p[s[t] - 1])
-            snap = tuple(p)
-        out.append(WidthState(t, s[t], snap, wd))
-    return out
+        if s[t] - s[t - 1] == 1 and not 1 <= s[t] <= levels:
+            raise InvalidInputError(f"height {s[t]} outside the p block of {levels} levels")
+    return width_of_run(run(WIDTH, WordInput(word, levels)))
+
+
+def width_of_run(r: Run) -> list[WidthState]:
+    """The states of :func:`width_states` from a run of WIDTH."""
+    return [WidthState(t, st["ht"], st["p"], st["wd"]) for t, st in enumerate(r.states)]
 
 
 # -- Strahler fold along the word (thm:cotpathstrahler) -------------------------------------------------
@@ -325,23 +322,30 @@ class FoldState:
 
 
 def strahler_fold(word: str) -> list[FoldState]:
-    """Carry eq:dynamicstrdfs along the word: one :class:`FoldState` per prefix (``t = 0..|w|``)."""
+    """Carry eq:dynamicstrdfs along the word: one :class:`FoldState` per prefix (``t = 0..|w|``).
+
+    The run of :data:`~proofs.cot_path_to_tree.algorithms.path_transitions.FOLD` (obs:strpathtwoMc); on a ``D`` step
+    the finished child's ``str(τ_v)``, the parent's accumulator and ``t'`` are read from the state before it.
+    """
     validate_dyck(word)
+    return fold_states(run(FOLD, WordInput(word)), word)
+
+
+def fold_states(r: Run, word: str) -> list[FoldState]:
+    """The states of :func:`strahler_fold` from a run of FOLD on ``word``."""
     s = heights(word)
-    stack: list[tuple[int, int, int]] = [(0, 0, 0)]  # (M, c, last point) per vertex on the current path
+    states = r.states
     nxt = [*word[1:], ""]
     out = [FoldState(0, 0, 0, 0, next_letter=word[:1])]
     for t, ch in enumerate(word, 1):
+        st, before = states[t], states[t - 1]
         if ch == UP:
-            stack.append((0, 0, t))
-            out.append(FoldState(t, s[t], 0, 0, ch, next_letter=nxt[t - 1]))
+            out.append(FoldState(t, s[t], st["accM"], st["accC"], ch, next_letter=nxt[t - 1]))
         else:
-            m_v, c_v, _ = stack.pop()
-            m_u, c_u, k = stack.pop()
-            sv = finished(m_v, c_v)
-            m, c = fold(sv, m_u, c_u)
-            stack.append((m, c, t))
-            out.append(FoldState(t, s[t], m, c, ch, sv, m_u, c_u, sv - m_u, k, nxt[t - 1]))
+            sv = finished(before["accM"], before["accC"])
+            m_u = before["hM"][s[t]]
+            out.append(FoldState(t, s[t], st["accM"], st["accC"], ch, sv, m_u, before["hC"][s[t]], sv - m_u,
+                                 before["lp"][s[t]], nxt[t - 1]))
     return out
 
 

@@ -8,10 +8,15 @@ Paper: *Chain-of-Thought Shows the Path to a Tree*, Section 2.2 (definition of `
 ``τ_1..τ_k`` has ``M = max_i str(τ_i)``, ``c = |{i : str(τ_i) = M}|`` and ``str = M + 1`` if ``c ≥ 2``,
 else ``M``. It is computed bottom-up from the children lists, without any fold.
 
-*The fold* (:func:`strahler_dynamic`): the DFS dynamic eq:dfsdynamic is run from the root and every
-vertex carries an accumulator ``(M, c)``. A *traverse* gives the new vertex ``(0, 0)``. A *backtrack*
-from ``v`` to ``u`` finishes ``v`` with ``str(τ_v) = M_v + 1[c_v ≥ 2]`` and folds it into ``u``'s
-accumulator with an *update* ``(str(τ_v), (M_u, c_u)) ↦ (M, c)``. The updates, one function each:
+*The fold* (:func:`fold_transition`, a :class:`~symcot.algorithms.transition.Transition` extending the DFS
+dynamic eq:dfsdynamic; :data:`STRAHLER` with the case form): the DFS is run from the root and every vertex
+carries an accumulator ``(M, c)``. A *traverse* gives the new vertex ``(0, 0)``. A *backtrack* from ``v`` to
+``u`` finishes ``v`` with ``str(τ_v) = M_v + 1[c_v ≥ 2]`` and folds it into ``u``'s accumulator with an
+*update* ``(str(τ_v), (M_u, c_u)) ↦ (M, c)``. :data:`STRAHLER` is stated once and read three ways: per input
+(:func:`strahler_dynamic`), on a batch (``algorithms.batched.dfs.strahler_dynamic_batch``) and as the
+definitions of ``algorithms.strahler_facts``. Its update is written over an algebra (:func:`fold_m`,
+:func:`fold_c`); :func:`strahler_dynamic` also runs the fold with any Python update. The updates, one
+function each:
 
 * :func:`fold_case` -- eq:dynamicstrdfs as printed, with ``D = str(τ_v) - M_u``::
 
@@ -44,8 +49,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
-from proofs.cot_path_to_tree.algorithms.dfs import DfsState, dfs_dynamic
+from proofs.cot_path_to_tree.algorithms.dfs import DFS, VERTEX, DfsState, dfs_input, states_of
+from symcot.algorithms.transition import Run, StateVar, Transition, extend, run
 from symcot.errors import InvalidInputError
 from symcot.inputs.graphs import Digraph
 from symcot.inputs.trees import OrderedTree, validate_tree
@@ -206,7 +213,78 @@ def footnote_accumulator(finished: Sequence[int]) -> Acc:
     return (big, cnt) if cnt <= 1 else (big + 1, 0)
 
 
-# -- the fold along the DFS dynamic -----------------------------------------------------------------
+# -- the fold along the DFS dynamic: one transition ---------------------------------------------------
+
+
+def str_term(o: Any, m: Any, k: Any) -> Any:
+    """``str(τ_v) = M_v + 1[c_v ≥ 2]`` (obs:dynamicstrdfs) over an algebra ``o`` (anything with ``ite``)."""
+    return m + o.ite(k >= 2, 1, 0)
+
+
+def fold_m(o: Any, s: Any, m_u: Any, c_u: Any) -> Any:
+    """``M`` of eq:dynamicstrdfs, case form: ``M_u`` (``D < 0``), ``M_u + 1[c_u ≥ 1]`` (``D = 0``), ``str`` (else)."""
+    d = s - m_u
+    return o.ite(d < 0, m_u, o.ite(d == 0, m_u + o.ite(c_u >= 1, 1, 0), s))
+
+
+def fold_c(o: Any, s: Any, m_u: Any, c_u: Any) -> Any:
+    """``c`` of eq:dynamicstrdfs (case form): ``c_u`` if ``D < 0``, ``1[c_u + 1 < 2]`` if ``D = 0``, 1 if ``D > 0``."""
+    d = s - m_u
+    return o.ite(d < 0, c_u, o.ite(d == 0, o.ite(c_u + 1 < 2, 1, 0), 1))
+
+
+#: An update over an algebra: ``rule(o, str(τ_v), M_u, c_u) -> (M, c)``.
+FoldRule = Callable[[Any, Any, Any, Any], tuple[Any, Any]]
+
+
+def case_form(o: Any, s: Any, m_u: Any, c_u: Any) -> tuple[Any, Any]:
+    """eq:dynamicstrdfs, the case form, over an algebra: ``(fold_m, fold_c)`` (:func:`fold_case` in Python)."""
+    return fold_m(o, s, m_u, c_u), fold_c(o, s, m_u, c_u)
+
+
+def python_rule(update: Update) -> FoldRule:
+    """A Python update ``(str(τ_v), (M_u, c_u)) -> (M, c)`` as a rule of the Python reading only."""
+    return lambda o, s, m_u, c_u: update(s, (m_u, c_u))
+
+
+#: The fold's state: the accumulator kept for each vertex and the one the state carries.
+FOLD_STATE = (
+    StateVar("stM", "int", VERTEX, "M of the accumulator kept for v after step τ"),
+    StateVar("stC", "int", VERTEX, "c of the accumulator kept for v after step τ"),
+    StateVar("accM", doc="M of the accumulator y_τ carries"),
+    StateVar("accC", doc="c of the accumulator y_τ carries"),
+)
+
+
+def fold_transition(rule: FoldRule = case_form) -> Transition:
+    """obs:dynamicstrdfs along eq:dfsdynamic (:data:`~proofs.cot_path_to_tree.algorithms.dfs.DFS`) with ``rule``.
+
+    Every accumulator starts empty. A traverse gives the new vertex ``(0, 0)``; a backtrack from ``v`` into
+    ``u`` folds ``str(τ_v) = M_v + 1[c_v ≥ 2]`` into ``u``'s accumulator; the final backtrack from the root
+    folds ``str(s)`` into φ's empty accumulator ("this final backtrack folds s under the same invariant",
+    proof of thm:cottreestrahler), which no vertex keeps. The state carries the accumulator the step writes.
+    """
+
+    def init(o: Any, g: Any) -> dict[str, Any]:
+        return {"stM": o.array(VERTEX, lambda v: 0), "stC": o.array(VERTEX, lambda v: 0), "accM": 0, "accC": 0}
+
+    def step(o: Any, g: Any, s: Any, new: Any) -> dict[str, Any]:
+        traverse = o.get("tr")
+        u = o.at(s.par, s.cur)  # where a backtrack goes; -1 (φ) on the final one
+        into_phi = u == -1
+        m_u, c_u = o.ite(into_phi, 0, o.at(s.stM, u)), o.ite(into_phi, 0, o.at(s.stC, u))
+        m, c = rule(o, str_term(o, o.at(s.stM, s.cur), o.at(s.stC, s.cur)), m_u, c_u)
+        m, c = o.ite(traverse, 0, m), o.ite(traverse, 0, c)
+        into = o.ite(traverse, o.get("nxt"), u)
+        return {"stM": o.put(s.stM, into, m), "stC": o.put(s.stC, into, c), "accM": m, "accC": c}
+
+    return extend(DFS, "obs:dynamicstrdfs", FOLD_STATE, init, step)
+
+
+#: obs:dynamicstrdfs with the case form eq:dynamicstrdfs, stated once: the per-input reference
+#: (:func:`strahler_dynamic`), the batched one (``algorithms.batched.dfs.strahler_dynamic_batch``) and the
+#: definitions of ``algorithms.strahler_facts`` are its three readings.
+STRAHLER = fold_transition()
 
 
 @dataclass(frozen=True)
@@ -268,35 +346,36 @@ class StrahlerState:
         return self.acc[1]
 
 
-def strahler_dynamic(g: Digraph, root: int, update: Update = fold_case) -> list[StrahlerState]:
-    """Run the DFS dynamic on the rooted tree with the ``(M, c)`` fold; one state per step ``0..2n-1``."""
-    validate_tree(g, root)
-    acc: dict[int, Acc] = {root: EMPTY}
-    done: dict[int, list[int]] = {root: []}
-    states = dfs_dynamic(g, root)
-    out = [StrahlerState(states[0], EMPTY)]
-    if update is fold_case:  # the accumulators below are valid by construction: skip fold_case's checks
-        update = lambda str_v, acc_u: _fold_case(str_v, *acc_u)  # noqa: E731
-    prev = states[0]
-    for st in states[1:]:
+def strahler_states(r: Run) -> list[StrahlerState]:
+    """A run of :func:`fold_transition` as :class:`StrahlerState` (the report fields read off the run)."""
+    dfs = states_of(r)
+    out = [StrahlerState(dfs[0], (r.states[0]["accM"], r.states[0]["accC"]))]
+    done: dict[int, list[int]] = {}
+    for t in range(1, len(r.states)):
+        st, before, after = dfs[t], r.states[t - 1], r.states[t]
+        acc = (after["accM"], after["accC"])
         if st.move == "traverse":
-            assert st.cur is not None
-            acc[st.cur], done[st.cur] = EMPTY, []
-            out.append(StrahlerState(st, EMPTY))
+            out.append(StrahlerState(st, acc))
+            continue
+        v = before["cur"]
+        s_v = str_of((before["stM"][v], before["stC"][v]))
+        if st.cur is None:  # the final backtrack from the root, into φ's empty accumulator
+            out.append(StrahlerState(st, acc, v, s_v, EMPTY, (s_v,)))
         else:
-            v = prev.cur
-            assert v is not None
-            s_v = str_of(acc[v])
-            if st.cur is None:  # the final backtrack from the root: fold s into φ's empty accumulator
-                new = update(s_v, EMPTY)
-                out.append(StrahlerState(st, new, v, s_v, EMPTY, (s_v,)))
-            else:
-                before = acc[st.cur]
-                acc[st.cur] = update(s_v, before)
-                done[st.cur].append(s_v)
-                out.append(StrahlerState(st, acc[st.cur], v, s_v, before, tuple(done[st.cur])))
-        prev = st
+            done.setdefault(st.cur, []).append(s_v)
+            out.append(StrahlerState(st, acc, v, s_v, (before["stM"][st.cur], before["stC"][st.cur]),
+                                     tuple(done[st.cur])))
     return out
+
+
+def strahler_dynamic(g: Digraph, root: int, update: Update = fold_case) -> list[StrahlerState]:
+    """Run :func:`fold_transition` with ``update`` on the rooted tree; one state per step ``0..2n-1``.
+
+    The default ``fold_case`` runs :data:`STRAHLER` (its algebra form, :func:`case_form`).
+    """
+    validate_tree(g, root)
+    tr = STRAHLER if update is fold_case else fold_transition(python_rule(update))
+    return strahler_states(run(tr, dfs_input(g, root)))
 
 
 def fold_strahler(g: Digraph, root: int, update: Update = fold_case) -> int:

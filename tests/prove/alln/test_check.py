@@ -64,7 +64,7 @@ def test_rows_from_results():
     res = AllNResult("thm:cotdfs/as-written", [ok])
     row = _row(res)
     assert row.verdict == "proved" and row.scope.startswith("all n")
-    assert any("definition lowest" in t for t in row.details["trusted_base"])
+    assert any("definition nxt:lowest" in t for t in row.details["trusted_base"])
     res_bad = AllNResult("thm:cotdfs/as-written", [ok, Obligation("stop", "block cur", "s", "unknown", detail="Z3")])
     row = _row(res_bad)
     assert row.verdict == "unknown" and "first obligation not proved: [unknown] stop" in row.notes[-1]

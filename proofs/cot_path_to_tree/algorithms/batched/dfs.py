@@ -1,78 +1,95 @@
 """The DFS dynamic eq:dfsdynamic and the ``(M, c)`` fold of obs:dynamicstrdfs along it, on a batch.
 
-Array restatements of :func:`proofs.cot_path_to_tree.algorithms.dfs.dfs_dynamic` and
-:func:`proofs.cot_path_to_tree.algorithms.strahler.strahler_dynamic` (the definitions; the tests compare them on every
-ordered
+The numpy readings (:func:`symcot.algorithms.transition.run_batch`) of the transitions
+:data:`~proofs.cot_path_to_tree.algorithms.dfs.DFS` and :data:`~proofs.cot_path_to_tree.algorithms.strahler.STRAHLER`,
+which :func:`~proofs.cot_path_to_tree.algorithms.dfs.dfs_dynamic` and
+:func:`~proofs.cot_path_to_tree.algorithms.strahler.strahler_dynamic` run (the tests compare them on every ordered
 tree up to 9 vertices and on labeled trees and digraphs). One step moves every row still running: to the
 lowest-index unvisited out-neighbour of its current vertex (*traverse*), else back to the current vertex's
-parent (*backtrack*); a row ends with the backtrack from its source into ``φ``.
+parent (*backtrack*); a row ends with the backtrack from its source into ``φ``. :func:`fold_case_batch` is
+eq:dynamicstrdfs's case form elementwise (the path fold of ``algorithms.batched.paths`` reads it).
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
-from symcot.algorithms.batched.fields import Fields, Recorder, since, step_numbers
+from proofs.cot_path_to_tree.algorithms.dfs import DFS, DfsInput, dfs_input, states_of
+from proofs.cot_path_to_tree.algorithms.strahler import STRAHLER, FoldRule, case_form, fold_transition, strahler_states
+from symcot.algorithms.batched.fields import Fields, step_numbers
+from symcot.algorithms.reference import Reference
+from symcot.algorithms.transition import BatchRun, run_batch
+from symcot.inputs.graphs import Digraph
+from symcot.inputs.trees import validate_tree
 
 #: ``move`` codes: the letter each state's move writes (``step_sign`` of
 #: :class:`~proofs.cot_path_to_tree.algorithms.dfs.DfsState`).
 INIT, TRAVERSE, BACKTRACK = 0, 1, -1
 
 
+class BatchGraphs:
+    """A batch's input symbols for :data:`~proofs.cot_path_to_tree.algorithms.dfs.DFS`.
+
+    ``n``, ``src`` ``(B,)``, ``adj(i, j)`` row by row (false outside the range).
+    """
+
+    def __init__(self, adjacency: np.ndarray, sources: np.ndarray):
+        self.arcs = np.asarray(adjacency) != 0
+        self.batch, self.n = self.arcs.shape[:2]
+        self.src = np.asarray(sources, dtype=np.int64)
+        self.rows = np.arange(self.batch)
+
+    def adj(self, i: np.ndarray | int, j: np.ndarray | int) -> np.ndarray:
+        """``a_ij = 1`` of every row."""
+        i = np.broadcast_to(np.asarray(i), (self.batch,))
+        j = np.broadcast_to(np.asarray(j), (self.batch,))
+        ok = (i >= 0) & (i < self.n) & (j >= 0) & (j < self.n)
+        return ok & self.arcs[self.rows, np.where(ok, i, 0), np.where(ok, j, 0)]
+
+
 def dfs_dynamic_batch(adjacency: np.ndarray, sources: np.ndarray) -> Fields:
-    """The DFS dynamic from ``sources[b]`` on the digraph ``adjacency[b]`` (``A[u][v] ≠ 0``: an arc) for every row.
+    """The DFS dynamic from ``sources[b]`` on the digraph ``adjacency[b]`` (``A[u][v] ≠ 0``: an arc), every row.
+
+    The numpy reading of :data:`~proofs.cot_path_to_tree.algorithms.dfs.DFS`.
 
     Fields (as :class:`~proofs.cot_path_to_tree.algorithms.dfs.DfsState`'s): ``t``, ``cur`` (missing: ``φ``),
-    ``has_cur``,
-    ``par_cur`` (missing: ``φ`` or no current vertex), ``vst``, ``step_sign``. A row has ``2(r - 1) + 2``
-    states, ``r`` the vertices reachable from its source.
+    ``has_cur``, ``par_cur`` (missing: ``φ`` or no current vertex), ``vst``, ``step_sign``. A row has
+    ``2(r - 1) + 2`` states, ``r`` the vertices reachable from its source.
     """
-    b, n = adjacency.shape[:2]
-    arcs = np.asarray(adjacency) != 0
-    rows = np.arange(b)
-    steps = 2 * n
-    cur = np.asarray(sources, dtype=np.int64).copy()
-    par = np.full((b, n), -1, dtype=np.int64)
-    vst = np.zeros((b, n), dtype=bool)
-    vst[rows, cur] = True
-    joined = np.where(vst, 0, steps)  # the step each vertex became visited (steps: never)
-    rec = Recorder(b, steps)
-    lengths = np.ones(b, dtype=np.int64)
-    move = np.full(b, INIT, dtype=np.int64)
-    _record(rec, 0, cur, par, move)
-    alive = np.ones(b, dtype=bool)
-    for t in range(1, steps):
-        if not alive.any():
-            break
-        here = np.where(alive, cur, 0)
-        unvisited = arcs[rows, here] & ~vst
-        traverse = alive & unvisited.any(axis=1)
-        back = alive & ~traverse
-        v = unvisited.argmax(axis=1)  # the lowest-index unvisited out-neighbour
-        tr = rows[traverse]
-        par[tr, v[traverse]] = cur[traverse]
-        vst[tr, v[traverse]] = True
-        joined[tr, v[traverse]] = t
-        cur = np.where(traverse, v, np.where(back, par[rows, here], cur))
-        move = np.where(traverse, TRAVERSE, BACKTRACK)
-        lengths += alive
-        _record(rec, t, cur, par, move)
-        alive &= cur >= 0
-    fields = rec.fields(lengths)
-    fields.values["t"] = step_numbers(b, steps)
-    fields.values["vst"] = since(joined, steps)
+    g = BatchGraphs(adjacency, sources)
+    return dfs_fields(run_batch(DFS, g, g.batch, 2 * g.n + 1))
+
+
+def dfs_fields(r: BatchRun) -> Fields:
+    """The fields of :func:`dfs_dynamic_batch` from a batch run.
+
+    The run is of :data:`~proofs.cot_path_to_tree.algorithms.dfs.DFS` or of a transition that extends it.
+    """
+    cur, par = r.states["cur"], r.states["par"]
+    none = cur < 0
+    here = np.where(none, 0, cur)
+    par_cur = np.take_along_axis(par, here[:, :, None], axis=2)[:, :, 0]
+    sign = np.zeros(cur.shape, dtype=np.int64)
+    sign[:, 1:] = np.where(r.aux["tr"][:, :-1], TRAVERSE, BACKTRACK)
+    fields = Fields(r.lengths, {"t": step_numbers(len(cur), r.steps), "cur": here, "has_cur": ~none,
+                                "par_cur": np.maximum(par_cur, 0), "vst": r.states["vis"], "step_sign": sign},
+                    {"cur": none, "par_cur": none | (par_cur < 0)})
     return fields
 
 
-def _record(rec: Recorder, t: int, cur: np.ndarray, par: np.ndarray, move: np.ndarray) -> None:
-    b = len(cur)
-    none = cur < 0
-    here = np.where(none, 0, cur)
-    par_cur = par[np.arange(b), here]
-    rec.put(t, "cur", here, none)
-    rec.put(t, "has_cur", ~none)
-    rec.put(t, "par_cur", np.maximum(par_cur, 0), none | (par_cur < 0))
-    rec.put(t, "step_sign", move)
+def _tree_batch(batch: Any) -> tuple[BatchGraphs, int, int]:
+    g = BatchGraphs(batch.adjacency, batch.roots)
+    return g, g.batch, 2 * g.n + 1
+
+
+#: eq:dfsdynamic as a claim's reference: :data:`~proofs.cot_path_to_tree.algorithms.dfs.DFS` on a ``(graph,
+#: source)`` input, and on a batch of rooted trees (its ``adjacency`` and ``roots``).
+DFS_REFERENCE = Reference(DFS, lambda inp: dfs_input(*inp), lambda r, inp: states_of(r), _tree_batch,
+                          lambda r, g: dfs_fields(r), memo="dfs")
+#: The key of the DFS dynamic's fields in a tree batch's memo (:meth:`~symcot.inputs.batch.InputBatch.memo`).
+DFS_MEMO = DFS_REFERENCE.memo_key
 
 
 def dfs_moves_batch(adjacency: np.ndarray, sources: np.ndarray) -> np.ndarray:
@@ -110,44 +127,31 @@ def str_of_batch(m: np.ndarray, c: np.ndarray) -> np.ndarray:
     return m + (c >= 2)
 
 
-def strahler_dynamic_batch(adjacency: np.ndarray, roots: np.ndarray) -> Fields:
-    """The DFS dynamic on rooted trees with the accumulators of obs:dynamicstrdfs (``fold_case``), every row.
+def strahler_dynamic_batch(adjacency: np.ndarray, roots: np.ndarray, rule: FoldRule = case_form) -> Fields:
+    """The DFS dynamic on rooted trees with the accumulators of obs:dynamicstrdfs, every row.
 
-    As :func:`proofs.cot_path_to_tree.algorithms.strahler.strahler_dynamic`: a traverse gives the new vertex ``(0, 0)``;
-    a
-    backtrack from ``v`` into ``u`` folds ``str(τ_v)`` into ``u``'s accumulator, and the final backtrack from the
-    root folds it into ``φ``'s empty one. Fields: those of :func:`dfs_dynamic_batch` and ``acc_m``, ``acc_c``.
+    The numpy reading of :func:`~proofs.cot_path_to_tree.algorithms.strahler.fold_transition` with ``rule`` (by
+    default the case form eq:dynamicstrdfs: :data:`~proofs.cot_path_to_tree.algorithms.strahler.STRAHLER`, the
+    statement :func:`~proofs.cot_path_to_tree.algorithms.strahler.strahler_dynamic` runs). Fields: those of
+    :func:`dfs_dynamic_batch` and ``acc_m``, ``acc_c`` (the accumulator each state carries).
     """
-    fields = dfs_dynamic_batch(adjacency, roots)
-    b, n = adjacency.shape[:2]
-    steps = fields.steps
-    rows = np.arange(b)
-    m_acc = np.zeros((b, n), dtype=np.int64)
-    c_acc = np.zeros((b, n), dtype=np.int64)
-    out_m = np.zeros((b, steps), dtype=np.int64)
-    out_c = np.zeros((b, steps), dtype=np.int64)
-    cur = fields.values["cur"]
-    none = fields.missing["cur"]
-    sign = fields.values["step_sign"]
-    for t in range(1, steps):
-        live = t < fields.lengths
-        traverse = live & (sign[:, t] == TRAVERSE)
-        back = live & (sign[:, t] == BACKTRACK)
-        v_new = cur[:, t]
-        m_acc[rows[traverse], v_new[traverse]] = 0
-        c_acc[rows[traverse], v_new[traverse]] = 0
-        v = cur[:, t - 1]  # the vertex a backtrack finishes
-        s_v = str_of_batch(m_acc[rows, v], c_acc[rows, v])
-        into_phi = none[:, t]
-        u = np.where(into_phi, 0, v_new)
-        m_u = np.where(into_phi, 0, m_acc[rows, u])
-        c_u = np.where(into_phi, 0, c_acc[rows, u])
-        m_new, c_new = fold_case_batch(s_v, m_u, c_u)
-        keep = back & ~into_phi
-        m_acc[rows[keep], u[keep]] = m_new[keep]
-        c_acc[rows[keep], u[keep]] = c_new[keep]
-        out_m[:, t] = np.where(back, m_new, 0)
-        out_c[:, t] = np.where(back, c_new, 0)
-    fields.values["acc_m"] = out_m
-    fields.values["acc_c"] = out_c
+    g = BatchGraphs(adjacency, roots)
+    tr = STRAHLER if rule is case_form else fold_transition(rule)
+    return _strahler_fields(run_batch(tr, g, g.batch, 2 * g.n + 1), g)
+
+
+def _strahler_fields(r: BatchRun, g: BatchGraphs) -> Fields:
+    fields = dfs_fields(r)
+    fields.values["acc_m"] = r.states["accM"].astype(np.int64)
+    fields.values["acc_c"] = r.states["accC"].astype(np.int64)
     return fields
+
+
+def _tree(inp: tuple[Digraph, int]) -> DfsInput:
+    validate_tree(*inp)
+    return dfs_input(*inp)
+
+
+#: obs:dynamicstrdfs's fold with the case form eq:dynamicstrdfs as a claim's reference (thm:cottreestrahler):
+#: :data:`~proofs.cot_path_to_tree.algorithms.strahler.STRAHLER` on a rooted tree and on a batch of them.
+STRAHLER_REFERENCE = Reference(STRAHLER, _tree, lambda r, inp: strahler_states(r), _tree_batch, _strahler_fields)

@@ -1,69 +1,82 @@
 """The Dijkstra dynamic ``Dkst^(t)`` and BFS with ``twd``/``mwd`` (obs:dynamicwidbfs), on a batch.
 
-Array restatements of :func:`proofs.cot_path_to_tree.algorithms.dijkstra.dijkstra_dynamic` and
-:func:`~proofs.cot_path_to_tree.algorithms.dijkstra.bfs_width_dynamic` (the definitions; the tests compare them on every
-ordered
-tree up to 9 vertices). Integer weights only (``weights[b, i, j] > 0`` for an arc, 0 without one); ``∞`` is
-tracked as a mask. Every row takes ``n - 1`` transitions: relax the arcs out of the current vertex
-(``Dist[j] = min(Dist[j], Dist[i] + a_ij)``), then visit the unvisited vertex of least ``Dist``, the lowest
-index among ties.
+The numpy reading of :data:`proofs.cot_path_to_tree.algorithms.dijkstra.DIJKSTRA` (the algorithm's one statement)
+and the width fields of :func:`~proofs.cot_path_to_tree.algorithms.dijkstra.bfs_width_dynamic` over it (the tests
+compare them on every ordered tree up to 9 vertices). Integer weights only (``weights[b, i, j] > 0`` for an arc,
+0 without one); ``∞`` is the mask of ``Dist`` where it is not finite.
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
-from symcot.algorithms.batched.fields import Fields, Recorder, since, step_numbers
+from proofs.cot_path_to_tree.algorithms.dijkstra import (
+    DIJKSTRA,
+    WeightedInput,
+    dkst_state,
+    validate_bfs_input,
+    validate_dijkstra_input,
+    weighted_input,
+    width_states_of,
+)
+from symcot.algorithms.batched.fields import Fields, step_numbers
+from symcot.algorithms.reference import Reference
+from symcot.algorithms.transition import BatchRun, run_batch
 from symcot.errors import InvalidInputError
+from symcot.inputs.graphs import Digraph
+from symcot.inputs.trees import validate_tree
 
 Reading = str  # "as-written", "repaired", "twd-repaired", "mwd-repaired" (algorithms.dijkstra.Reading)
+
+
+class BatchWeights:
+    """A batch's input symbols for :data:`~proofs.cot_path_to_tree.algorithms.dijkstra.DIJKSTRA`.
+
+    ``n``, ``src`` ``(B,)``, ``arc(i, j)`` and ``w(i, j)`` row by row (integer weights, 0 without an arc).
+    """
+
+    def __init__(self, weights: np.ndarray, sources: np.ndarray):
+        self.weights = np.asarray(weights, dtype=np.int64)
+        self.batch, self.n = self.weights.shape[:2]
+        self.src = np.asarray(sources, dtype=np.int64)
+        self.rows = np.arange(self.batch)
+
+    def w(self, i: np.ndarray | int, j: np.ndarray | int) -> np.ndarray:
+        """``a_ij`` of every row (0 without an arc or outside the range)."""
+        i = np.broadcast_to(np.asarray(i), (self.batch,))
+        j = np.broadcast_to(np.asarray(j), (self.batch,))
+        ok = (i >= 0) & (i < self.n) & (j >= 0) & (j < self.n)
+        return np.where(ok, self.weights[self.rows, np.where(ok, i, 0), np.where(ok, j, 0)], 0)
+
+    def arc(self, i: np.ndarray | int, j: np.ndarray | int) -> np.ndarray:
+        """An arc ``(v_i, v_j)`` in every row."""
+        return self.w(i, j) > 0
 
 
 def dijkstra_dynamic_batch(weights: np.ndarray, sources: np.ndarray) -> Fields:
     """``Dkst^(0) … Dkst^(n-1)`` of every row: fields ``t``, ``cur``, ``vst``, ``dist`` (missing: ``∞``), ``dist_cur``.
 
+    The numpy reading of :data:`~proofs.cot_path_to_tree.algorithms.dijkstra.DIJKSTRA`.
+
     Raises:
         InvalidInputError: a row with a vertex unreachable from its source (outside the dynamic's domain).
 
     """
-    w = np.asarray(weights, dtype=np.int64)
-    b, n = w.shape[:2]
-    rows = np.arange(b)
-    cur = np.asarray(sources, dtype=np.int64).copy()
-    inf = np.ones((b, n), dtype=bool)
-    inf[rows, cur] = False
-    dist = np.zeros((b, n), dtype=np.int64)
-    vst = np.zeros((b, n), dtype=bool)
-    vst[rows, cur] = True
-    joined = np.where(vst, 0, n)  # the step each vertex became visited
-    rec = Recorder(b, n)
-    _record(rec, 0, cur, dist, inf)
-    for t in range(1, n):
-        wi = w[rows, cur]
-        cand = dist[rows, cur][:, None] + wi
-        better = (wi > 0) & (inf | (cand < dist))  # an arc, and a strictly smaller tentative distance
-        dist = np.where(better, cand, dist)
-        inf &= ~better
-        open_ = ~vst & ~inf
-        if not open_.any(axis=1).all():
-            raise InvalidInputError("a vertex is unreachable from the source: outside the Dijkstra dynamic's domain")
-        key = np.where(open_, dist, np.iinfo(np.int64).max)
-        cur = key.argmin(axis=1)  # the first index of the least finite distance among the unvisited
-        vst[rows, cur] = True
-        joined[rows, cur] = t
-        _record(rec, t, cur, dist, inf)
-    fields = rec.fields(np.full(b, n, dtype=np.int64))
-    fields.values["t"] = step_numbers(b, n)
-    fields.values["vst"] = since(joined, n)
-    return fields
+    g = BatchWeights(weights, sources)
+    return dkst_fields(run_batch(DIJKSTRA, g, g.batch, g.n), g)
 
 
-def _record(rec: Recorder, t: int, cur: np.ndarray, dist: np.ndarray, inf: np.ndarray) -> None:
-    b = len(cur)
-    rows = np.arange(b)
-    rec.put(t, "cur", cur)
-    rec.put(t, "dist", dist, inf)
-    rec.put(t, "dist_cur", dist[rows, cur], inf[rows, cur])
+def dkst_fields(r: BatchRun, g: BatchWeights) -> Fields:
+    """The fields of :func:`dijkstra_dynamic_batch` from a batch run of DIJKSTRA."""
+    if (r.states["cur"] < 0).any():
+        raise InvalidInputError("a vertex is unreachable from the source: outside the Dijkstra dynamic's domain")
+    cur, dist, inf = r.states["cur"], r.states["dist"], ~r.states["fin"]
+    at = cur[:, :, None]
+    return Fields(r.lengths, {"t": step_numbers(g.batch, r.steps), "cur": cur, "vst": r.states["vis"],
+                              "dist": dist, "dist_cur": np.take_along_axis(dist, at, axis=2)[:, :, 0]},
+                  {"dist": inf, "dist_cur": np.take_along_axis(inf, at, axis=2)[:, :, 0]})
 
 
 def twd_batch(fields: Fields, over_visited: bool) -> np.ndarray:
@@ -91,7 +104,11 @@ def bfs_width_dynamic_batch(adjacency: np.ndarray, roots: np.ndarray, reading: R
     """
     if reading not in ("as-written", "repaired", "twd-repaired", "mwd-repaired"):
         raise ValueError(f"unknown reading {reading!r}")
-    fields = dijkstra_dynamic_batch((np.asarray(adjacency) != 0).astype(np.int64), roots)
+    return width_fields(dijkstra_dynamic_batch((np.asarray(adjacency) != 0).astype(np.int64), roots), reading)
+
+
+def width_fields(fields: Fields, reading: Reading = "repaired") -> Fields:
+    """``twd``, ``mwd`` and ``dif`` added to the fields of BFS (:func:`bfs_width_dynamic_batch`)."""
     twd = twd_batch(fields, reading in ("repaired", "twd-repaired"))
     run = np.maximum.accumulate(twd, axis=1)
     if reading in ("repaired", "mwd-repaired"):
@@ -104,3 +121,30 @@ def bfs_width_dynamic_batch(adjacency: np.ndarray, roots: np.ndarray, reading: R
     crd = fields.values["dist_cur"]
     fields.values["dif"] = np.concatenate([np.zeros_like(crd[:, :1]), np.diff(crd, axis=1)], axis=1)
     return fields
+
+
+def _graphs(batch: Any) -> tuple[BatchWeights, int, int]:
+    g = BatchWeights(batch.adjacency, batch.roots)
+    return g, g.batch, g.n
+
+
+def _dkst(inp: tuple[Digraph, int]) -> WeightedInput:
+    return weighted_input(inp[0], validate_dijkstra_input(*inp))
+
+
+#: Dkst (Section 2.1) as a claim's reference: :data:`~proofs.cot_path_to_tree.algorithms.dijkstra.DIJKSTRA` on a
+#: ``(graph, source)`` input and on a batch (its ``adjacency`` as the weights, its ``roots`` the sources).
+DIJKSTRA_REFERENCE = Reference(DIJKSTRA, _dkst, lambda r, inp: [dkst_state(st) for st in r.states], _graphs,
+                               dkst_fields)
+
+
+def _bfs_tree(inp: tuple[Digraph, int]) -> WeightedInput:
+    validate_tree(*inp)
+    return weighted_input(inp[0], validate_bfs_input(*inp))
+
+
+#: BFS on a tree with ``twd``/``mwd`` of obs:dynamicwidbfs, repaired reading (thm:cotwidoftree:width): the run of
+#: DIJKSTRA with unit weights, and the Observation's definitions of ``twd``/``mwd`` read off its states.
+BFS_WIDTH_REFERENCE = Reference(DIJKSTRA, _bfs_tree,
+                                lambda r, inp: width_states_of([dkst_state(st) for st in r.states], "repaired"),
+                                _graphs, lambda r, g: width_fields(dkst_fields(r, g), "repaired"))

@@ -8,13 +8,26 @@ number by the recursive definition (:func:`proofs.cot_path_to_tree.algorithms.st
 (:func:`proofs.cot_path_to_tree.algorithms.paths.tree_adjacency`). None of them assumes preorder labels; the tests
 compare
 them with the per-input functions on every ordered tree up to 9 vertices.
+
+The theorems' answers (``Conclusion.answer``) are stated once, for one input, with the functions of the last
+section: each takes one input -- a rooted tree ``(G_T, root)`` or a Dyck word -- and computes the definition
+with the per-input function, or a batch's stand-in (:attr:`symcot.inputs.batch.InputBatch.stand_in`) and
+gives every row's value with the array restatement above.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from symcot.inputs.batch import adjacency_from_parents
+from proofs.cot_path_to_tree.algorithms import dijkstra, paths
+from proofs.cot_path_to_tree.algorithms.batched.dfs import DFS_MEMO, dfs_dynamic_batch, moves_of
+from proofs.cot_path_to_tree.algorithms.bijection import phi, psi
+from proofs.cot_path_to_tree.algorithms.strahler import strahler_number
+from symcot.algorithms.batched.fields import Fields
+from symcot.errors import InvalidInputError
+from symcot.inputs.batch import DigraphColumns, WordColumns, adjacency_from_parents
+from symcot.inputs.dyck import DOWN, UP
+from symcot.inputs.graphs import Digraph
 
 
 def depths_batch(parents: np.ndarray) -> np.ndarray:
@@ -68,3 +81,76 @@ def strahler_batch(parents: np.ndarray, leaf: int = 0) -> np.ndarray:
 def adjacency_batch(parents: np.ndarray) -> np.ndarray:
     """The symmetric 0/1 adjacency matrices ``(B, n, n)`` (int64)."""
     return adjacency_from_parents(parents).astype(np.int64)
+
+
+# -- the theorems' answers: of one input, or of every row of a batch's stand-in ----------------------------
+
+
+
+def _parents(g: DigraphColumns, root: int) -> np.ndarray:
+    """The stand-in's trees as parent arrays (rooted at 0, the root a tree batch's stand-in shares)."""
+    if g.parents is None or root != 0:
+        raise InvalidInputError("a stand-in's trees are read from their parent arrays, rooted at 0")
+    return g.parents
+
+
+def width_of(g: Digraph | DigraphColumns, root: int) -> int | np.ndarray:
+    """``wd(G_T)`` (:func:`.dijkstra.tree_width`); on a stand-in, every row's (:func:`tree_width_batch`)."""
+    if isinstance(g, DigraphColumns):
+        return tree_width_batch(_parents(g, root))
+    return dijkstra.tree_width(g, root)
+
+
+def strahler_of(g: Digraph | DigraphColumns, root: int) -> int | np.ndarray:
+    """``str(G_T)`` (:func:`.strahler.strahler_number`); on a stand-in, every row's (:func:`strahler_batch`)."""
+    if isinstance(g, DigraphColumns):
+        return strahler_batch(_parents(g, root))
+    return strahler_number(g, root)
+
+
+def spelled(moves: np.ndarray) -> np.ndarray:
+    """Rows of ``+1``/``-1`` moves ``(B, L)`` as words over ``U``/``D`` (``(B,)``)."""
+    letters = np.ascontiguousarray(np.where(moves > 0, UP, DOWN).astype("<U1"))
+    if not letters.shape[1]:
+        return np.full(len(letters), "", dtype="<U1")
+    return letters.view(f"<U{letters.shape[1]}")[:, 0]  # a row's L letters side by side are its word
+
+
+def phi_of(g: Digraph | DigraphColumns, root: int) -> str | np.ndarray:
+    """``φ(G_T)`` (:func:`.bijection.phi`); on a stand-in, every row's word (the moves of the batched DFS dynamic).
+
+    A tree batch's stand-in keeps the DFS run in the batch's memo under :data:`DFS_MEMO`, where a batch
+    reference defined by the same dynamic (thm:cotdfs:phi's) finds it too.
+    """
+    if isinstance(g, DigraphColumns):
+        parents = _parents(g, root)
+
+        def run() -> Fields:
+            return dfs_dynamic_batch(adjacency_from_parents(parents), np.zeros(len(parents), dtype=np.int64))
+
+        return spelled(moves_of(run() if g.memo is None else g.memo(DFS_MEMO, run)))
+    return phi(g, root)
+
+
+def width_of_psi(word: str | WordColumns) -> int | np.ndarray:
+    """``wid(ψ(w))`` on the tree (:func:`.paths.tree_width`); on a stand-in, every row's (:func:`tree_width_batch`)."""
+    if isinstance(word, WordColumns):
+        return tree_width_batch(word.parents)
+    return paths.tree_width(psi(word))
+
+
+def strahler_of_psi(word: str | WordColumns) -> int | np.ndarray:
+    """``str(ψ(w))`` on the tree (:func:`.paths.strahler`); on a stand-in, every row's (:func:`strahler_batch`)."""
+    if isinstance(word, WordColumns):
+        return strahler_batch(word.parents)
+    return paths.strahler(psi(word))
+
+
+def adjacency_of_psi(word: str | WordColumns) -> list[int] | np.ndarray:
+    """The adjacency matrix of ``ψ(w)`` (:func:`.paths.tree_adjacency`), its rows one after the other.
+
+    On a stand-in: every row's, ``(B, n²)`` (:func:`adjacency_batch`).
+    """
+    if isinstance(word, WordColumns):
+        return adjacency_batch(word.parents).reshape(len(word.parents), -1)
+    return [v for row in paths.tree_adjacency(psi(word)) for v in row]

@@ -20,11 +20,11 @@ def test_facts_and_views_hold_on_every_digraph_to_three_vertices():
 
 def test_a_wrong_definition_is_caught_on_a_small_run():
     # traversing to the highest-index unvisited neighbour is another algorithm: the run disagrees
-    lowest = next(f for f in VOCABULARY.facts if f.name == "lowest")
-    wrong = Fact("lowest", lowest.vars, lambda c, t, j: c.implies(
+    lowest = next(f for f in VOCABULARY.facts if f.name == "nxt:lowest")
+    wrong = Fact("nxt:lowest", lowest.vars, lambda c, t, j: c.implies(
         c.and_(c.adj(c.cur(t), j), c.not_(c.vis(t, j))), c.and_(c.tr(t), c.nxt(t) >= j)), "definition")
-    facts = tuple(wrong if f.name == "lowest" else f for f in VOCABULARY.facts)
+    facts = tuple(wrong if f.name == "nxt:lowest" else f for f in VOCABULARY.facts)
     vocab = type(VOCABULARY)("wrong", VOCABULARY.symbols, facts, VOCABULARY.views, VOCABULARY.interpret)
     inp = (Digraph.from_arcs(3, [(0, 1), (0, 2)]), 0)
     fail = check_facts(vocab, Concrete(vocab.interpret(inp, dfs_dynamic(*inp))))
-    assert fail is not None and fail.fact == "lowest"
+    assert fail is not None and fail.fact == "nxt:lowest"

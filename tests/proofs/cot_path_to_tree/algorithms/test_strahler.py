@@ -161,3 +161,21 @@ def test_the_count_never_reaches_two():
     # The proof's "c ∈ {0, 1, 2}": with the carry the fold keeps c ∈ {0, 1}, so 1[c_v ≥ 2] is always 0.
     seen = {st.acc[1] for k in range(1, 10) for t in ordered_trees(k) for st in strahler_dynamic(t.to_digraph(), 0)}
     assert seen == {0, 1}
+
+
+def test_the_report_fields_on_the_cherry():
+    states = strahler_dynamic(psi("UDUD").to_digraph(), 0)
+    assert [st.acc for st in states] == [(0, 0), (0, 0), (0, 1), (0, 0), (1, 0), (1, 1)]
+    assert [(st.finished, st.child_str, st.parent_before, st.children_str) for st in states] == [
+        (None, None, None, ()), (None, None, None, ()), (1, 0, (0, 0), (0,)), (None, None, None, ()),
+        (2, 0, (0, 1), (0, 0)), (0, 1, (0, 0), (1,))]
+
+
+def test_a_python_update_runs_the_same_transition():
+    """``strahler_dynamic`` runs STRAHLER for ``fold_case`` and the transition of a Python update otherwise."""
+    for k in range(1, 8):
+        for t in ordered_trees(k):
+            g = t.to_digraph()
+            ref = strahler_dynamic(g, 0)
+            assert strahler_dynamic(g, 0, lambda s, acc: fold_case(s, acc)) == ref
+            assert strahler_dynamic(g, 0, fold_reduced) == ref

@@ -3,7 +3,6 @@
 import numpy as np
 import pytest
 
-import proofs.cot_path_to_tree.algorithms.batched.dfs as batched_dfs
 from proofs.cot_path_to_tree.algorithms.batched.dfs import (
     dfs_dynamic_batch,
     dfs_moves_batch,
@@ -11,7 +10,8 @@ from proofs.cot_path_to_tree.algorithms.batched.dfs import (
     strahler_dynamic_batch,
 )
 from proofs.cot_path_to_tree.algorithms.dfs import dfs_dynamic, dfs_moves
-from proofs.cot_path_to_tree.algorithms.strahler import fold_case, strahler_dynamic
+from proofs.cot_path_to_tree.algorithms.strahler import case_form, fold_case, strahler_dynamic
+from symcot.algorithms.logic import Concrete
 from symcot.inputs import digraphs_with_sources, rooted_labeled_trees
 from symcot.inputs.batch import tree_batch
 from tests.fixtures.fields import field_mismatches
@@ -64,16 +64,22 @@ def test_the_fold_elementwise():
                 assert (int(got[0][0]), int(got[1][0])) == fold_case(s, (m, c))
 
 
-def test_a_broken_batch_fold_is_caught(monkeypatch):
-    """Negative: a fold that swaps the D < 0 and D > 0 cases differs from the reference on small trees."""
-    def swapped(str_v, m_u, c_u):
-        return fold_case_batch(m_u, str_v, c_u)
+def _no_reset(o, s, m_u, c_u):
+    """A wrong fold: on ``D = 0`` it counts the repeated maximum instead of resetting ``c``."""
+    m, c = case_form(o, s, m_u, c_u)
+    return m, o.ite(s - m_u == 0, c_u + 1, c)
 
-    monkeypatch.setattr(batched_dfs, "fold_case_batch", swapped)
+
+def test_a_wrong_fold_is_caught_and_each_rule_reads_the_same_in_numpy():
+    """Negative: the numpy reading of a fold that never resets ``c`` differs from the reference; it agrees with
+    the per-input reading of the same wrong rule."""
     b = tree_batch(5, 0, 10**9)
     items = [b.item(i) for i in range(b.count)]
-    assert field_mismatches(strahler_dynamic_batch(b.adjacency, b.roots), [strahler_dynamic(*x) for x in items],
-                            STRAHLER_FIELDS)
+    wrong = strahler_dynamic_batch(b.adjacency, b.roots, _no_reset)
+    bad = field_mismatches(wrong, [strahler_dynamic(*x) for x in items], STRAHLER_FIELDS)
+    assert bad and all(m.split(", ")[2].startswith(("acc_m", "acc_c")) for m in bad)
+    as_python = lambda s, acc: _no_reset(Concrete({}), s, *acc)  # noqa: E731
+    assert field_mismatches(wrong, [strahler_dynamic(*x, as_python) for x in items], STRAHLER_FIELDS) == []
 
 
 def test_the_comparison_sees_a_wrong_run():
