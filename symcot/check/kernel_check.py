@@ -12,11 +12,14 @@
    <symcot.constructions.base.Construction.prompt_batch>`);
 3. the native kernel runs every row and compares every ``y_t`` with the encoding and the stop rule as it goes
    (:func:`symcot.replay.native.check.check_indexed`), returning only the first step that differs per row;
-4. the claim's conclusions are read in batch (``Conclusion.batch_read``/``batch_answer``) on the rows that
-   passed every step.
+4. the claim's conclusions are read once on the batch (:meth:`Conclusion.batch_failures
+   <symcot.check.spec.Conclusion.batch_failures>`: the conclusion's own ``read`` on the runs and the batch's
+   stand-in, its ``answer`` on the stand-in where it gives every row's, else on the input of each row that
+   passed every step, up to the first row that did not).
 
 A few rows of every batch (:data:`SPOT`) are also prepared per input, and their reference fields, prompt
-tokens and sizes must equal the batch's (else :class:`EngineDisagreement`). Every row the kernel flags is
+tokens, sizes and conclusions' answers (where read on the stand-in) must equal the batch's (else
+:class:`EngineDisagreement`). Every row the kernel flags is
 re-checked by exact replay (:func:`~symcot.check.stepwise.check_input`), which gives the counterexample; a
 flagged row that exact replay accepts is an engine disagreement, never a verdict. Rows the kernel cannot
 decide (an int64 overflow, an inexact feedback, an expected value beyond int64) are decided by exact replay.
@@ -29,7 +32,7 @@ from typing import Any
 
 import numpy as np
 
-from symcot.check.spec import BatchRunView, StepwiseSpec
+from symcot.check.spec import BatchRunView, NotInBatch, StandInDisagreement, StepwiseSpec
 from symcot.check.stepwise import check_input
 from symcot.constructions.base import Construction
 from symcot.constructions.encoding import BlockValues, batch_field_arrays, field_arrays
@@ -254,7 +257,11 @@ def _outcome(checked: int, failure: Failure | None, n_exact: int, cert: Certific
 
 def _conclusion_failures(spec: StepwiseSpec, batch: Any, res: Any, kr: KernelRun, ok: np.ndarray,
                          layout: Any) -> tuple[np.ndarray, np.ndarray]:
-    """Rows (among ``ok``) whose runs miss a conclusion, and rows the batch forms cannot read (exact replay's)."""
+    """Rows (among ``ok``) whose runs miss a conclusion, and rows not decided on the batch (exact replay's).
+
+    Only the ``ok`` rows before the first row the kernel flagged (and could hold) are read: the batch's outcome
+    is its first failing row, and such a row fails (or is an engine disagreement).
+    """
     sd = kr.kernel.sd
     steps, traced = kr.steps, kr.traced
     final = _exact(res.final, sd.s_out)
@@ -266,10 +273,16 @@ def _conclusion_failures(spec: StepwiseSpec, batch: Any, res: Any, kr: KernelRun
     if (steps == 0).any():
         final = np.where((steps == 0)[:, None], y0, final)
     run = BatchRunView(final, y0, trace, traced, steps, layout)
+    need = ok.copy()
+    flagged = np.flatnonzero((res.bad >= 0) & (res.status == 0) & ~kr.unrepresentable)
+    if len(flagged):
+        need[flagged[0]:] = False
     bad = none.copy()
     try:
         for c in spec.conclusions:
-            bad |= c.batch_failures(run, batch)
-    except IndexError:  # a read of a token some run does not have: per input (it fails there)
-        return none, ok.copy()
-    return bad & ok, none
+            bad |= c.batch_failures(run, batch, need, _spot_rows(batch.count))
+    except NotInBatch:  # e.g. a read of a token some run does not have: per input (it fails there)
+        return none, need
+    except StandInDisagreement as e:
+        raise EngineDisagreement(f"{e}; please report this") from e
+    return bad & need, none

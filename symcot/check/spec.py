@@ -5,7 +5,8 @@ What a *claim* adds is stated here: the reference algorithm it is compared with,
 reads in a counterexample, which of the encoding's blocks it compares (a claim about part of a
 construction, e.g. only its width blocks, leaves the others out), and the theorem's
 conclusions beyond the step-by-step encoding -- its step count ("in exactly 2n − 1 CoT steps") and the
-answer read off a token ("π_M(y_{2n−1}) = str(G_T)").
+answer read off a token ("π_M(y_{2n−1}) = str(G_T)"). A conclusion is written once, for one input; the batched
+checker reads the same functions on a batch's runs (:class:`BatchRunView`) and its stand-in for one input.
 
 The exact (:mod:`symcot.check.stepwise`), batched (:mod:`symcot.check.batched_check`) and symbolic
 (:mod:`symcot.prove.symbolic_target`) checkers and ``symcot replay`` take ``enc(s_t)`` from
@@ -16,12 +17,22 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 
+from symcot.algorithms.reference import Reference
 from symcot.constructions.base import Construction
+from symcot.errors import SymcotError
 from symcot.ir.layout import ConcreteLayout
+
+
+class Run(Protocol):
+    """What a conclusion's ``read`` takes: one run (:class:`RunView`) or a batch's runs (:class:`BatchRunView`)."""
+
+    def block(self, name: str, k: int | None = None) -> list[Any]:
+        """``π_name(y_k)`` as a list of components; ``k`` defaults to the last token."""
+        ...
 
 
 class RunView:
@@ -44,7 +55,12 @@ class RunView:
 
 
 class BatchRunView:
-    """Finished runs of a batch as a conclusion's ``batch_read`` reads them: ``block(name, k)`` for every row.
+    """Finished runs of a batch, read by a conclusion's ``read`` as it reads one run (:class:`RunView`).
+
+    The conclusion's ``read(run, inp)`` is called once with this view and the batch's stand-in
+    (:attr:`~symcot.inputs.batch.InputBatch.stand_in`): ``block(name, k)`` gives the block as a list of
+    components, as :meth:`RunView.block` does, each component a ``(B,)`` column (its value in every row), so
+    the read gives a *leaf* (a row-indexed array) wherever one run's read gives a value.
 
     ``final`` is ``(B, d)``: every row's last token ``y_{T_b}`` (exact integers), ``y0`` its ``y_0``; ``trace``
     holds the blocks ``traced`` at every step ``1 … T`` (``(B, T, ·)``, exact integers), ``steps`` the rows'
@@ -61,8 +77,18 @@ class BatchRunView:
             self._cols[name] = slice(at, at + size)
             at += size
 
-    def block(self, name: str, k: int | None = None) -> np.ndarray:
-        """``π_name(y_k)`` of every row, ``(B, size)``; ``k`` defaults to each row's last token."""
+    def block(self, name: str, k: int | None = None) -> list[np.ndarray]:
+        """``π_name(y_k)`` of every row: one ``(B,)`` column per component; ``k`` defaults to each row's last token.
+
+        Raises:
+            KeyError: ``y_k`` is neither ``y_0`` nor the last token and ``name`` is not traced.
+            IndexError: the runs have no token ``y_k``.
+
+        """
+        return list(self.rows(name, k).T)
+
+    def rows(self, name: str, k: int | None = None) -> np.ndarray:
+        """``π_name(y_k)`` of every row as one ``(B, size)`` array (:meth:`block`'s columns side by side)."""
         if k is None or (self.steps == k).all():
             return self.final[:, self.layout.slice(name)]
         if k == 0:
@@ -95,6 +121,66 @@ def rows_equal(got: Any, want: Any) -> np.ndarray:
     return (g == w).reshape(len(g), -1).all(axis=1)
 
 
+def as_rows(value: Any, count: int) -> Any:
+    """A value read on a batch's stand-in as arrays ``(count, …)`` (a tuple of them for a tuple): :func:`rows_equal`'s.
+
+    Leaves are ``(count,)`` arrays (one value per row) or values shared by every row; a list of them becomes
+    their columns side by side (nested lists: further axes), a tuple stays a tuple, componentwise.
+
+    Raises:
+        ValueError: a leaf has another number of rows, or the items of a list have different shapes.
+
+    """
+    if isinstance(value, tuple):
+        return tuple(as_rows(v, count) for v in value)
+    if isinstance(value, list):
+        if not value:
+            return np.zeros((count, 0), dtype=np.int64)
+        return np.stack([as_rows(v, count) for v in value], axis=1)
+    a = np.asarray(value)
+    if a.ndim == 0:
+        return np.broadcast_to(a, (count,))
+    if a.shape[0] != count:
+        raise ValueError(f"a value of {a.shape[0]} rows read on a batch of {count}")
+    return a
+
+
+def stack_rows(values: Sequence[Any]) -> Any:
+    """One value per row (as one input's code gives it) as arrays ``(B, …)`` (a tuple of them for tuples).
+
+    Raises:
+        ValueError: the rows' values differ in shape (or in the length of their tuples).
+
+    """
+    if values and isinstance(values[0], tuple):
+        width = len(values[0])
+        if any(not isinstance(v, tuple) or len(v) != width for v in values):
+            raise ValueError("the rows' values are tuples of different lengths")
+        return tuple(stack_rows([v[i] for v in values]) for i in range(width))
+    try:
+        out = np.asarray(values)
+    except ValueError as e:  # ragged
+        raise ValueError("the rows' values differ in shape") from e
+    if out.dtype == object:
+        raise ValueError("the rows' values are not plain numbers or strings of one shape")
+    return out
+
+
+def take_rows(value: Any, rows: np.ndarray) -> Any:
+    """The rows ``rows`` of arrays ``(B, …)`` (componentwise for a tuple)."""
+    if isinstance(value, tuple):
+        return tuple(take_rows(v, rows) for v in value)
+    return value[rows]
+
+
+class NotInBatch(SymcotError):
+    """A conclusion that cannot be decided on a batch's arrays: the caller decides its rows per input."""
+
+
+class StandInDisagreement(SymcotError):
+    """An answer read on a batch's stand-in differs, on some row, from the answer on that row's input."""
+
+
 @dataclass(frozen=True)
 class Conclusion:
     """One conclusion of a theorem, checked after the run.
@@ -107,49 +193,86 @@ class Conclusion:
             (``None``: only the step count).
         answer: ``answer(inp)``: what ``read`` must give, computed from the definition (not from the
             reference the step-by-step comparison uses).
-        batch_read: the same read on a batch (:class:`BatchRunView`, the :class:`~symcot.inputs.batch.InputBatch`):
-            one value per row, arrays ``(B, …)`` (or a tuple of them).
-        batch_answer: the same answer on a batch, from the definition restated over arrays
-            (:mod:`symcot.algorithms.batched`); the tests compare both forms on every input up to 9 vertices.
-        trace: the blocks ``batch_read`` reads before the last token (kept at every step by the kernel).
+        trace: the blocks ``read`` reads before the last token (kept at every step by the batched checker's
+            kernel).
 
-    ``steps`` is read on a batch's stand-in (:attr:`~symcot.inputs.batch.InputBatch.stand_in`), giving every
-    row's count (or one for all), where it can be (else on every row's input). Without
-    ``batch_read``/``batch_answer`` (where there is a ``read``) the batched checker decides the batch per input.
+    Each is stated once, for one input, and read by both checkers. The batched checker
+    (:meth:`batch_failures`) calls ``read`` once per batch, on a :class:`BatchRunView` and the batch's stand-in
+    (:attr:`~symcot.inputs.batch.InputBatch.stand_in`); ``steps`` and ``answer`` are read on the stand-in where
+    they give one value per row (or one for all), else on every row's input. A read that cannot be made on the
+    stand-in leaves the batch's rows to be decided per input. An answer read on the stand-in must be every row's
+    answer (a few rows of every batch are compared with their own): code that compares or branches on the input
+    as a whole belongs to a function the stand-in cannot enter (one that validates its input), so that such an
+    answer is read row by row.
 
     """
 
     text: str
     steps: Callable[[Any], int] | None = None
-    read: Callable[[RunView, Any], Any] | None = None
+    read: Callable[[Run, Any], Any] | None = None
     answer: Callable[[Any], Any] | None = None
-    batch_read: Callable[[BatchRunView, Any], Any] | None = None
-    batch_answer: Callable[[Any], Any] | None = None
     trace: tuple[str, ...] = ()
 
-    @property
-    def batched(self) -> bool:
-        """Whether the conclusion has a batch form (or needs none: a step count only)."""
-        return self.read is None or (self.batch_read is not None and self.batch_answer is not None)
+    def batch_failures(self, run: BatchRunView, batch: Any, need: np.ndarray | None = None,
+                       spot: Sequence[int] = ()) -> np.ndarray:
+        """Row by row, whether the batch's runs miss the conclusion (:meth:`failure` on every row at once).
 
-    def batch_failures(self, run: BatchRunView, batch: Any) -> np.ndarray:
-        """Row by row, whether the batch's runs miss the conclusion (the batch form of :meth:`failure`).
+        Only the rows of ``need`` (a boolean mask; default: every row) are decided; the others are ``False``.
+        ``steps`` and ``answer`` are read on the batch's stand-in where they can be, else on the input of every
+        row of ``need``; an answer read on the stand-in is compared with the answer on the input of every row of
+        ``spot``.
 
         Raises:
-            IndexError: the read asks for a token the runs do not have (the caller decides those rows per input).
+            NotInBatch: the read cannot be made on the stand-in (a token the runs do not have, a block not traced,
+                an input the stand-in cannot stand in for), or read and answer differ in shape: the caller
+                decides the rows per input.
+            StandInDisagreement: on a row of ``spot``, the answer on the stand-in is not the row's own.
 
         """
-        bad = np.zeros(len(run.steps), dtype=bool)
+        count = len(run.steps)
+        need = np.ones(count, dtype=bool) if need is None else need
+        rows = np.flatnonzero(need)
+        bad = np.zeros(count, dtype=bool)
         if self.steps is not None:
             try:
-                want = np.asarray(self.steps(batch.stand_in))
-            except (TypeError, AttributeError):  # a count written for one input only: read on every row's input
-                want = np.array([self.steps(batch.item(r)) for r in range(len(run.steps))])
-            bad |= run.steps != np.broadcast_to(want, run.steps.shape)
-        if self.read is not None:
-            assert self.batch_read is not None and self.batch_answer is not None
-            bad |= ~rows_equal(self.batch_read(run, batch), self.batch_answer(batch))
-        return bad
+                want = np.broadcast_to(np.asarray(self.steps(batch.stand_in)), run.steps.shape)
+            except Exception:  # noqa: BLE001 - a count written for one input only: read on every row's input
+                want = run.steps.copy()
+                want[rows] = [self.steps(batch.item(r)) for r in rows.tolist()]
+            bad |= run.steps != want
+        if self.read is None or self.answer is None or not len(rows):
+            return bad & need
+        try:
+            got = as_rows(self.read(run, batch.stand_in), count)
+        except Exception as e:  # noqa: BLE001 - per input, the read does (or raises) what it does on one run
+            raise NotInBatch(f"{self.text}: not read on the batch ({e!r})") from e
+        answers = self._stand_in_answers(batch, count, spot)
+        try:
+            if answers is not None:
+                bad |= ~rows_equal(got, answers)
+            else:
+                wanted = stack_rows([self.answer(batch.item(r)) for r in rows.tolist()])
+                bad[rows] |= ~rows_equal(take_rows(got, rows), wanted)
+        except (TypeError, ValueError) as e:
+            raise NotInBatch(f"{self.text}: the read and the answers differ in shape ({e})") from e
+        return bad & need
+
+    def _stand_in_answers(self, batch: Any, count: int, spot: Sequence[int]) -> Any | None:
+        """``answer`` on the stand-in as arrays ``(B, …)``, spot-checked on ``spot`` (``None``: not readable there)."""
+        assert self.answer is not None
+        try:
+            answers = as_rows(self.answer(batch.stand_in), count)
+        except Exception:  # noqa: BLE001 - an answer written for one input only: row by row
+            return None
+        for r in spot:
+            try:
+                same = rows_equal(take_rows(answers, np.array([r])), stack_rows([self.answer(batch.item(r))]))[0]
+            except (TypeError, ValueError):
+                same = False
+            if not same:
+                raise StandInDisagreement(f"{self.text}: the answer on the batch's stand-in differs from the answer "
+                                          f"on {batch.item(r)!r}")
+        return answers
 
     def failure(self, inp: Any, outputs: Sequence[Sequence[Any]], y0: Sequence[Any],
                 layout: ConcreteLayout) -> str | None:
@@ -179,14 +302,17 @@ class StepwiseSpec:
     """What a claim compares a construction with (its encoding, stop and λ rules are the construction's).
 
     Attributes:
-        reference: the reference algorithm; returns the states ``s_0 … s_T``.
+        reference: the reference algorithm; returns the states ``s_0 … s_T``. A
+            :class:`~symcot.algorithms.reference.Reference` (one transition, read per input and per batch) also gives
+            the batched reference.
         state_text: short human description of a reference state (for counterexamples and traces).
         conclusions: the theorem's step count and answers, checked after every step agreed.
         compare: the blocks of the construction's encoding this claim compares (``None``: all of them); the
             stop rule and the conclusions are checked either way.
-        reference_batch: the reference restated over a batch (:class:`~symcot.inputs.batch.InputBatch` →
-            :class:`~symcot.algorithms.batched.fields.Fields`), for the batched checker; ``None``: per input.
-            The tests compare it with ``reference`` on every input up to 9 vertices.
+        reference_batch: the reference over a batch (:class:`~symcot.inputs.batch.InputBatch` →
+            :class:`~symcot.algorithms.batched.fields.Fields`), for the batched checker: the ``reference``'s batched
+            reading when it is a :class:`~symcot.algorithms.reference.Reference` that has one (it may not be given
+            besides: that would be a second statement of the algorithm); ``None``: per input.
 
     """
 
@@ -194,10 +320,16 @@ class StepwiseSpec:
     state_text: Callable[[Any], str] = str
     conclusions: Sequence[Conclusion] = field(default_factory=tuple)
     compare: frozenset[str] | None = None
+    reference_batch: Callable[[Any], Any] | None = None
 
     def __post_init__(self) -> None:
         if self.compare is not None:
             self.compare = frozenset(self.compare)
+        if isinstance(self.reference, Reference) and self.reference.batched:
+            if self.reference_batch is not None and self.reference_batch != self.reference.batch:
+                raise ValueError(f"the reference {self.reference.transition.name} has a batched reading: a "
+                                 "reference_batch beside it would state the algorithm twice")
+            self.reference_batch = self.reference.batch
 
     def expected(self, cons: Construction, inp: Any, state: Any, t: int) -> dict[str, list[Any]]:
         """``enc(s_t)`` restricted to the compared blocks (:meth:`Construction.expected`)."""
@@ -220,12 +352,11 @@ class StepwiseSpec:
         if self.compare is not None and not self.compare <= set(cons.encoding.blocks):
             extra = sorted(self.compare - set(cons.encoding.blocks))
             raise ValueError(f"the claim compares {', '.join(extra)}, which {cons.label}'s encoding does not have")
-    reference_batch: Callable[[Any], Any] | None = None
 
     @property
     def batched(self) -> bool:
-        """Whether a batch can be checked without per-input Python: a batch reference and batch conclusions."""
-        return self.reference_batch is not None and all(c.batched for c in self.conclusions)
+        """Whether a batch can be checked without per-input Python: a batch reference."""
+        return self.reference_batch is not None
 
     def final_failure(self, inp: Any, outputs: Sequence[Sequence[Any]], y0: Sequence[Any],
                       layout: ConcreteLayout) -> str | None:

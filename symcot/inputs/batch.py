@@ -121,11 +121,16 @@ class WordColumns:
 
     Item ``τ`` (and iteration) gives the letters of every row at position ``τ`` as a ``(B,)`` array of ``"U"``
     and ``"D"`` (comparisons with ``UP`` work elementwise); :meth:`heights` gives ``s_0 … s_|w|`` as arrays
-    (:func:`symcot.inputs.dyck.heights` hands a stand-in to it).
+    (:func:`symcot.inputs.dyck.heights` hands a stand-in to it). :attr:`parents` is ψ of every row.
     """
 
     def __init__(self, words: np.ndarray):
         self.words = words
+
+    @cached_property
+    def parents(self) -> np.ndarray:
+        """ψ(w) of every row as parent arrays (:func:`parents_from_words`)."""
+        return parents_from_words(self.words)
 
     def __len__(self) -> int:
         return int(self.words.shape[1])
@@ -163,15 +168,20 @@ class DigraphColumns:
 
     ``n`` is shared; :meth:`adjacency` gives row ``u`` as the list of ``(B,)`` columns ``A[u][v]``, and
     :meth:`out_arcs` vertex ``i``'s out-arcs as a :class:`RaggedArcs` leaf. Unweighted: ``weights`` is
-    ``None``.
+    ``None``. Where the rows are the trees of a :class:`TreeBatch`, ``parents`` holds them as parent arrays
+    (rooted at 0, the stand-in's root) and ``memo`` is the batch's :meth:`InputBatch.memo` (a run that a
+    statement read on the stand-in shares with the batch's reference), else both are ``None``.
     """
 
     weights = None
     weighted = False
 
-    def __init__(self, adjacency: np.ndarray):
+    def __init__(self, adjacency: np.ndarray, parents: np.ndarray | None = None,
+                 memo: Callable[[str, Callable[[], Any]], Any] | None = None):
         self._adj = adjacency
         self.n = int(adjacency.shape[1])
+        self.parents = parents
+        self.memo = memo
 
     def adjacency(self) -> list[list[np.ndarray]]:
         """``A[u][v]`` of every row (0/1 int64 columns)."""
@@ -250,10 +260,10 @@ class WordBatch(InputBatch):
         """The words as a :class:`WordColumns`."""
         return WordColumns(self.words)
 
-    @cached_property
+    @property
     def parents(self) -> np.ndarray:
-        """ψ(w) of every row as parent arrays (:func:`parents_from_words`)."""
-        return parents_from_words(self.words)
+        """ψ(w) of every row as parent arrays (:func:`parents_from_words`, computed once, by the stand-in)."""
+        return self.stand_in.parents
 
     def rows(self, keep: np.ndarray) -> WordBatch:
         """Only the rows ``keep``."""
@@ -287,8 +297,8 @@ class TreeBatch(InputBatch):
 
     @cached_property
     def stand_in(self) -> tuple[DigraphColumns, int]:
-        """``(DigraphColumns, 0)``: every row's tree, the shared root 0."""
-        return DigraphColumns(self.adjacency), 0
+        """``(DigraphColumns, 0)``: every row's tree (with its parent array and the batch's memo), the shared root 0."""
+        return DigraphColumns(self.adjacency, self.parents, self.memo), 0
 
     def rows(self, keep: np.ndarray) -> TreeBatch:
         """Only the rows ``keep``."""

@@ -15,11 +15,11 @@ from proofs.cot_path_to_tree.constructions.cotdfs_phi import DfsPhiConstruction
 from symcot.check.batched_check import BatchedChecker, run_batched_check
 from symcot.check.exhaustive import run_construction_check
 from symcot.check.kernel_check import EngineDisagreement
-from symcot.check.spec import BatchRunView, RunView
+from symcot.check.spec import BatchRunView, RunView, as_rows
 from symcot.check.stepwise import check_input
 from symcot.constructions.encoding import batch_field_arrays
 from symcot.constructions.mutant import Mutant
-from symcot.inputs.batch import tree_batch, word_batch
+from symcot.inputs.batch import DigraphColumns, tree_batch, word_batch
 from symcot.model import generate
 from symcot.replay.native import native_available
 from tests.fixtures.reach import one_per_claim, reach_checks
@@ -114,26 +114,26 @@ def test_batch_tables_equal_the_tables_on_every_input_of_9_vertices(cid, cons, s
     _tables_agree(cons, spec, kind, [9])
 
 
-def _plain(v):
-    """A per-input answer as plain data comparable with a batch row (a word as ±1)."""
-    if isinstance(v, str):
-        return [1 if c == "U" else -1 for c in v]
-    if isinstance(v, tuple):
-        return [_plain(x) for x in v]
-    return v
-
-
 def _row(v, r):
     if isinstance(v, tuple):
         return [_row(x, r) for x in v]
     return np.asarray(v)[r].tolist()
 
 
+def _plain(v):
+    """One input's read or answer as plain data comparable with a batch row."""
+    if isinstance(v, tuple):
+        return [_plain(x) for x in v]
+    return np.asarray(v).tolist()
+
+
 @pytest.mark.parametrize(("cid", "cons", "spec", "kind"), ONE, ids=ONE_IDS)
-def test_batch_conclusions_equal_the_conclusions(cid, cons, spec, kind):
-    """Answers on every input up to 9 vertices; reads on every exact run up to 6."""
+def test_each_conclusion_read_once_gives_every_rows_value_on_a_batch(cid, cons, spec, kind):
+    """The one read and answer on a batch (its runs, its stand-in) equal them row by row.
+
+    Answers on every input up to 9 vertices (where the answer reads the stand-in); reads on every exact run up to 6.
+    """
     for c in spec.conclusions:
-        assert c.batched
         for size in range(2, 10):
             batch = _batch(kind, size)
             if c.steps is not None:
@@ -141,7 +141,7 @@ def test_batch_conclusions_equal_the_conclusions(cid, cons, spec, kind):
                         == [c.steps(batch.item(r)) for r in range(batch.count)]).all()
             if c.read is None:
                 continue
-            answers = c.batch_answer(batch)
+            answers = as_rows(c.answer(batch.stand_in), batch.count)  # every theorem's answer reads the stand-in
             assert [_row(answers, r) for r in range(batch.count)] == \
                 [_plain(c.answer(batch.item(r))) for r in range(batch.count)], size
             if size > 6:
@@ -155,7 +155,7 @@ def test_batch_conclusions_equal_the_conclusions(cid, cons, spec, kind):
             cols = [j for b in c.trace for j in range(layout.offsets[b], layout.offsets[b] + layout.sizes[b])]
             trace = np.array([[[y[j] for j in cols] for y in o] for o in outs], dtype=np.int64)
             trace = trace.reshape(len(outs), int(steps.max()), len(cols))
-            got = c.batch_read(BatchRunView(final, y0, trace, c.trace, steps, layout), batch)
+            got = as_rows(c.read(BatchRunView(final, y0, trace, c.trace, steps, layout), batch.stand_in), batch.count)
             for r, (inp, p) in enumerate(runs):
                 assert _row(got, r) == _plain(c.read(RunView(outs[r], p[-1], layout), inp)), (size, r)
 
@@ -193,7 +193,7 @@ def test_rows_of_the_reach_families_equal_the_exact_rows(claims):
 
 
 def test_a_conclusion_alone_refutes_in_batch_as_in_exact_replay(claims):
-    """Negative: q never -1 and q left out of enc: only the φ conclusion sees it, in the batch forms too."""
+    """Negative: q never -1 and q left out of enc: only the φ conclusion sees it, read on the batch too."""
     phi = importlib.import_module("proofs.cot_path_to_tree.thm_cotdfs_phi")
     from proofs.cot_path_to_tree.constructions.cotdfs import ENCODING as DFS_ENCODING
 
@@ -208,6 +208,9 @@ def test_a_conclusion_alone_refutes_in_batch_as_in_exact_replay(claims):
 
 
 def _spec_with(spec, **kw):
+    # a batch reference other than the claim's: the per-input reference as a plain function beside it
+    if "reference_batch" in kw:
+        kw.setdefault("reference", lambda inp: spec.reference(inp))
     return dataclasses.replace(spec, **kw)
 
 
@@ -216,7 +219,7 @@ def _corrupt(row):
     dfs = importlib.import_module("proofs.cot_path_to_tree.thm_cotdfs")
 
     def ref(batch):
-        fields = dfs.reference_batch(batch)
+        fields = dfs.SPEC.reference_batch(batch)
         fields.values["cur"][row, 1] = (fields.values["cur"][row, 1] + 1) % batch.size
         return fields
     return ref
@@ -236,14 +239,32 @@ def test_a_wrong_batch_reference_off_the_spot_rows_is_an_engine_disagreement(dfs
         BatchedChecker(DfsConstruction(), spec).check_batch(tree_batch(6, 0, 40))
 
 
-def test_a_wrong_batch_answer_is_an_engine_disagreement(dfs_proofs):
-    from dataclasses import replace
-
+def test_an_answer_on_the_stand_in_that_is_not_every_rows_is_an_engine_disagreement(dfs_proofs):
+    """A deliberately wrong vectorized answer (every row's e_root rolled) whose per-input answer is right."""
     c = dfs_proofs.TREE_SPEC.conclusions[1]
-    wrong = replace(c, batch_answer=lambda b: tuple(np.roll(x, 1, axis=1) for x in c.batch_answer(b)))
+
+    def answer(inp):
+        right = c.answer(inp)
+        if isinstance(inp[0], DigraphColumns):
+            return tuple(np.roll(np.tile(x, (len(inp[0].parents), 1)), 1, axis=1) for x in right)  # not every row's
+        return right
+
+    wrong = dataclasses.replace(c, answer=answer)
     spec = _spec_with(dfs_proofs.TREE_SPEC, conclusions=(dfs_proofs.TREE_SPEC.conclusions[0], wrong))
-    with pytest.raises(EngineDisagreement):
+    with pytest.raises(EngineDisagreement, match="stand-in"):
         BatchedChecker(DfsConstruction(), spec).check_batch(tree_batch(5, 0, 14))
+    assert check_input(DfsConstruction(), spec, tree_batch(5, 0, 14).item(3)) is None
+
+
+def test_a_read_the_batch_cannot_make_is_decided_by_exact_replay_with_the_same_verdict(dfs_proofs):
+    """A read at a token the runs do not have: every row goes to exact replay, which refutes the first."""
+    c = dfs_proofs.TREE_SPEC.conclusions[1]
+    late = dataclasses.replace(c, read=lambda run, inp: run.block("cur", 2 * inp[0].n))
+    spec = _spec_with(dfs_proofs.TREE_SPEC, conclusions=(late,))
+    out = BatchedChecker(DfsConstruction(), spec).check_batch(tree_batch(4, 0, 10**9))
+    assert out.failure is not None and out.failure[0] == 0 and out.exact_rows == 1
+    assert out.failure[2] == check_input(DfsConstruction(), spec, tree_batch(4, 0, 1).item(0)).as_dict()
+    assert out.reasons == {"a conclusion not read in batch": 5}
 
 
 def test_without_batch_forms_the_batch_is_checked_input_by_input(dfs_proofs):

@@ -9,11 +9,26 @@ import importlib
 import numpy as np
 import pytest
 
+from proofs.cot_path_to_tree.algorithms.batched.trees import width_of_psi
+from proofs.cot_path_to_tree.algorithms.bijection import psi
+from proofs.cot_path_to_tree.algorithms.paths import tree_width
+from proofs.cot_path_to_tree.constructions.cotwidofpath import WidthPathConstruction
 from proofs.cot_path_to_tree.constructions.cotwidoftree import WIDTH_BLOCKS, WidthTreeConstruction
 from symcot.check.batched_check import run_batched_check
 from symcot.check.context import RunContext
 from symcot.check.exhaustive import run_construction_check
-from symcot.check.spec import BatchRunView, Conclusion, StepwiseSpec, rows_equal
+from symcot.check.spec import (
+    BatchRunView,
+    Conclusion,
+    NotInBatch,
+    RunView,
+    StandInDisagreement,
+    StepwiseSpec,
+    as_rows,
+    rows_equal,
+    stack_rows,
+    take_rows,
+)
 from symcot.check.stepwise import check_input
 from symcot.check.trace import replay
 from symcot.constructions.mutant import Mutant
@@ -86,7 +101,7 @@ def test_replay_reports_no_mismatch_on_an_ignored_block(W):
     assert not full.ok and any("dis" in m for st in full.steps for m in st.mismatches)
 
 
-# -- the batch forms of a spec -------------------------------------------------------------------------
+# -- one conclusion, read on one run and on a batch's runs ---------------------------------------------
 
 L = Layout("toy", [("a", 2), ("b", 1)]).instantiate({})
 
@@ -98,16 +113,36 @@ def _run():
     return BatchRunView(final, y0, trace, ["b"], np.array([3, 3]), L)
 
 
-def test_a_batch_run_reads_blocks_at_the_last_step_at_0_and_traced_steps():
+def _one_run(r):
+    """Row ``r`` of :func:`_run` as one run (``y_1 … y_3``; only ``b`` is known before the last token)."""
     run = _run()
-    assert run.block("a").tolist() == [[1, 2], [4, 5]] and run.block("b", 3).tolist() == [[3], [6]]
-    assert run.block("b", 0).tolist() == [[9], [8]] and run.block("b", 2).tolist() == [[11], [21]]
+    outs = [[0, 0, int(run.trace[r, t, 0])] for t in range(2)] + [run.final[r].tolist()]
+    return RunView(outs, run.y0[r].tolist(), L)
+
+
+def test_a_batch_run_reads_a_block_as_one_column_per_component():
+    run = _run()
+    a = run.block("a")
+    assert len(a) == 2 and [c.tolist() for c in a] == [[1, 4], [2, 5]]
+    assert run.block("b", 3)[0].tolist() == [3, 6] and run.rows("a").tolist() == [[1, 2], [4, 5]]
+    assert run.block("b", 0)[0].tolist() == [9, 8] and run.block("b", 2)[0].tolist() == [11, 21]
     assert run.series("b", 1, 2)[..., 0].tolist() == [[10, 11], [20, 21]]
     assert run.series("b", 2, 1).shape == (2, 0, 1)
     with pytest.raises(KeyError, match="not traced"):
         run.block("a", 1)
     with pytest.raises(IndexError):
         run.series("b", 1, 4)
+
+
+def test_one_read_gives_every_rows_value_on_a_batch_run():
+    """The same function on one run and on the batch's runs: row r of the batch's value is run r's."""
+    def read(run, inp):
+        return run.block("a")[1] + (run.block("b", 2)[0] >= 20), run.block("a")
+
+    got = as_rows(read(_run(), "xyz"), 2)
+    for r in range(2):
+        one = read(_one_run(r), "xyz")
+        assert [x.tolist() for x in take_rows(got, np.array([r]))] == [[one[0]], [one[1]]]
 
 
 def test_rows_equal_compares_row_by_row():
@@ -120,22 +155,73 @@ def test_rows_equal_compares_row_by_row():
         rows_equal(got, np.array([1, 2]))
 
 
+def test_values_read_on_a_stand_in_and_per_row_values_become_the_same_arrays():
+    col = np.array([1, 2])
+    assert as_rows([col, 7], 2).tolist() == [[1, 7], [2, 7]]  # a shared value is every row's
+    assert as_rows([[col, col], [col, 0]], 2).shape == (2, 2, 2)
+    assert as_rows([], 2).shape == (2, 0)
+    assert [x.tolist() for x in as_rows(([1, 0], col), 2)] == [[[1, 0], [1, 0]], [1, 2]]
+    with pytest.raises(ValueError, match="3 rows"):
+        as_rows(np.arange(3), 2)
+    assert stack_rows([[1, 7], [2, 7]]).tolist() == [[1, 7], [2, 7]]
+    assert [x.tolist() for x in stack_rows([([1, 0], 1), ([1, 0], 2)])] == [[[1, 0], [1, 0]], [1, 2]]
+    assert stack_rows(["UD", "UU"]).tolist() == ["UD", "UU"]
+    with pytest.raises(ValueError):
+        stack_rows([[1], [1, 2]])
+    with pytest.raises(ValueError):
+        stack_rows([(1, 2), (1,)])
+
+
+class _StandIn:
+    """Stands in for the words ``xyz`` and ``uvw``: ``len`` is shared, nothing else can be read on it."""
+
+    def __len__(self):
+        return 3
+
+
 class _Batch:
-    stand_in = "xyz"  # len() of the stand-in is 3, as a word's length
+    stand_in = _StandIn()
+
+    def item(self, r):
+        return ["xyz", "uvw"][r]
 
 
-def test_batch_failures_of_a_conclusion():
-    c = Conclusion("b is 3 and 6, in 3 steps", steps=len, read=lambda run, inp: run.block("b")[0],
-                   answer=lambda inp: 0, batch_read=lambda run, b: run.block("b")[:, 0],
-                   batch_answer=lambda b: np.array([3, 7]))
-    assert c.batched and c.batch_failures(_run(), _Batch()).tolist() == [False, True]
+#: Row 0's b is 3, row 1's is 6.
+_B = {"xyz": 3, "uvw": 7}
+
+
+def _per_input_verdicts(c):
+    return [c.failure(_Batch().item(r), _one_run(r).outputs, _one_run(r).y0, L) is not None for r in range(2)]
+
+
+def test_a_conclusion_stated_once_gets_the_same_verdicts_in_batch_and_per_input():
+    row_by_row = Conclusion("b is its word's number, in 3 steps", steps=len, read=lambda run, inp: run.block("b")[0],
+                            answer=lambda inp: _B[inp])  # the stand-in is not a word: answers row by row
+    on_stand_in = Conclusion("b is 3", steps=len, read=lambda run, inp: run.block("b")[0], answer=lambda inp: 3)
+    for c in (row_by_row, on_stand_in):
+        assert c.batch_failures(_run(), _Batch(), spot=[0, 1]).tolist() == _per_input_verdicts(c) == [False, True]
+    assert row_by_row.batch_failures(_run(), _Batch(), np.array([True, False])).tolist() == [False, False]
     only_steps = Conclusion("4 steps", steps=lambda inp: 4)
-    assert only_steps.batched and only_steps.batch_failures(_run(), _Batch()).tolist() == [True, True]
-    per_input_only = Conclusion("read per input", read=lambda run, inp: 0, answer=lambda inp: 0)
-    assert not per_input_only.batched
-    assert not StepwiseSpec(reference=list, conclusions=(c,)).batched  # no batch reference
-    assert StepwiseSpec(reference=list, conclusions=(c,), reference_batch=lambda b: None).batched
-    assert not StepwiseSpec(reference=list, conclusions=(per_input_only,), reference_batch=lambda b: None).batched
+    assert only_steps.batch_failures(_run(), _Batch()).tolist() == [True, True]
+
+
+def test_an_answer_on_the_stand_in_that_is_not_every_rows_is_caught_on_the_spot_rows():
+    lying = Conclusion("b is the answer", read=lambda run, inp: run.block("b")[0],
+                       answer=lambda inp: 6 if isinstance(inp, _StandIn) else _B[inp])
+    assert lying.batch_failures(_run(), _Batch()).tolist() == [True, False]  # without spot rows: not seen
+    with pytest.raises(StandInDisagreement, match="xyz"):
+        lying.batch_failures(_run(), _Batch(), spot=[0])
+
+
+def test_a_read_the_batch_cannot_make_leaves_the_rows_to_the_caller():
+    late = Conclusion("b at y_4", read=lambda run, inp: run.block("b", 4)[0], answer=lambda inp: 0)
+    untraced = Conclusion("a at y_1", read=lambda run, inp: run.block("a", 1)[0], answer=lambda inp: 0)
+    per_word = Conclusion("b by the word", read=lambda run, inp: run.block("b")[0] + {"xyz": 0}[inp],
+                          answer=lambda inp: 0)
+    ragged = Conclusion("a", read=lambda run, inp: run.block("a"), answer=lambda inp: [0] * len(_B) * (inp == "xyz"))
+    for c in (late, untraced, per_word, ragged):
+        with pytest.raises(NotInBatch):
+            c.batch_failures(_run(), _Batch())
 
 
 class _Items:
@@ -151,3 +237,33 @@ def test_a_step_count_written_for_one_input_only_is_read_row_by_row():
     assert c.batch_failures(_run(), _Items()).tolist() == [False, False]
     c4 = Conclusion("len steps", steps=lambda inp: len(inp) if isinstance(inp, str) else inp.missing)
     assert c4.batch_failures(_run(), _Items()).tolist() == [False, True]
+
+
+def test_a_spec_is_checked_in_batch_where_it_has_a_batch_reference():
+    assert not StepwiseSpec(reference=list).batched
+    assert StepwiseSpec(reference=list, reference_batch=lambda b: None).batched
+
+
+def _wider_from_4_vertices(w):
+    """wid(ψ(w)), one too many from 4 vertices on: read on a stand-in (``len``) too."""
+    return width_of_psi(w) + (len(w) >= 6)
+
+
+def _wider_on_a_fork(w):
+    """wid(ψ(w)), one too many on ψ(UUDUDD): written for one word only (``psi`` takes no stand-in: row by row)."""
+    return tree_width(psi(w)) + (w == "UUDUDD")
+
+
+@pytest.mark.parametrize("answer", [_wider_from_4_vertices, _wider_on_a_fork])
+def test_a_wrong_answer_is_refuted_in_batch_at_the_smallest_counterexample_of_exact_replay(answer):
+    """thm:cotwidofpath's own read against a wrong answer: both checkers refute it on the same word."""
+    P = importlib.import_module("proofs.cot_path_to_tree.thm_cotwidofpath")
+    wrong = dataclasses.replace(P.SPEC.conclusions[0], answer=answer)
+    spec = dataclasses.replace(P.SPEC, conclusions=(wrong,))
+    cons = WidthPathConstruction("repaired")
+    exact = run_construction_check("x", cons, spec, [P.NONEMPTY_DYCK_WORDS], 5)
+    batched = run_batched_check("x", cons, spec, [P.NONEMPTY_DYCK_WORDS], 5)
+    assert exact.verdict == batched.verdict == "refuted"
+    assert batched.counterexample == exact.counterexample and exact.counterexample["size"] == 4
+    assert batched.inputs_checked == exact.inputs_checked
+    assert batched.details["exact_fallbacks"] == 0  # decided on the batch, not by exact replay
