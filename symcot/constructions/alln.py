@@ -9,7 +9,7 @@ prover reads those from the decoder's IR.
 
 * ``segments`` -- the prompt tokens before ``y_0`` (``x_⊥``, then ``x_0 … x_{n-1}``), each a
   :class:`~symcot.constructions.encoding.StateEncoding` read through views at the token's index; the
-  construction builds its prompt tokens from the same encodings.
+  construction's prompt is read from them (:class:`PromptStatement`: the only statement of the prompt).
 * ``y0`` -- the prompt's last token; the prover shows it is ``token`` at step 0.
 * ``token`` -- every block of ``y_τ`` as a function of the run at ``τ`` (it extends the construction's
   ``encoding``; the extra blocks are what the proof says the other registers hold).
@@ -26,14 +26,18 @@ is checked on every input of the exhaustive families before a proof is attempted
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
+from types import SimpleNamespace
 from typing import Any
 
+import numpy as np
 import sympy as sp
 
 from symcot.algorithms.logic import Concrete, Interp, View, Vocabulary
 from symcot.constructions.encoding import StateEncoding
+from symcot.constructions.prompt_batch import Elementwise
 
 #: The class of generated tokens ``y_0, y_1, …`` (its parameter is the step).
 Y = "y"
@@ -51,6 +55,105 @@ class Segment:
     encoding: StateEncoding
     views: dict[str, View]
     label: Callable[[int], str]
+
+
+def _key_value(v: Any) -> Any:
+    """A view's value as part of a prompt key: hashable, truth values as 0/1, row arrays kept as leaves.
+
+    Lists become tuples; a ``(B,)`` array of a batch (or a :class:`~symcot.constructions.prompt_batch.RowSet`) stays a
+    leaf of :mod:`~symcot.constructions.prompt_batch` (booleans as integers), a numpy scalar becomes a Python one.
+    """
+    if type(v) is int:
+        return v
+    if type(v) in (list, tuple) and all(type(x) in (int, bool) for x in v):  # the common vector, at once
+        return tuple(map(int, v))
+    if isinstance(v, np.ndarray):
+        if v.ndim == 0:
+            return _key_value(v.item())
+        return v.astype(np.int64) if v.dtype.kind == "b" else v
+    if isinstance(v, np.generic):
+        return _key_value(v.item())
+    if isinstance(v, bool):
+        return int(v)
+    if isinstance(v, (list, tuple)):
+        return tuple(_key_value(x) for x in v)
+    if isinstance(v, set):
+        return frozenset(v)
+    return v
+
+
+@dataclass(frozen=True)
+class PromptStatement:
+    """The prompt before generation, stated by segments, and read from the input alone.
+
+    ``keys(inp)`` gives :meth:`~symcot.constructions.base.Construction.token_keys`: ``(label, (cls, i, v_1, …))`` per
+    token, ``v_k`` the values of the views the segment's encoding reads (in the order of their names), at the token's
+    index ``i``, read through the vocabulary's input interpretation (:attr:`~symcot.algorithms.logic.Vocabulary.inputs`,
+    no reference run). On a batch's stand-in the same reading gives row arrays where rows differ, the leaves of
+    :mod:`symcot.constructions.prompt_batch`. ``token(cl, key, λ)`` assembles the segment's encoding from those values
+    (read at ``i``, as the prover reads a prompt token: :meth:`~symcot.constructions.encoding.StateEncoding.expected`);
+    blocks the encoding does not list are 0. A view is a function of the input and the index only: λ enters a
+    token through its encoding (a ``vector`` term's ``∞ ↦ λ``), and tokens are kept per λ.
+
+    ``views`` are the views beyond the vocabulary's that an encoding may read (the statement's); a segment's own
+    views come first.
+    """
+
+    vocabulary: Vocabulary
+    segments: tuple[Segment, ...]
+    y0: Segment
+    views: dict[str, View] = field(default_factory=dict)
+
+    def all_segments(self) -> tuple[Segment, ...]:
+        """The segments, then ``y_0``."""
+        return (*self.segments, self.y0)
+
+    def segment(self, cls: str) -> Segment:
+        """The segment of class ``cls`` (``y_0``'s included)."""
+        for s in self.all_segments():
+            if s.cls == cls:
+                return s
+        raise KeyError(cls)
+
+    def interpretation(self, inp: Any) -> Elementwise:
+        """The input symbols of ``inp`` (or of a batch's stand-in), from the vocabulary's ``inputs``."""
+        if self.vocabulary.inputs is None:
+            raise ValueError(f"vocabulary {self.vocabulary.name} has no input interpretation (Vocabulary.inputs): "
+                             "a prompt stated by segments is read from the input symbols")
+        return Elementwise(self.vocabulary.inputs(inp))
+
+    def keys(self, inp: Any) -> list[tuple[str, Hashable]]:
+        """``(label, key)`` per prompt position of ``inp`` (see the class docstring)."""
+        return self.keys_of(self.interpretation(inp))
+
+    def keys_of(self, c: Interp) -> list[tuple[str, Hashable]]:
+        """The keys read through the interpretation ``c`` (the input's, or a whole run's)."""
+        out: list[tuple[str, Hashable]] = []
+        for seg in self.all_segments():
+            count = _key_value(seg.count(c))
+            if not isinstance(count, int):
+                raise ValueError(f"segment {seg.cls}: its count must be one integer (in a batch, the same in every "
+                                 f"row), got {type(count).__name__}")
+            names = sorted(seg.encoding.fields())
+            views = {**self.vocabulary.views, **self.views, **seg.views}
+            missing = [f for f in names if f not in views]
+            if missing:
+                raise ValueError(f"segment {seg.cls}: no view for {missing}")
+            for i in range(count):
+                try:
+                    vals = tuple(_key_value(views[f](c, i)) for f in names)
+                except AttributeError as e:
+                    raise ValueError(f"segment {seg.cls}: a view reads what the input does not give ({e}); a prompt "
+                                     "token depends on the input symbols only") from e
+                out.append((seg.label(i), (seg.cls, i, *vals)))
+        return out
+
+    def token(self, cl: Any, key: Any, lam: Any = None) -> list[Any]:
+        """The token vector of ``key`` at the layout ``cl`` and λ."""
+        cls, i, *vals = key
+        seg = self.segment(cls)
+        state = SimpleNamespace(**dict(zip(sorted(seg.encoding.fields()), vals)))
+        return cl.assemble(seg.encoding.expected(state, i, cl.sizes, lam))
 
 
 @dataclass(frozen=True)
@@ -135,6 +238,11 @@ class AllNStatement:
     def all_views(self) -> dict[str, View]:
         """The vocabulary's views and this statement's (no name is in both: see ``__post_init__``)."""
         return {**self.vocabulary.views, **self.views}
+
+    @cached_property
+    def prompt(self) -> PromptStatement:
+        """The prompt this statement states (its segments and ``y_0``): the construction's prompt."""
+        return PromptStatement(self.vocabulary, self.segments, self.y0, self.views)
 
     def label(self, cls: str, p: int) -> str:
         """The prompt label of token ``p`` of class ``cls`` (``y_p`` for the generated tokens)."""

@@ -3,8 +3,11 @@
 A theorem module subclasses :class:`Construction` and states, once, the proof's content:
 
 * ``decoder`` -- the layout and the layers (in the IR);
-* the **prompt encoding** -- :meth:`Construction.token_keys` (which token sits where, and what it depends
-  on) and :meth:`Construction.token` (the token's vector), plus :meth:`Construction.validate` (the domain);
+* the **prompt encoding** -- stated once: by segments (the all-n statement's, :attr:`Construction.all_n`, or
+  :attr:`Construction.prompt_segments` without one), from which :meth:`Construction.token_keys` (which token sits
+  where, and what it depends on) and :meth:`Construction.token` (the token's vector) are read; or, for a
+  construction with neither, by those two methods written by hand (never both: :meth:`Construction.__init_subclass__`);
+  plus :meth:`Construction.validate` (the domain);
 * the **state encoding** ``enc`` -- :attr:`Construction.encoding`, in the vocabulary of
   :mod:`symcot.constructions.encoding`;
 * the **stop rule** -- :attr:`Construction.stop` (``None``: the run has exactly the reference's steps);
@@ -25,7 +28,7 @@ from typing import Any, ClassVar
 
 import sympy as sp
 
-from symcot.constructions.alln import AllNStatement
+from symcot.constructions.alln import AllNStatement, PromptStatement
 from symcot.constructions.encoding import LambdaRule, StateEncoding, StopRule
 from symcot.constructions.prompt_batch import BatchPrompt, batch_prompt
 from symcot.ir.layout import ConcreteLayout
@@ -107,6 +110,23 @@ class Construction:
     #: What the proof says about every token for every size (``None``: not stated; the all-n prover then
     #: reports ``unknown``). See :mod:`symcot.constructions.alln`.
     all_n: ClassVar[AllNStatement | None] = None
+    #: The prompt stated by segments for a construction without an all-n statement (``None``: the statement's
+    #: segments, or, with no statement, :meth:`token_keys` and :meth:`token` written by the construction).
+    prompt_segments: ClassVar[PromptStatement | None] = None
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """A subclass states its prompt in one place: segments, or its own ``token_keys``/``token``, never both.
+
+        Raises:
+            TypeError: the class has an all-n statement (or :attr:`prompt_segments`) and writes ``token_keys`` or
+                ``token`` itself.
+
+        """
+        super().__init_subclass__(**kwargs)
+        own = hand_prompt(cls)
+        if own and (cls.all_n is not None or cls.prompt_segments is not None):
+            raise TypeError(f"{cls.__name__} states its prompt twice: in its statement's segments and in its own "
+                            f"{' and '.join(own)}; the prompt is read from the segments, so drop {', '.join(own)}")
 
     # -- to implement -------------------------------------------------------------------------
     def env(self, inp: Any) -> Env:
@@ -117,12 +137,29 @@ class Construction:
         """Raise :class:`~symcot.errors.InvalidInputError` when ``inp`` is outside the theorem's domain."""
 
     def token_keys(self, inp: Any) -> list[tuple[str, Hashable]]:
-        """``(label, key)`` per prompt position: ``key`` determines the token (with the sizes and λ)."""
-        raise NotImplementedError
+        """``(label, key)`` per prompt position: ``key`` determines the token (with the sizes and λ).
+
+        Read from :meth:`stated_prompt` (:meth:`PromptStatement.keys`); a construction without segments writes it.
+        """
+        return self._segments().keys(inp)
 
     def token(self, cl: ConcreteLayout, key: Any, lam_value: Any) -> list[Any]:
-        """The token vector for ``key`` at the layout ``cl`` and the input's λ."""
-        raise NotImplementedError
+        """The token vector for ``key`` at the layout ``cl`` and the input's λ.
+
+        Read from :meth:`stated_prompt` (:meth:`PromptStatement.token`); a construction without segments writes it.
+        """
+        return self._segments().token(cl, key, lam_value)
+
+    def stated_prompt(self) -> PromptStatement | None:
+        """The prompt's statement by segments: the all-n statement's, else :attr:`prompt_segments` (``None``: none)."""
+        return self.all_n.prompt if self.all_n is not None else self.prompt_segments
+
+    def _segments(self) -> PromptStatement:
+        stated = self.stated_prompt()
+        if stated is None:
+            raise NotImplementedError(f"{type(self).__name__} states no prompt: no segments (an all-n statement or "
+                                      "prompt_segments) and no token_keys/token of its own")
+        return stated
 
     def max_weight(self, inp: Any) -> Any:
         """The input's largest arc weight (``W`` in :attr:`lam_rule`); 1 when the input has none."""
@@ -246,6 +283,13 @@ class Construction:
     def label(self) -> str:
         """``claim/variant``."""
         return f"{self.claim}/{self.variant}"
+
+
+def hand_prompt(cls: type) -> list[str]:
+    """The prompt methods (``token_keys``, ``token``) that a construction class writes itself (or a mixin of it)."""
+    below = [k for k in cls.__mro__ if issubclass(k, Construction) and k is not Construction]
+    mixins = [k for k in cls.__mro__ if not issubclass(k, Construction) and k is not object]
+    return [m for m in ("token_keys", "token") if any(m in vars(k) for k in below + mixins)]
 
 
 def onehot_list(size: int, i: int | None) -> list[int]:

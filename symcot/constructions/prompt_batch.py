@@ -8,6 +8,10 @@ groups the rows of each position by their leaves, rebuilds the key of one row of
 ``token_keys`` would have built it for that row's input, and asks for its token once. The tests compare the
 result with the per-input prompts on every input up to 9 vertices; the batched checker compares a few rows of
 every batch.
+
+A prompt stated by segments (:class:`~symcot.constructions.alln.PromptStatement`) reads its views through
+:class:`Elementwise`, an interpretation of the input symbols whose values may be such rows: its condition
+builders act row by row, and a set over rows is a :class:`RowSet` leaf.
 """
 
 from __future__ import annotations
@@ -17,6 +21,76 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+
+from symcot.algorithms.logic import Concrete
+
+
+class RowSet:
+    """A leaf: the set ``{j < size : p(j)}`` in every row; ``codes`` ``(B, size)`` its indicator."""
+
+    def __init__(self, members: list[Any]):
+        rows = np.broadcast_arrays(*(np.asarray(x, dtype=bool) for x in members))
+        self.codes = np.stack(rows, axis=1).astype(np.int64)
+
+    def value(self, r: int) -> frozenset[int]:
+        """Row ``r``'s set."""
+        return frozenset(j for j, x in enumerate(self.codes[r].tolist()) if x)
+
+
+def _rows(*xs: Any) -> bool:
+    return any(isinstance(x, np.ndarray) for x in xs)
+
+
+class Elementwise(Concrete):
+    """Concrete values of which some may be a batch's rows (``(B,)`` arrays): the condition builders act row by row.
+
+    On Python values it is :class:`~symcot.algorithms.logic.Concrete`. ``ite`` on a row condition is ``np.where``;
+    ``and_``, ``or_``, ``not_`` and ``implies`` are the logical ufuncs; ``set`` over rows is a :class:`RowSet`.
+    The symbols are read as plain attributes (a prompt reads them once per coordinate).
+    """
+
+    def __init__(self, values: dict[str, Any]):
+        super().__init__(values)
+        vars(self).update({k: v for k, v in values.items() if not hasattr(type(self), k)})
+
+    @staticmethod
+    def ite(cond: Any, a: Any, b: Any) -> Any:
+        """``a`` if ``cond`` else ``b``, row by row."""
+        if isinstance(cond, np.ndarray):
+            return np.where(cond, a, b)
+        return a if cond else b
+
+    @staticmethod
+    def and_(*xs: Any) -> Any:
+        """Conjunction, row by row."""
+        if _rows(*xs):
+            return np.logical_and.reduce(np.broadcast_arrays(*(np.asarray(x, dtype=bool) for x in xs)))
+        return all(xs)
+
+    @staticmethod
+    def or_(*xs: Any) -> Any:
+        """Disjunction, row by row."""
+        if _rows(*xs):
+            return np.logical_or.reduce(np.broadcast_arrays(*(np.asarray(x, dtype=bool) for x in xs)))
+        return any(xs)
+
+    @staticmethod
+    def not_(x: Any) -> Any:
+        """Negation, row by row."""
+        return np.logical_not(x) if isinstance(x, np.ndarray) else not x
+
+    @staticmethod
+    def implies(a: Any, b: Any) -> Any:
+        """``a → b``, row by row."""
+        return Elementwise.or_(Elementwise.not_(a), b)
+
+    @staticmethod
+    def set(p: Any, size: int) -> Any:
+        """``{j < size : p(j)}``: a frozenset, or a :class:`RowSet` when a member differs between rows."""
+        members = [p(j) for j in range(size)]
+        if _rows(*members):
+            return RowSet(members)
+        return frozenset(j for j, x in enumerate(members) if x)
 
 
 @dataclass

@@ -58,3 +58,19 @@ def test_rows_are_grouped_exactly_even_when_their_hashes_collide(monkeypatch):
     monkeypatch.setattr(pb, "_MIX", np.zeros(4, dtype=np.uint64))  # multipliers 1, 3: (3, 0) and (0, 1) collide
     first, inverse = pb._distinct_rows(codes)
     assert (codes[first][inverse] == codes).all() and len(first) == 3
+
+
+def test_elementwise_conditions_act_row_by_row_and_as_python_on_python_values():
+    from symcot.constructions.prompt_batch import Elementwise, RowSet
+
+    c = Elementwise({"up": np.array([True, False, True])})
+    assert c.ite(c.up, 1, -1).tolist() == [1, -1, 1] and c.ite(True, 1, -1) == 1
+    assert c.and_(c.up, True).tolist() == [True, False, True] and c.and_(True, False) is False
+    assert c.or_(c.up, False).tolist() == [True, False, True] and c.or_(False, True) is True
+    assert c.not_(c.up).tolist() == [False, True, False] and c.not_(True) is False
+    assert c.implies(c.up, False).tolist() == [False, True, False] and c.implies(False, False) is True
+    s = c.set(lambda j: c.up if j == 1 else j == 0, 3)
+    assert isinstance(s, RowSet) and [s.value(r) for r in range(3)] == [{0, 1}, {0}, {0, 1}]
+    assert c.set(lambda j: j > 0, 3) == frozenset({1, 2})
+    bp = batch_prompt([("x", ("x", s))], lambda k: [sorted(k[1])], 3)  # a set over rows is a leaf
+    assert [bp.tokens[j] for j in bp.index[:, 0].tolist()] == [[[0, 1]], [[0]], [[0, 1]]]

@@ -51,7 +51,7 @@ them into the decoder described above.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, NamedTuple
+from typing import Any
 
 from proofs.cot_path_to_tree.algorithms.dfs_facts import VOCABULARY as DFS_VOCABULARY
 from proofs.cot_path_to_tree.gadgets import Gadget, ind_pos_at, parent_gate
@@ -196,38 +196,12 @@ def validate(g: Digraph, source: int) -> None:
         raise InvalidInputError(f"source {source!r} is not a vertex of a graph on 0..{g.n - 1}")
 
 
-def dfs_token_keys(g: Digraph, s: int) -> list[tuple[str, Any]]:
-    """``[x_⊥, x_0, …, x_{n-1}, y_0]`` of the proof: ``x_i`` depends on ``i`` and ``A_{i,:}``, ``y_0`` on ``s``."""
-    a = g.adjacency()
-    return ([("x_⊥", ("⊥",))] + [(f"x_{i}", ("x", i, tuple(a[i]))) for i in range(g.n)]
-            + [("y_0", ("y", s, tuple(a[s])))])
-
-
-class TokenKey(NamedTuple):
-    """The fields a prompt token is built from: the vertex ``i`` and its row ``A_{i,:}``."""
-
-    i: int
-    row: tuple[int, ...]
-
-
 #: ``x_i = [e_i ‖ 0^n ‖ 0^n ‖ A_{i,:} ‖ 0^n ‖ 0^n ‖ -1 ‖ -1 ‖ 0]`` (unlisted blocks are 0).
 X_TOKEN = StateEncoding({"cur": onehot("i"), "nbr": vector("row"), "flg1": const(-1), "flg2": const(-1),
                          "flg3": const(0)})
 #: ``y_0 = [e_p ‖ 0^n ‖ e_p ‖ A_{p,:} ‖ 0^n ‖ 0^n ‖ -1 ‖ -1 ‖ 1]``.
 Y0_TOKEN = StateEncoding({"cur": onehot("i"), "vis": onehot("i"), "nbr": vector("row"), "flg1": const(-1),
                           "flg2": const(-1), "flg3": const(1)})
-
-
-def dfs_token(cl: Any, key: Any) -> list[Any]:
-    """The token of ``key``: ``x_⊥ = 0^d``, ``x_i`` (:data:`X_TOKEN`) or ``y_0`` (:data:`Y0_TOKEN`).
-
-    Blocks beyond ``flg3`` (constructions extending this embedding) are 0.
-    """
-    if key[0] == "⊥":
-        return cl.assemble({})
-    kind, i, row = key
-    enc = X_TOKEN if kind == "x" else Y0_TOKEN
-    return cl.assemble(enc.expected(TokenKey(i, tuple(row)), 0, cl.sizes))
 
 
 #: ``enc`` of the DFS state ``(dfs^(t)(s), par^(t), vst^(t))``: ``cur = e_{dfs^(t)(s)}`` (``0^n`` for φ),
@@ -278,26 +252,28 @@ STATEMENT = AllNStatement(DFS_VOCABULARY, {n: lambda c: c.n}, SEGMENTS, Y0_SEGME
                           CUTS, quotes=QUOTES)
 
 
-class DfsPrompt:
-    """The DFS prompt ``[x_⊥, x_0, …, x_{n-1}, y_0]`` (:func:`dfs_token`) and its size ``n = |V|``.
+def dfs_token_keys(g: Digraph, s: int) -> list[tuple[str, Any]]:
+    """``[x_⊥, x_0, …, x_{n-1}, y_0]``: the keys of the statement's prompt (:data:`SEGMENTS`, :data:`Y0_SEGMENT`)."""
+    return STATEMENT.prompt.keys((g, s))
 
-    Stated once for every construction that reads a graph and a source this way.
+
+def dfs_token(cl: Any, key: Any) -> list[Any]:
+    """The token of a key of :func:`dfs_token_keys` at the layout ``cl`` (blocks beyond the DFS layout are 0)."""
+    return STATEMENT.prompt.token(cl, key)
+
+
+class DfsSizes:
+    """The size ``n = |V|`` of a graph and a source, for every construction that reads them as the DFS does.
+
+    The prompt ``[x_⊥, x_0, …, x_{n-1}, y_0]`` is the statement's segments (:data:`SEGMENTS`, :data:`Y0_SEGMENT`).
     """
 
     def env(self, inp: tuple[Digraph, int]) -> dict:
         """``{n: |V|}``."""
         return {n: inp[0].n}
 
-    def token_keys(self, inp: tuple[Digraph, int]) -> list[tuple[str, Any]]:
-        """``[x_⊥, x_0, …, x_{n-1}, y_0]`` as in the proof."""
-        return dfs_token_keys(*inp)
 
-    def token(self, cl: Any, key: Any, lam_value: Any) -> list[Any]:
-        """See :func:`dfs_token` (blocks beyond the DFS layout are 0)."""
-        return dfs_token(cl, key)
-
-
-class DfsConstruction(DfsPrompt, Construction):
+class DfsConstruction(DfsSizes, Construction):
     """The paper's DFS decoder with its input encoding and the proof's per-layer invariants."""
 
     encoding = ENCODING

@@ -120,12 +120,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from types import SimpleNamespace
 from typing import Any, Literal
 
 from proofs.cot_path_to_tree.algorithms.alg1_facts import height
-from proofs.cot_path_to_tree.algorithms.batched.paths import strahler_fold_batch
-from proofs.cot_path_to_tree.algorithms.paths import FoldState, strahler_fold
+from proofs.cot_path_to_tree.algorithms.paths import FoldState
 from proofs.cot_path_to_tree.algorithms.pathstrahler_facts import VOCABULARY as FOLD_VOCABULARY
 from proofs.cot_path_to_tree.algorithms.pathstrahler_facts import parent_point, str_at
 from proofs.cot_path_to_tree.constructions.pathsteps import LETTER, LITERAL, LITERAL_LAST, StepReading
@@ -140,14 +138,12 @@ from proofs.cot_path_to_tree.gadgets import (
     shiftonehot,
     signed_pass,
 )
-from symcot.algorithms.batched.fields import Fields
-from symcot.constructions.alln import AllNStatement, Choice, Segment, Y
+from symcot.constructions.alln import AllNStatement, Choice, PromptStatement, Segment, Y
 from symcot.constructions.base import Construction, Expectation, onehot_list
 from symcot.constructions.encoding import LambdaRule, StateEncoding, const, onehot, scalar
 from symcot.constructions.readings import Reading, as_written, reading, repair
 from symcot.errors import InvalidInputError
-from symcot.inputs.batch import WordBatch
-from symcot.inputs.dyck import UP, heights, validate_dyck
+from symcot.inputs.dyck import UP, validate_dyck
 from symcot.ir import Layout, Map, Shift, lam, n
 from symcot.model import FFN, Attention, Decoder, Head, Layer, value_space
 
@@ -412,8 +408,8 @@ LAMBDA_RULE = LambdaRule(n + 2, "thm:cotpathstrahler's sketch: \"λ > n+1\" for 
 
 # -- the statement for every n (read by the all-n prover, symcot.prove.alln) -------------------------------
 
-#: ``x_τ = [e_τ ‖ τ+1 ‖ 0 ‖ q_τ ‖ 0 ‖ e_{s_τ} ‖ 0 …]``: the prompt's input tokens
-#: (:meth:`StrahlerPathConstruction.token` builds them from this encoding, the all-n statement reads it at ``τ``).
+#: ``x_τ = [e_τ ‖ τ+1 ‖ 0 ‖ q_τ ‖ 0 ‖ e_{s_τ} ‖ 0 …]``: the prompt's input tokens (:func:`prompt_statement`, read
+#: at ``τ``).
 X_TOKEN = StateEncoding({"pos": onehot("x_tau"), "pos_sc": scalar("x_tau", offset=1), "q": scalar("x_q"),
                          "ht": onehot("x_ht")})
 #: ``y_0 = [e_0 ‖ 1 ‖ 0 ‖ 1 ‖ 0 ‖ e_0 ‖ 0^n ‖ 0^4 ‖ 1 ‖ 0^6]``.
@@ -432,6 +428,20 @@ def _x_q(steps: StepReading) -> Any:
         return lambda c, i: _w(c, i)
     x0 = (lambda c: _w(c, c.T - 1)) if steps.x0 == "last" else (lambda c: 0)
     return lambda c, i: c.ite(i >= 1, _w(c, i - 1), x0(c))
+
+
+def prompt_statement(steps: StepReading) -> PromptStatement:
+    """The prompt ``[x_0, …, x_{n-1}, y_0]`` under the reading ``steps`` of ``q_τ``.
+
+    ``x_τ`` (:data:`X_TOKEN`) reads ``τ``, its step and ``s_τ``; ``y_0`` (:data:`Y0_TOKEN`) nothing. The
+    construction's prompt for every variant: its all-n statement's segments where it has one, these alone for the
+    readings without one.
+    """
+    x_views = {"x_tau": lambda c, i: i, "x_q": _x_q(steps), "x_ht": lambda c, i: height(c, i)}
+    return PromptStatement(
+        FOLD_VOCABULARY,
+        (Segment("x", lambda c: c.T, X_TOKEN, x_views, lambda i: f"x_{i}"),),
+        Segment("y_0", lambda c: 1, Y0_TOKEN, {"y0_at": lambda c, i: 0}, lambda i: "y_0"))
 
 
 def all_n_statement(variant: str) -> AllNStatement | None:
@@ -535,12 +545,9 @@ def all_n_statement(variant: str) -> AllNStatement | None:
                "the right-most y_i with π_ht(y_i) = π_tmp_ht(y_t^{(1)}) (obs:strpathtwoMc's t'); on a U into a height "
                "not reached before, the key's tie-break"),
     )
-    x_views = {"x_tau": lambda c, i: i, "x_q": _x_q(opt.steps), "x_ht": lambda c, i: height(c, i)}
+    prompt = prompt_statement(opt.steps)
     return AllNStatement(
-        FOLD_VOCABULARY, {n: lambda c: c.T},
-        (Segment("x", lambda c: c.T, X_TOKEN, x_views, lambda i: f"x_{i}"),),
-        Segment("y_0", lambda c: 1, Y0_TOKEN, {"y0_at": lambda c, i: 0}, lambda i: "y_0"),
-        token, views, choices, cuts,
+        FOLD_VOCABULARY, {n: lambda c: c.T}, prompt.segments, prompt.y0, token, views, choices, cuts,
         notes=("no hand fact: the fold's definitions (Algorithm 1's input symbols, lp, eq:dynamicstrdfs case form) "
                "and the Dyck domain",),
         quotes={(2, "M"): "after the second layer the block M carries str(v)", (2, "tmp_D"): "tmp_D carries D",
@@ -563,6 +570,8 @@ class StrahlerPathConstruction(Construction):
         #: the same class may have none, so it is the instance's.
         self.all_n = all_n_statement(variant)  # type: ignore[misc]
         self.steps = OPTIONS[variant].steps if variant in OPTIONS else LETTER
+        if self.all_n is None:  # the prompt of the reading, stated by the same segments as a statement's
+            self.prompt_segments = prompt_statement(self.steps)  # type: ignore[misc]
         self.pos_sc_commit = OPTIONS[variant].pos_sc_commit if variant in OPTIONS else "layer-4"
         if self.steps.convention == "literal":
             self.encoding = LITERAL_ENCODING  # type: ignore[misc]
@@ -576,19 +585,6 @@ class StrahlerPathConstruction(Construction):
         validate_dyck(inp)
         if not inp:
             raise InvalidInputError("thm:cotpathstrahler needs a non-empty Dyck word (e_0 needs n ≥ 1)")
-
-    def token_keys(self, inp: str) -> list[tuple[str, Any]]:
-        """``[x_0, …, x_{n-1}, y_0]`` as in the sketch: ``x_τ`` depends on ``τ``, the letter and ``s_τ``."""
-        k, s = len(inp), heights(inp)
-        return [*((f"x_{tau}", ("x", k, tau, self.steps.q(inp, tau), s[tau])) for tau in range(k)),
-                ("y_0", ("y", k))]
-
-    def token(self, cl: Any, key: Any, lam_value: Any) -> list[Any]:
-        """``x_τ = [e_τ ‖ τ+1 ‖ 0 ‖ q_τ ‖ 0 ‖ e_{s_τ} ‖ 0 …]``, ``y_0 = [e_0 ‖ 1 ‖ 0 ‖ 1 ‖ 0 ‖ e_0 ‖ … ‖ 1 ‖ 0^6]``."""
-        if key[0] == "x":
-            _, _k, tau, q, s_tau = key
-            return cl.assemble(X_TOKEN.expected(SimpleNamespace(x_tau=tau, x_q=q, x_ht=s_tau), 0, cl.sizes))
-        return cl.assemble(Y0_TOKEN.expected(SimpleNamespace(y0_at=0), 0, cl.sizes))
 
     def invariants(self, inp: str, states: Sequence[FoldState], t: int) -> list[Expectation]:
         """Inside step ``t`` (point ``t - 1`` to ``t``): the reads, the parent, ``str(v)``, ``D``, the indicators."""
@@ -624,11 +620,3 @@ class StrahlerPathConstruction(Construction):
         return out
 
 
-def reference(word: str) -> list[FoldState]:
-    """The fold of eq:dynamicstrdfs along the word (:func:`~proofs.cot_path_to_tree.algorithms.paths.strahler_fold`)."""
-    return strahler_fold(word)
-
-
-def reference_batch(batch: WordBatch) -> Fields:
-    """:func:`reference` on every word of a batch (``algorithms.batched.paths.strahler_fold_batch``)."""
-    return strahler_fold_batch(batch.words)

@@ -53,18 +53,14 @@ seven hidden blocks.
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import Any
 
 from proofs.cot_path_to_tree.algorithms.alg1_facts import VOCABULARY as ALG1_VOCABULARY
-from proofs.cot_path_to_tree.algorithms.batched.paths import algorithm1_batch
-from proofs.cot_path_to_tree.algorithms.paths import Alg1State, algorithm1_states
 from proofs.cot_path_to_tree.gadgets import Gadget, branch, merge_units
-from symcot.algorithms.batched.fields import Fields
 from symcot.constructions.alln import AllNStatement, Choice, Segment, Y
 from symcot.constructions.base import Construction
 from symcot.constructions.encoding import StateEncoding, const, flat, onehot, scalar
-from symcot.inputs.batch import WordBatch
-from symcot.inputs.dyck import UP, validate_dyck
+from symcot.inputs.dyck import validate_dyck
 from symcot.ir import Commutation, Layout, Map, Shift, m, outer
 from symcot.model import FFN, Attention, Decoder, Head, Layer, value_space
 
@@ -157,14 +153,8 @@ ENCODING = StateEncoding({"cur": onehot("i"), "nl": onehot("nl"), "par": onehot(
                           "pos": onehot("cursor"), "stp": const(0), "buf": const(0), "flg": const(1)})
 
 
-class LetterKey(NamedTuple):
-    """The fields a prompt token is built from: the position ``tau`` and the step ``q = s_{τ+1} - s_τ``."""
-
-    tau: int
-    q: int
-
-
-#: ``x_τ = [0^m ‖ 0^m ‖ 0^m ‖ 0^{m²} ‖ ê_τ ‖ q_τ ‖ 0^m ‖ 0]``.
+#: ``x_τ = [0^m ‖ 0^m ‖ 0^m ‖ 0^{m²} ‖ ê_τ ‖ q_τ ‖ 0^m ‖ 0]`` (the prompt is the statement's segments, read at ``τ``
+#: through :data:`X_VIEWS`: ``q_τ = +1`` for ``U``, ``-1`` for ``D``).
 X_TOKEN = StateEncoding({"pos": onehot("tau"), "stp": scalar("q")})
 #: ``y_0 = [e_0 ‖ e_0 ‖ 0^m ‖ 0^{m²} ‖ ê_0 ‖ 0 ‖ 0^m ‖ 1]`` (``ê_0`` is empty when ``m = 1``).
 Y0_TOKEN = StateEncoding({"cur": onehot("tau"), "nl": onehot("tau"), "pos": onehot("tau"), "flg": const(1)})
@@ -187,7 +177,10 @@ STATEMENT = AllNStatement(
 
 
 class PathToTreeConstruction(Construction):
-    """The paper's Algorithm-1 decoder with its input encoding and the proof's head choices."""
+    """The paper's Algorithm-1 decoder with its input encoding and the proof's head choices.
+
+    Its prompt ``[x_0, …, x_{2m-3}, y_0]`` is the statement's segments.
+    """
 
     encoding = ENCODING
     all_n = STATEMENT
@@ -204,24 +197,4 @@ class PathToTreeConstruction(Construction):
         """A Dyck word."""
         validate_dyck(inp)
 
-    def token_keys(self, inp: str) -> list[tuple[str, Any]]:
-        """``[x_0, …, x_{2m-3}, y_0]``: ``x_τ`` depends on ``τ`` and the letter, ``y_0`` on the size."""
-        k = len(inp)
-        return [*((f"x_{tau}", ("x", k, tau, c)) for tau, c in enumerate(inp)), ("y_0", ("y", k))]
 
-    def token(self, cl: Any, key: Any, lam_value: Any) -> list[Any]:
-        """``x_τ = [0 ‖ 0 ‖ 0 ‖ 0 ‖ ê_τ ‖ q_τ ‖ 0 ‖ 0]``, ``y_0 = [e_0 ‖ e_0 ‖ 0 ‖ 0 ‖ ê_0 ‖ 0 ‖ 0 ‖ 1]``."""
-        if key[0] == "x":
-            _, _steps, tau, c = key
-            return cl.assemble(X_TOKEN.expected(LetterKey(tau, 1 if c == UP else -1), 0, cl.sizes))
-        return cl.assemble(Y0_TOKEN.expected(LetterKey(0, 0), 0, cl.sizes))
-
-
-def reference(word: str) -> list[Alg1State]:
-    """Algorithm 1 as printed, one state per letter (``algorithms.paths.algorithm1_states``)."""
-    return algorithm1_states(word)
-
-
-def reference_batch(batch: WordBatch) -> Fields:
-    """:func:`reference` on every word of a batch (``algorithms.batched.paths.algorithm1_batch``)."""
-    return algorithm1_batch(batch.words)

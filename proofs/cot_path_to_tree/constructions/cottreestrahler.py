@@ -84,8 +84,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from proofs.cot_path_to_tree.algorithms.batched.dfs import strahler_dynamic_batch
-from proofs.cot_path_to_tree.algorithms.strahler import StrahlerState, ind, strahler_dynamic
+from proofs.cot_path_to_tree.algorithms.strahler import StrahlerState, ind
 from proofs.cot_path_to_tree.algorithms.strahler_facts import VOCABULARY as TREE_VOCABULARY
 from proofs.cot_path_to_tree.algorithms.strahler_facts import str_of
 from proofs.cot_path_to_tree.constructions.cotdfs import CHOICES as DFS_CHOICES
@@ -97,7 +96,7 @@ from proofs.cot_path_to_tree.constructions.cotdfs import TOKEN as DFS_TOKEN
 from proofs.cot_path_to_tree.constructions.cotdfs import (
     TOKEN_VIEWS,
     W_O_DOC,
-    DfsPrompt,
+    DfsSizes,
     backtrack_head,
     backtrack_key_layout,
     layer1,
@@ -119,13 +118,11 @@ from proofs.cot_path_to_tree.gadgets import (
     merge_units,
     traverse_gate,
 )
-from symcot.algorithms.batched.fields import Fields
 from symcot.constructions.alln import AllNStatement, Choice, Y
 from symcot.constructions.base import Construction, Expectation
 from symcot.constructions.encoding import LambdaRule, StateEncoding, const, scalar
 from symcot.constructions.readings import Reading, as_written, repair
 from symcot.errors import InvalidInputError
-from symcot.inputs.batch import TreeBatch
 from symcot.inputs.graphs import Digraph
 from symcot.inputs.trees import validate_tree
 from symcot.ir import Layout, Map, lam, n
@@ -315,7 +312,7 @@ STATEMENT = AllNStatement(TREE_VOCABULARY, {n: lambda c: c.n}, DFS_SEGMENTS, DFS
                                  "empty accumulator",))
 
 
-class StrahlerTreeConstruction(DfsPrompt, Construction):
+class StrahlerTreeConstruction(DfsSizes, Construction):
     """The Strahler decoder with the paper's input encoding and the proof's per-layer invariants.
 
     Args:
@@ -393,12 +390,3 @@ class StrahlerTreeConstruction(DfsPrompt, Construction):
         return out
 
 
-def reference(inp: tuple[Digraph, int]) -> list[StrahlerState]:
-    """The reference states: the DFS dynamic with the case-form fold of obs:dynamicstrdfs."""
-    validate(*inp)
-    return strahler_dynamic(*inp)
-
-
-def reference_batch(batch: TreeBatch) -> Fields:
-    """:func:`reference` on every tree of a batch (``algorithms.batched.dfs.strahler_dynamic_batch``)."""
-    return strahler_dynamic_batch(batch.adjacency, batch.roots)

@@ -69,16 +69,13 @@ from typing import Any
 
 import sympy as sp
 
-from proofs.cot_path_to_tree.algorithms.batched.paths import width_states_batch
-from proofs.cot_path_to_tree.algorithms.paths import WidthState, width_states
+from proofs.cot_path_to_tree.algorithms.paths import WidthState
 from proofs.cot_path_to_tree.constructions.pathsteps import LETTER, LITERAL, LITERAL_LAST, StepReading
 from proofs.cot_path_to_tree.gadgets import addonetospecificheight, addwidplus1
-from symcot.algorithms.batched.fields import Fields
 from symcot.constructions.base import Construction, Expectation, onehot_list
 from symcot.constructions.encoding import StateEncoding, const, scalar, vector
 from symcot.constructions.readings import Reading, as_written, reading, repair
 from symcot.errors import InvalidInputError
-from symcot.inputs.batch import WordBatch
 from symcot.inputs.dyck import validate_dyck
 from symcot.ir import Layout, Map, Shift, n
 from symcot.model import FFN, Attention, Decoder, Head, Layer, value_space
@@ -247,11 +244,3 @@ class WidthPathConstruction(Construction):
         ]
 
 
-def reference(word: str) -> list[WidthState]:
-    """:func:`~proofs.cot_path_to_tree.algorithms.paths.width_states` with ``H = |w|/2 + 1`` counters."""
-    return width_states(word, len(word) // 2 + 1)
-
-
-def reference_batch(batch: WordBatch) -> Fields:
-    """:func:`reference` on every word of a batch (``algorithms.batched.paths.width_states_batch``)."""
-    return width_states_batch(batch.words, batch.words.shape[1] // 2 + 1)

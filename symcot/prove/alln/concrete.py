@@ -8,7 +8,11 @@ On every input of the claim's exhaustive families up to a size (:func:`check_sta
   count ``T`` is the reference run's;
 * the prover's reading of the statement (its Z3 terms, every symbol pinned to the run's values:
   :mod:`symcot.prove.alln.pinned`) equals this one: facts, views, choices, sizes, counts, up to ``facts_size``;
-* the prompt built from the statement's segments is the construction's prompt, token for token;
+* the prompt read from the statement's segments through the run's interpretation is the construction's prompt,
+  token for token. The construction reads its prompt from the same segments through the vocabulary's input
+  interpretation (:class:`~symcot.constructions.alln.PromptStatement`), so this compares the input symbols of
+  ``Vocabulary.inputs`` with the run's, and catches a construction whose prompt is another (a statement handed
+  to a construction that is not its own);
 * exact replay (:func:`symcot.model.semantics.generate` with records): at every prompt token before ``y_0``
   each head with a choice stated for the token's class selects the stated token; at every step each head selects the
   stated token, the stated cuts hold after their layer, ``y_{t+1}`` is the stated token (every block; only
@@ -26,7 +30,7 @@ from typing import Any
 
 from symcot.algorithms.logic import Concrete, FactCount, check_facts, check_views
 from symcot.check.exhaustive import Family
-from symcot.constructions.alln import AllNStatement, Segment, Y, blocks_of
+from symcot.constructions.alln import AllNStatement, Y, blocks_of
 from symcot.constructions.base import Construction
 from symcot.model.semantics import generate
 from symcot.prove.alln.pinned import check_z3_reading
@@ -69,14 +73,9 @@ class ConcreteReport:
 
 
 def _prompt_tokens(stmt: AllNStatement, c: Concrete, cl: Any, lam: Any) -> tuple[list[list[Any]], list[str]]:
-    toks, labels = [], []
-    views = stmt.all_views()
-    segs: Sequence[Segment] = [*stmt.segments, stmt.y0]
-    for seg in segs:
-        for i in range(seg.count(c)):
-            toks.append(cl.assemble(blocks_of(seg.encoding, {**views, **seg.views}, c, i, cl.sizes, lam)))
-            labels.append(seg.label(i))
-    return toks, labels
+    """The statement's prompt read through the run's interpretation ``c``."""
+    keys = stmt.prompt.keys_of(c)
+    return [stmt.prompt.token(cl, key, lam) for _, key in keys], [label for label, _ in keys]
 
 
 def _position(stmt: AllNStatement, c: Concrete, cls: str, p: int) -> int:

@@ -67,3 +67,37 @@ def test_the_prover_reading_of_a_choice_at_the_prompt_tokens_is_compared():
     assert diff.python == ["x", 0.5] and diff.z3 == ["x", 0]
     whole = dataclasses.replace(DFS, choices=(*DFS.choices, Choice(2, "T", lambda c, i: [(True, "x", i)], cls="x")))
     assert check_z3_reading(whole, values, facts=False) is None
+
+
+def _with_x_token(enc):
+    """The DFS statement with ``x_i`` encoded by ``enc``."""
+    x = DFS.segment("x")
+    return dataclasses.replace(DFS, segments=(DFS.segments[0], dataclasses.replace(x, encoding=enc)))
+
+
+def test_a_wrong_segment_encoding_gives_a_prompt_the_concrete_phase_refutes():
+    """The prompt is read from the segments: a wrong ``x_i`` is the construction's prompt, and its run departs."""
+    from proofs.cot_path_to_tree.constructions.cotdfs import X_TOKEN
+    from symcot.constructions.encoding import const
+    from symcot.inputs import Digraph
+
+    m = _dfs()
+    for enc, kind, step in ((X_TOKEN.extended(nbr=const(0)), "token", 1),  # x_i without A_{i,:}: y_1 has no nbr
+                            (X_TOKEN.extended(flg3=const(1)), "choice", 0)):  # head B's key then matches x_0
+        wrong = _with_x_token(enc)
+        cons = DfsConstruction()
+        cons.all_n = wrong
+        inp = (Digraph.from_arcs(2, [(0, 1)]), 0)
+        assert cons.prompt(inp).tokens[1] != DfsConstruction().prompt(inp).tokens[1]  # x_0 read from the segment
+        f = check_statement(cons, wrong, m.SPEC.reference, [m.DIGRAPHS], 3, 1).failure
+        assert f is not None and (f.kind, f.step) == (kind, step), f
+
+
+def test_a_statement_whose_prompt_is_not_the_constructions_is_caught_at_the_prompt():
+    from proofs.cot_path_to_tree.constructions.cotdfs import X_TOKEN
+    from symcot.constructions.encoding import const
+
+    m = _dfs()
+    wrong = _with_x_token(X_TOKEN.extended(nbr=const(0)))  # handed to a construction that reads its own statement
+    f = check_statement(DfsConstruction(), wrong, m.SPEC.reference, [m.DIGRAPHS], 3, 1).failure
+    assert f is not None and (f.kind, f.what, f.step) == ("prompt", "token 1", None)
