@@ -22,16 +22,13 @@ from __future__ import annotations
 import random
 from typing import Any
 
-import numpy as np
-
-from proofs.cot_path_to_tree.algorithms.batched.dfs import dfs_dynamic_batch
-from proofs.cot_path_to_tree.algorithms.dfs import DfsState, dfs_dynamic
+from proofs.cot_path_to_tree.algorithms.batched.dfs import DFS_REFERENCE
+from proofs.cot_path_to_tree.algorithms.dfs import DfsState
 from proofs.cot_path_to_tree.constructions.cotdfs import PAPER_D, DfsConstruction
 from symcot.check.exhaustive import Family
-from symcot.check.spec import BatchRunView, Conclusion, RunView, StepwiseSpec
+from symcot.check.spec import Conclusion, Run, StepwiseSpec
 from symcot.claims import Claim, ConstructionCheck
 from symcot.inputs import Digraph, digraph_count, digraphs_with_sources, random_digraph, rooted_labeled_trees
-from symcot.inputs.batch import TreeBatch
 from symcot.inputs.dyck_families import ordered_rooted_tree_family
 from symcot.prove.alln.check import AllNCheck
 
@@ -51,12 +48,8 @@ def state_text(st: DfsState) -> str:
     return f"t={st.t} {st.move}: dfs={cur}, par(dfs)={par}, vst={sorted(st.vst)}"
 
 
-def reference_batch(batch: TreeBatch) -> Any:
-    """The DFS dynamic on every tree of a batch (``algorithms.batched.dfs.dfs_dynamic_batch``)."""
-    return dfs_dynamic_batch(batch.adjacency, batch.roots)
-
-
-SPEC = StepwiseSpec(reference=lambda inp: dfs_dynamic(*inp), state_text=state_text, reference_batch=reference_batch)
+#: The reference: eq:dfsdynamic, one transition read per input and per batch.
+SPEC = StepwiseSpec(reference=DFS_REFERENCE, state_text=state_text)
 
 
 def _random_digraphs(size: int, per_size: int = 12) -> list[tuple[Digraph, int]]:
@@ -77,32 +70,25 @@ TREES = Family("labeled trees × every root", rooted_labeled_trees, lambda n: n 
 ORDERED = ordered_rooted_tree_family(describe)
 
 
-def _at_root(run: RunView, inp: tuple[Digraph, int]) -> tuple[list[Any], list[Any]]:
+def _at_root(run: Run, inp: tuple[Digraph, int]) -> tuple[list[Any], list[Any]]:
     """``(π_cur, π_vis)`` of ``y_{2(n-1)}``."""
     k = 2 * (inp[0].n - 1)
     return run.block("cur", k), run.block("vis", k)
 
 
-def _at_root_batch(run: BatchRunView, batch: TreeBatch) -> tuple[np.ndarray, np.ndarray]:
-    """``(π_cur, π_vis)`` of ``y_{2(n-1)}`` of every row."""
-    k = 2 * (batch.size - 1)
-    return run.block("cur", k), run.block("vis", k)
-
-
-def _root_all_visited(batch: TreeBatch) -> tuple[np.ndarray, np.ndarray]:
-    """``(e_root, 1^n)`` of every row."""
-    n = batch.size
-    return np.eye(n, dtype=np.int64)[batch.roots], np.ones((batch.count, n), dtype=np.int64)
+def _root_all_visited(inp: tuple[Digraph, int]) -> tuple[list[int], list[int]]:
+    """``(e_root, 1^n)``."""
+    g, root = inp
+    return [1 if j == root else 0 for j in range(g.n)], [1] * g.n
 
 
 #: The sentence's count: after 2(n-1) steps the traversal is back at the root with every vertex visited, and
 #: the stop rule fires one step later, at step 2n - 1.
 TREE_SPEC = StepwiseSpec(SPEC.reference, state_text, conclusions=(
     Conclusion("the stop rule fires at step 2(n-1) + 1", steps=lambda inp: 2 * inp[0].n - 1),
-    Conclusion("y_{2(n-1)} is at the root with every vertex visited", read=_at_root,
-               answer=lambda inp: ([1 if j == inp[1] else 0 for j in range(inp[0].n)], [1] * inp[0].n),
-               batch_read=_at_root_batch, batch_answer=_root_all_visited, trace=("cur", "vis")),
-), reference_batch=reference_batch)
+    Conclusion("y_{2(n-1)} is at the root with every vertex visited", read=_at_root, answer=_root_all_visited,
+               trace=("cur", "vis")),
+))
 
 #: What the all-n proof of thm:cotdfs takes from the algorithm rather than proving it.
 TERMINATION = ("termination: that the run reaches the backtrack from s (definition `ends`, eq:dfsdynamic) is "

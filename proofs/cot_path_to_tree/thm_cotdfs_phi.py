@@ -16,17 +16,21 @@ Checked:
 
 from __future__ import annotations
 
+from functools import reduce
 from typing import Any
 
+import numpy as np
+
 from proofs.cot_path_to_tree.algorithms import phi
-from proofs.cot_path_to_tree.algorithms.batched.dfs import dfs_dynamic_batch, moves_of
-from proofs.cot_path_to_tree.algorithms.dfs import DfsState, dfs_dynamic
+from proofs.cot_path_to_tree.algorithms.batched.dfs import DFS_REFERENCE
+from proofs.cot_path_to_tree.algorithms.batched.trees import phi_of
+from proofs.cot_path_to_tree.algorithms.dfs import DfsState
 from proofs.cot_path_to_tree.constructions.cotdfs_phi import PAPER_D, DfsPhiConstruction
 from symcot.check.exhaustive import Family
-from symcot.check.spec import BatchRunView, Conclusion, RunView, StepwiseSpec
+from symcot.check.spec import Conclusion, Run, StepwiseSpec
 from symcot.claims import Claim, ConstructionCheck
 from symcot.inputs import Digraph, rooted_labeled_trees
-from symcot.inputs.batch import TreeBatch
+from symcot.inputs.dyck import DOWN, UP
 from symcot.inputs.dyck_families import ordered_rooted_tree_family
 from symcot.prove.alln.check import AllNCheck
 
@@ -45,35 +49,20 @@ def state_text(st: DfsState) -> str:
     return f"t={st.t} {st.move}: dfs={cur}, vst={sorted(st.vst)}"
 
 
-def _spelled(run: RunView, inp: tuple[Digraph, int]) -> str:
-    """``U``/``D`` for ``π_q(y_1) … π_q(y_{2(n-1)})`` (``?`` for any other value)."""
-    return "".join({1: "U", -1: "D"}.get(run.block("q", k)[0], "?") for k in range(1, 2 * (inp[0].n - 1) + 1))
-
-
-def _spelled_batch(run: BatchRunView, batch: TreeBatch) -> Any:
-    """``π_q(y_1) … π_q(y_{2(n-1)})`` of every row (``+1`` for ``U``, ``-1`` for ``D``)."""
-    return run.series("q", 1, 2 * (batch.size - 1))[..., 0]
-
-
-def _dfs_batch(batch: TreeBatch) -> Any:
-    """The DFS dynamic on every tree of the batch, run once: the reference and φ are both its moves."""
-    return batch.memo("dfs", lambda: dfs_dynamic_batch(batch.adjacency, batch.roots))
-
-
-def _phi_batch(batch: TreeBatch) -> Any:
-    """φ of every row as ``±1``: the DFS moves but the last (``algorithms.batched.dfs.dfs_moves``)."""
-    return moves_of(_dfs_batch(batch))
+def _spelled(run: Run, inp: tuple[Digraph, int]) -> Any:
+    """``U``/``D`` for ``π_q(y_1) … π_q(y_{2(n-1)})`` (``?`` for any other value); on a batch, every row's word."""
+    qs = (run.block("q", k)[0] for k in range(1, 2 * (inp[0].n - 1) + 1))
+    return reduce(np.char.add, (np.where(q == 1, UP, np.where(q == -1, DOWN, "?")) for q in qs), np.str_(""))
 
 
 SPEC = StepwiseSpec(
-    reference=lambda inp: dfs_dynamic(*inp),
+    reference=DFS_REFERENCE,
     state_text=state_text,
     conclusions=(
         Conclusion("the CoT stops at step 2n - 1", steps=lambda inp: 2 * inp[0].n - 1),
-        Conclusion("π_q over steps 1..2(n-1) spells φ(G_T)", read=_spelled, answer=lambda inp: phi(*inp),
-                   batch_read=_spelled_batch, batch_answer=_phi_batch, trace=("q",)),
+        Conclusion("π_q over steps 1..2(n-1) spells φ(G_T)", read=_spelled, answer=lambda inp: phi_of(*inp),
+                   trace=("q",)),
     ),
-    reference_batch=_dfs_batch,
 )
 
 TREES = Family("labeled trees × every root", rooted_labeled_trees, lambda k: k ** (k - 1), describe)

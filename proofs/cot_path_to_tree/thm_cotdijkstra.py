@@ -33,7 +33,7 @@ import random
 from collections.abc import Iterable
 from typing import Any
 
-from proofs.cot_path_to_tree.algorithms.batched.dijkstra import dijkstra_dynamic_batch
+from proofs.cot_path_to_tree.algorithms.batched.dijkstra import DIJKSTRA_REFERENCE
 from proofs.cot_path_to_tree.algorithms.dijkstra import INF, dijkstra_dynamic, state_text
 from proofs.cot_path_to_tree.algorithms.dijkstra_symbolic import DijkstraReference
 from proofs.cot_path_to_tree.constructions.cotdijkstra import PAPER_D, READINGS, DijkstraConstruction, Inp, Number
@@ -57,8 +57,7 @@ from symcot.prove.symbolic_target import SymbolicTarget
 PAPER_SIZES = {"d": PAPER_D, "layers": 2, "heads": 1}
 
 #: Compare ``y_t`` with ``enc(Dkst^(t))`` of the reference dynamic of Section 2.1.
-SPEC = StepwiseSpec(reference=lambda inp: dijkstra_dynamic(*inp), state_text=state_text,
-                    reference_batch=lambda batch: dijkstra_dynamic_batch(batch.adjacency, batch.roots))
+SPEC = StepwiseSpec(reference=DIJKSTRA_REFERENCE, state_text=state_text)
 
 
 def _random_inputs(size: int, per_size: int = 12) -> list[Inp]:

@@ -21,7 +21,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from proofs.cot_path_to_tree.algorithms.batched.trees import strahler_batch
+from proofs.cot_path_to_tree.algorithms.batched.paths import FOLD_REFERENCE
+from proofs.cot_path_to_tree.algorithms.batched.trees import strahler_of_psi
 from proofs.cot_path_to_tree.algorithms.bijection import psi
 from proofs.cot_path_to_tree.algorithms.paths import FoldState, strahler
 from proofs.cot_path_to_tree.constructions.cotpathstrahler import (
@@ -31,13 +32,10 @@ from proofs.cot_path_to_tree.constructions.cotpathstrahler import (
     VARIANTS,
     StrahlerPathConstruction,
     build_decoder,
-    reference,
-    reference_batch,
 )
-from symcot.check.spec import BatchRunView, Conclusion, RunView, StepwiseSpec
+from symcot.check.spec import Conclusion, Run, StepwiseSpec
 from symcot.claims import Claim, ConstructionCheck, as_written, repair
 from symcot.fidelity.bound import BoundCheck
-from symcot.inputs.batch import WordBatch
 from symcot.inputs.dyck_families import NONEMPTY_DYCK_WORDS
 from symcot.ir import n
 from symcot.prove.alln.check import AllNCheck
@@ -56,24 +54,17 @@ def state_text(st: FoldState) -> str:
     return base
 
 
-def _strahler(run: RunView, word: str) -> Any:
+def _strahler(run: Run, word: str) -> Any:
     """``π_M(y_n) + 1[π_c(y_n) ≥ 2]``."""
-    return run.block("M")[0] + (1 if run.block("c")[0] >= 2 else 0)
-
-
-def _strahler_batch(run: BatchRunView, batch: WordBatch) -> Any:
-    """``π_M(y_n) + 1[π_c(y_n) ≥ 2]`` of every row."""
-    return run.block("M")[:, 0] + (run.block("c")[:, 0] >= 2)
+    return run.block("M")[0] + (run.block("c")[0] >= 2)
 
 
 #: ``y_t`` against the fold along the word; then ``str(ψ(w)) = π_M(y_n) + 1[π_c(y_n) ≥ 2]`` after exactly n steps.
 SPEC = StepwiseSpec(
-    reference=reference,
+    reference=FOLD_REFERENCE,
     state_text=state_text,
     conclusions=(Conclusion("π_M(y_n) + 1[π_c(y_n) ≥ 2] = str(ψ(w)) after exactly n steps", steps=len,
-                            read=_strahler, answer=lambda w: strahler(psi(w)),
-                            batch_read=_strahler_batch, batch_answer=lambda batch: strahler_batch(batch.parents)),),
-    reference_batch=reference_batch,
+                            read=_strahler, answer=strahler_of_psi),),
 )
 
 

@@ -24,18 +24,16 @@ from typing import Any
 
 import sympy as sp
 
-from proofs.cot_path_to_tree.algorithms.batched.trees import adjacency_batch
-from proofs.cot_path_to_tree.algorithms.bijection import psi
-from proofs.cot_path_to_tree.algorithms.paths import Alg1State, tree_adjacency
+from proofs.cot_path_to_tree.algorithms.batched.paths import ALG1_REFERENCE
+from proofs.cot_path_to_tree.algorithms.batched.trees import adjacency_of_psi
+from proofs.cot_path_to_tree.algorithms.paths import Alg1State
 from proofs.cot_path_to_tree.constructions.cotpathtotree import (
     PAPER_D,
     PAPER_HIDDEN,
     PathToTreeConstruction,
-    reference,
-    reference_batch,
 )
 from symcot.check.context import RunContext
-from symcot.check.spec import Conclusion, RunView, StepwiseSpec
+from symcot.check.spec import Conclusion, Run, StepwiseSpec
 from symcot.check.verdict import Verdict
 from symcot.claims import Claim, ConstructionCheck
 from symcot.inputs.dyck_families import DYCK_WORDS
@@ -51,7 +49,7 @@ def state_text(st: Alg1State) -> str:
     return f"t={st.t}{last}: i={st.i}, nl={st.nl}, edges={edges}"
 
 
-def _adjacency(run: RunView, word: str) -> list[Any]:
+def _adjacency(run: Run, word: str) -> list[Any]:
     """``π_A(y_{2(m-1)})``."""
     return run.block("A")
 
@@ -59,14 +57,10 @@ def _adjacency(run: RunView, word: str) -> list[Any]:
 #: ``y_t`` against Algorithm 1 after every letter; then ``π_A(y_{2(m-1)})`` is the adjacency matrix of ψ(w)
 #: after exactly 2(m-1) steps.
 SPEC = StepwiseSpec(
-    reference=reference,
+    reference=ALG1_REFERENCE,
     state_text=state_text,
     conclusions=(Conclusion("π_A(y_{2(m-1)}) is the adjacency matrix of ψ(w), after exactly 2(m-1) steps",
-                            steps=len, read=_adjacency,
-                            answer=lambda w: [v for row in tree_adjacency(psi(w)) for v in row],
-                            batch_read=lambda run, batch: run.block("A"),
-                            batch_answer=lambda batch: adjacency_batch(batch.parents).reshape(batch.count, -1)),),
-    reference_batch=reference_batch,
+                            steps=len, read=_adjacency, answer=adjacency_of_psi),),
 )
 
 

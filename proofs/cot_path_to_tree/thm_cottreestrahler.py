@@ -28,14 +28,13 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from proofs.cot_path_to_tree.algorithms.batched.trees import strahler_batch
+from proofs.cot_path_to_tree.algorithms.batched.dfs import STRAHLER_REFERENCE
+from proofs.cot_path_to_tree.algorithms.batched.trees import strahler_of
 from proofs.cot_path_to_tree.algorithms.strahler import StrahlerState, strahler_number
 from proofs.cot_path_to_tree.constructions.cottreestrahler import (
     PAPER_D,
     READINGS,
     StrahlerTreeConstruction,
-    reference,
-    reference_batch,
 )
 from symcot.check.exhaustive import Family
 from symcot.check.spec import Conclusion, StepwiseSpec
@@ -70,13 +69,10 @@ def state_text(st: StrahlerState) -> str:
 #: ``y_t`` against the DFS dynamic with the case-form fold; then "exactly 2n - 1 CoT steps" and
 #: "π_M(y_{2n-1}) = str(G_T)" by the recursive definition.
 SPEC = StepwiseSpec(
-    reference=reference,
+    reference=STRAHLER_REFERENCE,
     state_text=state_text,
     conclusions=(Conclusion("π_M(y_{2n-1}) = str(G_T) in exactly 2n - 1 CoT steps", steps=lambda inp: 2 * inp[0].n - 1,
-                            read=lambda run, inp: run.block("M")[0], answer=lambda inp: strahler_number(*inp),
-                            batch_read=lambda run, batch: run.block("M")[:, 0],
-                            batch_answer=lambda batch: strahler_batch(batch.parents)),),
-    reference_batch=reference_batch,
+                            read=lambda run, inp: run.block("M")[0], answer=lambda inp: strahler_of(*inp)),),
 )
 
 TREES = Family("labeled trees × every root", rooted_labeled_trees, lambda k: k ** (k - 1), describe)
@@ -100,7 +96,7 @@ def final_step_survey(max_size: int, variant: str = "as-written") -> list[dict[s
         total = early = wrong = count_one = wrong_iff = 0
         for inp in rooted_labeled_trees(size):
             total += 1
-            states = reference(inp)
+            states = STRAHLER_REFERENCE(inp)
             dec = cons.concrete(inp)
             lay = dec.layout
             gen = generate(dec, cons.prompt(inp).tokens, len(states) - 1)

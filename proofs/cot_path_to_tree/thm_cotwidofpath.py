@@ -29,16 +29,15 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from proofs.cot_path_to_tree.algorithms.batched.trees import tree_width_batch
+from proofs.cot_path_to_tree.algorithms.batched.paths import WIDTH_REFERENCE
+from proofs.cot_path_to_tree.algorithms.batched.trees import width_of_psi
 from proofs.cot_path_to_tree.algorithms.bijection import psi
-from proofs.cot_path_to_tree.algorithms.paths import WidthState, tree_height, tree_width
+from proofs.cot_path_to_tree.algorithms.paths import WidthState, tree_height
 from proofs.cot_path_to_tree.constructions.cotwidofpath import (
     PAPER_D,
     READINGS,
     VARIANTS,
     WidthPathConstruction,
-    reference,
-    reference_batch,
 )
 from symcot.check.spec import Conclusion, StepwiseSpec
 from symcot.claims import Claim, ConstructionCheck, as_written, reading, repair
@@ -56,13 +55,10 @@ def state_text(st: WidthState) -> str:
 
 #: ``y_t`` against the prefix counts; then ``π_wd(y_n) = wid(ψ(w))`` (tree side) after exactly n steps.
 SPEC = StepwiseSpec(
-    reference=reference,
+    reference=WIDTH_REFERENCE,
     state_text=state_text,
     conclusions=(Conclusion("π_wd(y_n) = wid(ψ(w)) after exactly n steps", steps=len,
-                            read=lambda run, w: run.block("wd")[0], answer=lambda w: tree_width(psi(w)),
-                            batch_read=lambda run, batch: run.block("wd")[:, 0],
-                            batch_answer=lambda batch: tree_width_batch(batch.parents)),),
-    reference_batch=reference_batch,
+                            read=lambda run, w: run.block("wd")[0], answer=width_of_psi),),
 )
 
 

@@ -45,14 +45,13 @@ import random
 from dataclasses import replace
 from typing import Any
 
-from proofs.cot_path_to_tree.algorithms.batched.dijkstra import bfs_width_dynamic_batch
-from proofs.cot_path_to_tree.algorithms.batched.trees import tree_width_batch
+from proofs.cot_path_to_tree.algorithms.batched.dijkstra import BFS_WIDTH_REFERENCE
+from proofs.cot_path_to_tree.algorithms.batched.trees import width_of
 from proofs.cot_path_to_tree.algorithms.bijection import phi_ordered
 from proofs.cot_path_to_tree.algorithms.dijkstra import (
     DkstState,
     Reading,
     bfs_dynamic,
-    bfs_width_dynamic,
     state_text,
     tree_depths,
     tree_width,
@@ -63,7 +62,7 @@ from proofs.cot_path_to_tree.constructions.cotdijkstra import DijkstraConstructi
 from proofs.cot_path_to_tree.constructions.cotwidoftree import PAPER_D, READINGS, WIDTH_BLOCKS, WidthTreeConstruction
 from symcot.check.exhaustive import Family
 from symcot.check.inherit import Inheritance
-from symcot.check.spec import Conclusion, RunView, StepwiseSpec
+from symcot.check.spec import Conclusion, Run, StepwiseSpec
 from symcot.claims import Claim, ConstructionCheck, PropertyCheck, as_written, repair
 from symcot.inputs import Digraph, OrderedTree, catalan, ordered_trees, random_labeled_tree, rooted_labeled_trees
 from symcot.inputs.dyck_families import ordered_rooted_tree_family
@@ -88,20 +87,17 @@ def state_text_w(st: Any) -> str:
     return f"{state_text(st)}, twd={st.twd}, mwd={st.mwd}"
 
 
-def _mwd(run: RunView, inp: tuple[Digraph, int]) -> Any:
+def _mwd(run: Run, inp: tuple[Digraph, int]) -> Any:
     """``π_mwd(y_{n-1})`` (``y_0`` when ``n = 1``)."""
     return run.block("mwd")[0]
 
 
 #: ``y_t`` against BFS with twd/mwd (the Observation's repaired reading), then the theorem's conclusion.
 SPEC = StepwiseSpec(
-    reference=lambda inp: bfs_width_dynamic(*inp, reading="repaired"),
+    reference=BFS_WIDTH_REFERENCE,
     state_text=state_text_w,
     conclusions=(Conclusion("π_mwd(y_{n-1}) = wd(G_T) in exactly n - 1 steps", steps=lambda inp: inp[0].n - 1,
-                            read=_mwd, answer=lambda inp: tree_width(*inp),
-                            batch_read=lambda run, batch: run.block("mwd")[:, 0],
-                            batch_answer=lambda batch: tree_width_batch(batch.parents)),),
-    reference_batch=lambda batch: bfs_width_dynamic_batch(batch.adjacency, batch.roots, reading="repaired"),
+                            read=_mwd, answer=lambda inp: width_of(*inp)),),
 )
 #: thm:cotwidoftree:width: the same comparison on the width blocks (every block of ``enc`` but ``dis``).
 WIDTH_SPEC = replace(SPEC, compare=frozenset(WIDTH_BLOCKS))

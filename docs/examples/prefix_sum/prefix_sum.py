@@ -1,7 +1,8 @@
 """demo:prefixsum: a one-layer, one-head decoder that holds the prefix sums of a bit string.
 
-A complete claim module (docs/tutorial.md builds it step by step): the decoder, its prompt and state encoding,
-its statement for every n, a deliberately wrong variant, the reference and the claim. Put it in a directory of
+A complete claim module (docs/tutorial.md builds it step by step): the decoder, the reference algorithm (one
+transition), its statement for every n (which also states the prompt), the state encoding, a deliberately wrong
+variant and the claim. Put it in a directory of
 its own and run ``symcot verify --proofs DIR`` (every input up to n = 8), ``symcot verify --proofs DIR --all-n``
 (every n), ``symcot replay demo:prefixsum --proofs DIR --input 1011`` or ``symcot latex demo:prefixsum
 --proofs DIR``.
@@ -29,13 +30,18 @@ from symcot import (
     Layout,
     Map,
     Reading,
+    Reference,
     Segment,
     Shift,
     Sig,
     StateEncoding,
+    StateVar,
     StepwiseSpec,
+    Transition,
     Var,
     Vocabulary,
+    definitions,
+    interpretation,
     n,
     onehot,
     scalar,
@@ -59,15 +65,18 @@ W_1 = Map("W_1", L, L, {"pos": Shift(n) @ x.pos, "sum": x.sum + x.bit}, keep=["f
 W_2 = Map("W_2", L, L, keep=["pos", "bit", "sum", "flg"], doc="identity")
 DECODER = Decoder("prefix-sum", L, [Layer(Attention([HEAD], W_O), FFN(W_1, W_2))])
 
-# -- the prompt and the state encoding ---------------------------------------------------------------
+# -- the reference algorithm, written once: its run on one input and the definitions the all-n prover reads --
 
 
-class Tok(NamedTuple):
-    """A prompt token's key: position ``i``, bit ``b``, flag ``f`` (1 on ``y_0``)."""
+class Bits(NamedTuple):
+    """The input's symbols: its length ``n`` and ``bit(i)`` (0 outside the string)."""
 
-    i: int
-    b: int
-    f: int
+    n: int
+    bits: tuple[int, ...]
+
+    def bit(self, i):
+        """``b_i``."""
+        return self.bits[i] if 0 <= i < self.n else 0
 
 
 class Prefix(NamedTuple):
@@ -75,6 +84,15 @@ class Prefix(NamedTuple):
 
     total: int
 
+
+#: ``s_0 = 0``, ``s_{t+1} = s_t + b_t``, one step per bit (``o.step`` is the step ``t`` being taken).
+PREFIX = Transition("prefix sums", (StateVar("acc", doc="b_0 + … + b_{τ-1}"),),
+                    init=lambda o, g: {"acc": 0},
+                    step=lambda o, g, s: {"acc": s.acc + g.bit(o.step)},
+                    running=lambda o, g, s: o.step < g.n,
+                    bound=lambda g: g.n + 1)
+REFERENCE = Reference(PREFIX, inputs=lambda bits: Bits(len(bits), tuple(bits)),
+                      states=lambda run, bits: [Prefix(s["acc"]) for s in run.states])
 
 #: A prompt token ``[e_i ‖ b ‖ 0 ‖ f]`` (a block the encoding does not list is 0).
 PROMPT = StateEncoding({"pos": onehot("i"), "bit": scalar("b"), "flg": scalar("f")})
@@ -86,24 +104,27 @@ ENCODING = StateEncoding({"sum": scalar("total")})
 STEP = Var("τ", lambda c, *_: 0, lambda c, *_: c.T, "step")
 MOVE = Var("τ", lambda c, *_: 0, lambda c, *_: c.T - 1, "step")
 INDEX = Var("i", lambda c, *_: 0, lambda c, *_: c.n - 1, "index")
+
+
+def input_symbols(bits):
+    """The input's symbols as the vocabulary names them (no run needed: the prompt is read from them)."""
+    return {"n": len(bits), "bit": table(bits)}
+
+
 VOCABULARY = Vocabulary(
     "prefix sums",
     symbols=(Sig("n", 0, doc="the length of the bit string"),
-             Sig("T", 0, doc="the last step", result="step"),
              Sig("bit", 1, "int", "b_i", ("index",)),
-             Sig("acc", 1, "int", "b_0 + … + b_{τ-1}", ("step",))),
+             *PREFIX.symbols()),
     facts=(Fact("nonempty", (), lambda c: c.n >= 1, "domain", source="a non-empty string"),
            Fact("bits", (INDEX,), lambda c, i: c.or_(c.bit(i) == 0, c.bit(i) == 1), "domain",
                 source="of 0s and 1s"),
-           Fact("steps", (), lambda c: c.T == c.n, "definition", source="one step per bit"),
-           Fact("init", (), lambda c: c.acc(0) == 0, "definition", source="the empty sum"),
-           Fact("add", (MOVE,), lambda c, t: c.acc(t + 1) == c.acc(t) + c.bit(t), "definition",
-                source="s_{t+1} = s_t + b_t"),
+           *definitions(PREFIX, MOVE, STEP),
            Fact("nonneg", (STEP,), lambda c, t: c.acc(t) >= 0, "derived", Induction("τ"),
                 source="a sum of bits is never negative (so the ReLU keeps it)")),
     views={"total": lambda c, t: c.acc(t)},
-    interpret=lambda bits, states: {"n": len(bits), "T": len(states) - 1, "bit": table(bits),
-                                    "acc": table([s.total for s in states])},
+    interpret=lambda bits, states: {**input_symbols(bits), **interpretation(PREFIX, REFERENCE.run(bits))},
+    inputs=input_symbols,
 )
 STATEMENT = AllNStatement(
     VOCABULARY,
@@ -123,7 +144,10 @@ STATEMENT = AllNStatement(
 
 
 class PrefixSum(Construction):
-    """Input ``x_i = [e_i ‖ b_i ‖ 0 ‖ 0]``; initial token ``y_0 = [e_0 ‖ 0 ‖ 0 ‖ 1]``; ``y_t`` carries the sum."""
+    """Input ``x_i = [e_i ‖ b_i ‖ 0 ‖ 0]``; initial token ``y_0 = [e_0 ‖ 0 ‖ 0 ‖ 1]``; ``y_t`` carries the sum.
+
+    The prompt is the statement's segments (a construction states it once).
+    """
 
     encoding = ENCODING
     all_n = STATEMENT
@@ -136,14 +160,6 @@ class PrefixSum(Construction):
         """The domain: a non-empty tuple of 0s and 1s."""
         if not bits or any(b not in (0, 1) for b in bits):
             raise InvalidInputError(f"{bits!r} is not a non-empty bit string")
-
-    def token_keys(self, bits):
-        """``[x_0, …, x_{n-1}, y_0]``, each token determined by its key."""
-        return [(f"x_{i}", Tok(i, b, 0)) for i, b in enumerate(bits)] + [("y_0", Tok(0, 0, 1))]
-
-    def token(self, cl, key, lam):
-        """The token of a key: the prompt encoding read at the key."""
-        return cl.assemble(PROMPT.expected(key, 0, cl.sizes))
 
 
 # -- a deliberately wrong variant: a counter that saturates at 5 --------------------------------------
@@ -158,8 +174,7 @@ SATURATING = Decoder("prefix-sum-saturating", L, [Layer(Attention([HEAD], W_O), 
 
 # -- the reference, the input space and the parser of `symcot replay --input` ------------------------
 
-SPEC = StepwiseSpec(reference=lambda bits: [Prefix(sum(bits[:t])) for t in range(len(bits) + 1)],
-                    state_text=lambda s: str(s.total))
+SPEC = StepwiseSpec(reference=REFERENCE, state_text=lambda s: str(s.total))
 BIT_STRINGS = Family(name="bit strings", inputs=lambda k: itertools.product((0, 1), repeat=k),
                      count=lambda k: 2 ** k)
 

@@ -68,3 +68,97 @@ def test_per_step_claims_are_stated_once(claims, claim_id):
         assert not own, f"{cls.__name__} states per-step claims in invariants() beside its all-n statement"
     else:
         assert own, f"{cls.__name__} locates no failure: neither a statement for every variant nor invariants()"
+
+
+def _prompt_places(cons: Construction) -> list[str]:
+    """Where a construction states its prompt: the statement's segments (or ``prompt_segments``), its own methods."""
+    from symcot.constructions.base import hand_prompt
+
+    places = ["segments"] if cons.stated_prompt() is not None else []
+    return places + (["token_keys/token"] if hand_prompt(type(cons)) else [])
+
+
+#: The constructions without segments: no all-n statement, so their prompt is written by hand.
+HAND_PROMPTS = {"thm:cotdijkstra", "thm:cotwidofpath", "thm:cotwidoftree", "thm:cotwidoftree:width"}
+
+
+@pytest.mark.parametrize("claim_id", CLAIMS)
+def test_the_prompt_is_stated_once(claims, claim_id):
+    """The statement's segments where there is a statement, else the construction's own token_keys/token."""
+    for cons in _constructions(claims[claim_id]):
+        places = _prompt_places(cons)
+        assert len(places) == 1, (cons.label, places)
+        assert places == (["token_keys/token"] if claim_id in HAND_PROMPTS else ["segments"]), cons.label
+        if cons.all_n is not None:
+            assert cons.stated_prompt().segments is cons.all_n.segments  # not a copy beside the statement
+
+
+def test_a_prompt_stated_twice_is_found():
+    from proofs.cot_path_to_tree.constructions.cotdfs import STATEMENT
+    from proofs.cot_path_to_tree.constructions.cotwidofpath import WidthPathConstruction
+
+    cons = WidthPathConstruction("repaired")
+    assert _prompt_places(cons) == ["token_keys/token"]
+    cons.all_n = STATEMENT  # a statement on an instance whose class writes its prompt: both
+    assert _prompt_places(cons) == ["segments", "token_keys/token"]
+    with pytest.raises(TypeError, match="states its prompt twice"):
+        type("Both", (WidthPathConstruction,), {"all_n": STATEMENT})
+
+
+#: Definition facts of a vocabulary that are not its algorithm's step: each defines an auxiliary symbol that no
+#: transition state holds (the first/last step a vertex is current, the matrix view of the flattened A_w).
+AUXILIARY = {"first", "last", "made", "A"}
+
+
+def _specs(claim):
+    return [chk.spec for chk in claim.checks if hasattr(chk, "spec") and hasattr(chk, "construction")]
+
+
+def _hand_definitions(vocab, transition) -> list[str]:
+    """Definition facts of ``vocab`` that neither come from ``transition`` nor define an auxiliary symbol."""
+    from symcot.algorithms.logic import Var
+    from symcot.algorithms.transition import definitions
+
+    step = Var("τ", lambda c, *_: 0, lambda c, *_: c.T, "step")
+    generated = {f.name for f in definitions(transition, step, step)}
+    return sorted(f.name for f in vocab.facts if f.kind == "definition" and f.name not in generated | AUXILIARY)
+
+
+@pytest.mark.parametrize("claim_id", CLAIMS)
+def test_the_algorithm_is_stated_once(claims, claim_id):
+    # one transition per claim: the per-input reference, the batched one and the all-n definitions read it
+    from symcot.algorithms.reference import Reference
+
+    claim = claims[claim_id]
+    refs = {id(s.reference): s.reference for s in _specs(claim)}
+    assert refs and all(isinstance(r, Reference) for r in refs.values()), f"{claim_id}: a reference not a Reference"
+    for spec in _specs(claim):
+        assert spec.reference_batch is None or spec.reference_batch == spec.reference.batch
+    for cons in _constructions(claim):
+        if cons.all_n is None:
+            continue
+        ref = next(iter(refs.values()))
+        tr = ref.transition
+        vocab = cons.all_n.vocabulary
+        state = {v.name for v in tr.state}
+        assert state <= {s.name for s in vocab.symbols}, f"{claim_id}: the statement speaks of another algorithm"
+        assert _hand_definitions(vocab, tr) == [], f"{claim_id}: definitions written beside the transition"
+
+
+def test_a_definition_written_by_hand_beside_the_transition_is_found(claims):
+    from symcot.algorithms.logic import Fact
+
+    cons = _constructions(claims["thm:cotdfs"])[0]
+    ref = _specs(claims["thm:cotdfs"])[0].reference
+    vocab = cons.all_n.vocabulary
+    again = Fact("traverse", (), lambda c: c.T >= 0, "definition", source="the step restated")
+    copy = dataclasses.replace(vocab, facts=(*vocab.facts, again))
+    assert _hand_definitions(copy, ref.transition) == ["traverse"]
+    assert _hand_definitions(vocab, ref.transition) == []
+
+
+def test_a_conclusion_is_stated_once():
+    # a conclusion has one read and one answer, read by the per-input and the batched checker alike
+    from symcot.check.spec import Conclusion
+
+    assert {f.name for f in dataclasses.fields(Conclusion)} == {"text", "steps", "read", "answer", "trace"}
