@@ -83,3 +83,23 @@ def since(first: np.ndarray, steps: int) -> np.ndarray:
     ``first`` (``(B, k)``) is the step each member joined (a value beyond every step: never).
     """
     return first[:, None, :] <= np.arange(steps)[None, :, None]
+
+
+class MatrixRows:
+    """A batch of ``n × n`` matrices (``(B, n, n)``) and a vertex per row, read entry by entry row by row.
+
+    The input symbols of a transition over graphs on a batch: ``n``, ``src`` ``(B,)`` and :meth:`entry`.
+    """
+
+    def __init__(self, matrices: np.ndarray, sources: np.ndarray):
+        self.matrices = np.asarray(matrices)
+        self.batch, self.n = self.matrices.shape[:2]
+        self.src = np.asarray(sources, dtype=np.int64)
+        self.rows = np.arange(self.batch)
+
+    def entry(self, i: np.ndarray | int, j: np.ndarray | int) -> np.ndarray:
+        """Row ``b``'s entry ``[i[b], j[b]]``; 0 outside the range."""
+        i = np.broadcast_to(np.asarray(i), (self.batch,))
+        j = np.broadcast_to(np.asarray(j), (self.batch,))
+        ok = (i >= 0) & (i < self.n) & (j >= 0) & (j < self.n)
+        return np.where(ok, self.matrices[self.rows, np.where(ok, i, 0), np.where(ok, j, 0)], 0)

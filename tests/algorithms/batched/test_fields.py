@@ -31,3 +31,14 @@ def test_step_numbers_and_a_growing_set():
     assert step_numbers(2, 3).tolist() == [[0, 1, 2], [0, 1, 2]]
     first = np.array([[0, 2, 99]])  # vertex 2 never joins
     assert since(first, 3)[0].tolist() == [[True, False, False], [True, False, False], [True, True, False]]
+
+
+def test_matrix_rows_read_each_rows_entry_and_zero_outside():
+    import numpy as np
+
+    from symcot.algorithms.batched.fields import MatrixRows
+
+    m = MatrixRows(np.arange(8).reshape(2, 2, 2), np.array([0, 1]))
+    assert m.entry(np.array([0, 1]), np.array([1, 0])).tolist() == [1, 6]
+    assert m.entry(np.array([-1, 2]), 0).tolist() == [0, 0]
+    assert m.n == 2 and m.batch == 2 and m.src.tolist() == [0, 1]

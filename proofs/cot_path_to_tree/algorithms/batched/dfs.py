@@ -18,7 +18,7 @@ import numpy as np
 
 from proofs.cot_path_to_tree.algorithms.dfs import DFS, DfsInput, dfs_input, states_of
 from proofs.cot_path_to_tree.algorithms.strahler import STRAHLER, FoldRule, case_form, fold_transition, strahler_states
-from symcot.algorithms.batched.fields import Fields, step_numbers
+from symcot.algorithms.batched.fields import Fields, MatrixRows, step_numbers
 from symcot.algorithms.reference import Reference
 from symcot.algorithms.transition import BatchRun, run_batch
 from symcot.inputs.graphs import Digraph
@@ -29,24 +29,15 @@ from symcot.inputs.trees import validate_tree
 INIT, TRAVERSE, BACKTRACK = 0, 1, -1
 
 
-class BatchGraphs:
+class BatchGraphs(MatrixRows):
     """A batch's input symbols for :data:`~proofs.cot_path_to_tree.algorithms.dfs.DFS`.
 
     ``n``, ``src`` ``(B,)``, ``adj(i, j)`` row by row (false outside the range).
     """
 
-    def __init__(self, adjacency: np.ndarray, sources: np.ndarray):
-        self.arcs = np.asarray(adjacency) != 0
-        self.batch, self.n = self.arcs.shape[:2]
-        self.src = np.asarray(sources, dtype=np.int64)
-        self.rows = np.arange(self.batch)
-
     def adj(self, i: np.ndarray | int, j: np.ndarray | int) -> np.ndarray:
         """``a_ij = 1`` of every row."""
-        i = np.broadcast_to(np.asarray(i), (self.batch,))
-        j = np.broadcast_to(np.asarray(j), (self.batch,))
-        ok = (i >= 0) & (i < self.n) & (j >= 0) & (j < self.n)
-        return ok & self.arcs[self.rows, np.where(ok, i, 0), np.where(ok, j, 0)]
+        return self.entry(i, j) != 0
 
 
 def dfs_dynamic_batch(adjacency: np.ndarray, sources: np.ndarray) -> Fields:

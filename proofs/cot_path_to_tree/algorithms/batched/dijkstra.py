@@ -21,7 +21,7 @@ from proofs.cot_path_to_tree.algorithms.dijkstra import (
     weighted_input,
     width_states_of,
 )
-from symcot.algorithms.batched.fields import Fields, step_numbers
+from symcot.algorithms.batched.fields import Fields, MatrixRows, step_numbers
 from symcot.algorithms.reference import Reference
 from symcot.algorithms.transition import BatchRun, run_batch
 from symcot.errors import InvalidInputError
@@ -31,24 +31,18 @@ from symcot.inputs.trees import validate_tree
 Reading = str  # "as-written", "repaired", "twd-repaired", "mwd-repaired" (algorithms.dijkstra.Reading)
 
 
-class BatchWeights:
+class BatchWeights(MatrixRows):
     """A batch's input symbols for :data:`~proofs.cot_path_to_tree.algorithms.dijkstra.DIJKSTRA`.
 
     ``n``, ``src`` ``(B,)``, ``arc(i, j)`` and ``w(i, j)`` row by row (integer weights, 0 without an arc).
     """
 
     def __init__(self, weights: np.ndarray, sources: np.ndarray):
-        self.weights = np.asarray(weights, dtype=np.int64)
-        self.batch, self.n = self.weights.shape[:2]
-        self.src = np.asarray(sources, dtype=np.int64)
-        self.rows = np.arange(self.batch)
+        super().__init__(np.asarray(weights, dtype=np.int64), sources)
 
     def w(self, i: np.ndarray | int, j: np.ndarray | int) -> np.ndarray:
         """``a_ij`` of every row (0 without an arc or outside the range)."""
-        i = np.broadcast_to(np.asarray(i), (self.batch,))
-        j = np.broadcast_to(np.asarray(j), (self.batch,))
-        ok = (i >= 0) & (i < self.n) & (j >= 0) & (j < self.n)
-        return np.where(ok, self.weights[self.rows, np.where(ok, i, 0), np.where(ok, j, 0)], 0)
+        return self.entry(i, j)
 
     def arc(self, i: np.ndarray | int, j: np.ndarray | int) -> np.ndarray:
         """An arc ``(v_i, v_j)`` in every row."""
