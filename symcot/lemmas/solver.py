@@ -230,7 +230,9 @@ def check_model(lemma: Lemma, env: Env, gate_vals: dict[str, Any], xs: dict[str,
 def _polish(hard: list[Any], xs: dict[str, list[Any]], extra: list[Any], timeout_ms: int) -> z3.ModelRef | None:
     """A readable model of ``hard``: smallest denominator (1, 2, 3, 4, 6, 12), then smallest ``Σ|x|``.
 
-    Each real input is written ``x = n/q`` with an integer ``n``; the first ``q`` with a model wins.
+    Each real input is written ``x = n/q`` with an integer ``n``; the first ``q`` with a model wins. Among models
+    of equal ``Σ|x|`` the inputs are compared in order, ``|x|`` first, then ``x`` (the same counterexample
+    whatever model the solver would find first).
     ``None`` when no such model is found in time (the solver's own model is used then).
     """
     real_vs = [v for vals in xs.values() for v in vals if is_z3(v)] + [t for t in extra if is_z3(t)]
@@ -247,6 +249,10 @@ def _polish(hard: list[Any], xs: dict[str, list[Any]], extra: list[Any], timeout
         used = [n for (v, _t), n in zip(pairs, ns)]
         if used:
             opt.minimize(z3.Sum([z3.If(n >= 0, n, -n) for n in used]))
+            for n in used:  # lexicographic after the sum: the tie-break
+                opt.minimize(z3.If(n >= 0, n, -n))
+            for n in used:
+                opt.minimize(n)
         if opt.check() != z3.sat:
             continue
         m = opt.model()
