@@ -20,7 +20,7 @@ from proofs.cot_path_to_tree.algorithms import strahler as strahler_alg
 from proofs.cot_path_to_tree.algorithms.bijection import psi
 from proofs.cot_path_to_tree.algorithms.dijkstra import INF, dijkstra_dynamic, tree_depths, validate_dijkstra_input
 from proofs.cot_path_to_tree.constructions import cotdijkstra as dijkstra_cons
-from proofs.cot_path_to_tree.constructions.cotdfs import dfs_token, dfs_token_keys
+from proofs.cot_path_to_tree.constructions.cotdfs import STATEMENT as DFS_STATEMENT
 from proofs.cot_path_to_tree.constructions.cottreestrahler import StrahlerTreeConstruction
 from proofs.cot_path_to_tree.constructions.cotwidoftree import WidthTreeConstruction
 from symcot.check.batched_check import BatchedChecker, EngineDisagreement, run_batched_check, table_disagreements
@@ -219,9 +219,9 @@ def test_batched_and_exact_dijkstra_verdicts_agree(variant: str) -> None:
 
 def _dfs_prompt(cons: Construction, inp: Any) -> tuple[list[list[Any]], list[str]]:
     """The DFS prompt assembled afresh, token by token (no cache)."""
-    keys = dfs_token_keys(*inp)
+    keys = DFS_STATEMENT.prompt.keys(inp)
     cl = cons.concrete(inp).layout
-    return [dfs_token(cl, k) for _, k in keys], [label for label, _ in keys]
+    return [DFS_STATEMENT.prompt.token(cl, k) for _, k in keys], [label for label, _ in keys]
 
 
 def test_strahler_prompts_are_the_dfs_tokens() -> None:

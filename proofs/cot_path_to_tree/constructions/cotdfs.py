@@ -252,16 +252,6 @@ STATEMENT = AllNStatement(DFS_VOCABULARY, {n: lambda c: c.n}, SEGMENTS, Y0_SEGME
                           CUTS, quotes=QUOTES)
 
 
-def dfs_token_keys(g: Digraph, s: int) -> list[tuple[str, Any]]:
-    """``[x_⊥, x_0, …, x_{n-1}, y_0]``: the keys of the statement's prompt (:data:`SEGMENTS`, :data:`Y0_SEGMENT`)."""
-    return STATEMENT.prompt.keys((g, s))
-
-
-def dfs_token(cl: Any, key: Any) -> list[Any]:
-    """The token of a key of :func:`dfs_token_keys` at the layout ``cl`` (blocks beyond the DFS layout are 0)."""
-    return STATEMENT.prompt.token(cl, key)
-
-
 class DfsSizes:
     """The size ``n = |V|`` of a graph and a source, for every construction that reads them as the DFS does.
 
