@@ -18,6 +18,7 @@ from typing import Any
 from symcot.check.context import RunContext
 from symcot.check.verdict import Verdict, jsonable
 from symcot.lemmas.lam import LambdaSpec, analyse
+from symcot.lemmas.lam import answer as lam_answer
 from symcot.lemmas.lemma import Lemma
 from symcot.lemmas.prover import prove
 
@@ -71,6 +72,9 @@ class LemmaCheck:
                     notes.append("λ analysis skipped: it is implemented for lemmas without a dimension")
                 else:
                     details["lambda"] = analyse(lem, self.lam, proved_for_free_lambda=res.status == "proved")
+                    details["lambda_answers"] = [lam_answer(details["lambda"]).as_dict()]
+                    if "decoupled" in details["lambda"]:
+                        details["lambda_answers"].append(lam_answer(details["lambda"], decoupled=True).as_dict())
             cex = res.counterexample.as_dict() if res.counterexample is not None else None
             notes += res.notes
             if res.unknown:

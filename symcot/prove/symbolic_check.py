@@ -53,6 +53,7 @@ from symcot.check.context import RunContext
 from symcot.check.exhaustive import Progress
 from symcot.check.verdict import Verdict, jsonable
 from symcot.errors import SymcotError
+from symcot.prove.lam.climb import answer as climb_answer
 from symcot.prove.lam.climb import lambda_min
 from symcot.prove.lam.fit import fit
 from symcot.prove.symbolic_explore import Tally, refute_all
@@ -151,6 +152,7 @@ class SymbolicCheck:
                                  "reproduce at the same point")
                 if self.lambda_min:
                     details["lambda_min"] = self._lambda_min_sizes(claim_id, n, progress, jobs)
+                    details["lambda_answers"] = [climb_answer(r).as_dict() for r in details["lambda_min"]]
                 return Verdict(claim_id, self.variant, verdict, self.method, complete[-1] if complete else None,
                                total.topologies, time.perf_counter() - start, jsonable(cex), notes, None,
                                self._families(complete), jsonable(details))
@@ -158,6 +160,7 @@ class SymbolicCheck:
         details = self._details(per_size, total)
         if self.lambda_min:
             details["lambda_min"] = self._lambda_min_sizes(claim_id, size, progress, jobs)
+            details["lambda_answers"] = [climb_answer(r).as_dict() for r in details["lambda_min"]]
             details.update(self._formula(details["lambda_min"]))
         scope = (f"{target.rule_text}{', every weight > 0' if target.weighted else ''}; every topology of "
                  f"{target.topology_family}, n ≤ {size}")

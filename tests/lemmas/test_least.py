@@ -160,3 +160,14 @@ def test_an_answer_has_one_shape(interval):
     assert list(d) == ["value", "scope", "at", "method", "holds_at_value", "interval", "certified", "certificate"]
     assert d["certificate"] == {"at": "every input passes", "below": {"λ": 0}}
     assert d["interval"] == (None if interval is None else list(interval))
+
+
+@pytest.mark.parametrize("claim_id", ["lem:mMc", "thm:cotwidoftree:vmax", "thm:cotdijkstra"])
+def test_every_lambda_analysis_reports_answers_of_one_shape(claims, claim_id):
+    keys = {"value", "scope", "at", "method", "holds_at_value", "interval", "certified", "certificate"}
+    rows = [r for r in claims[claim_id].run(max_size=3) if "lambda_answers" in (r.details or {})]
+    assert rows, f"{claim_id}: no row reports a λ answer"
+    for r in rows:
+        for a in r.details["lambda_answers"]:
+            assert set(a) == keys and a["scope"] in ("size", "all inputs", "all n")
+            assert a["value"] is not None or not a["certified"]

@@ -232,6 +232,7 @@ class AllNCheck:
                                           None if lr.rule is None else f"λ ≥ {lr.rule}",
                                           "obligations_using_lambda": lr.obligations, "tries": lr.tries,
                                           "next_below": lr.below}
+                details["lambda_answers"] = [lr.answer().as_dict()]
             if lr is not None and lr.every_lambda:
                 lam_text = ", every λ"
             else:

@@ -172,7 +172,8 @@ class ParameterScan:
                                                                for g in groups if g["family"] == self.families[0].name)]
         return Verdict(claim_id, self.variant, "verified", self.method, upto, checked, time.perf_counter() - start,
                        None, notes + list(self.notes), None, self._families(done, checked),
-                       jsonable({"parameter": self.parameter, "groups": groups}))
+                       jsonable({"parameter": self.parameter, "groups": groups,
+                                 "lambda_answers": [self.answer(g).as_dict() for g in groups]}))
 
     def _complete(self, done: dict[str, list[int]], max_size: int) -> int | None:
         """The largest ``s`` such that every exhaustive family (not a partial one) finished every size ``≤ s``."""
@@ -193,7 +194,8 @@ class ParameterScan:
         size = (cex or {}).get("size")
         return Verdict(claim_id, self.variant, "refuted", self.method, None if size is None or size <= 1 else size - 1,
                        checked, time.perf_counter() - start, jsonable(cex), [note], None,
-                       self._families(done, checked), jsonable({"parameter": self.parameter, "groups": groups}))
+                       self._families(done, checked), jsonable({"parameter": self.parameter, "groups": groups,
+                                 "lambda_answers": [self.answer(g).as_dict() for g in groups]}))
 
 
 def lambda_sweep(variant: str, make: Callable[[], Construction], spec: StepwiseSpec, family: Family,

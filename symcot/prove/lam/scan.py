@@ -148,6 +148,7 @@ class LambdaScanCheck:
             "scan": f"integer λ = 1, 2, … up to 2(⌊D*⌋ + 1) + 1 per group (D*: the group's largest finite "
                     f"tentative distance); the first λ passing every input must also pass the next {CONFIRM} values",
             "smallest_lambda": groups,
+            "lambda_answers": [self.answer(g).as_dict() for g in groups],
             "smallest_equals_floor_D_plus_1": all(g["smallest"] == g["floor_D_plus_1"] for g in found) if found
             else None,
             "smallest_equals_(n-1)W+1": all(g["smallest"] == g["(n-1)W+1"] for g in found if "(n-1)W+1" in g)
