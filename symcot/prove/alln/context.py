@@ -28,6 +28,7 @@ from typing import Any
 
 import z3
 
+from symcot.prove.alln.cache import CACHE, Answer
 from symcot.prove.alln.ground import ground
 from symcot.prove.alln.ops import subterms
 
@@ -118,7 +119,17 @@ def _model_text(model: z3.ModelRef, limit: int = 12) -> str:
 
 
 def _solve(hyps: Sequence[tuple[str, Any]], goal: Any, timeout_s: float) -> tuple[str, list[str], str, list[int]]:
-    """``(status, names in the core, detail, positions in hyps of the core)``."""
+    """``(status, names in the core, detail, positions in hyps of the core)``; asked before, from :data:`CACHE`."""
+    key = CACHE.key(hyps, goal)
+    known = CACHE.get(key, timeout_s)
+    if known is not None:
+        return known.status, list(known.used), known.detail, list(known.core)
+    out = _solve_now(hyps, goal, timeout_s)
+    CACHE.put(key, Answer(out[0], tuple(out[1]), out[2], tuple(out[3]), timeout_s))
+    return out
+
+
+def _solve_now(hyps: Sequence[tuple[str, Any]], goal: Any, timeout_s: float) -> tuple[str, list[str], str, list[int]]:
     s = z3.Solver()
     s.set("timeout", int(1000 * timeout_s))
     for k, (_, f) in enumerate(hyps):
