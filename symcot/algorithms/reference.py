@@ -30,6 +30,7 @@ class Reference:
             number of rows and the most steps a row may take; ``None``: no batched reading.
         fields: ``fields(batch_run, symbols)``: the batch run as the states' fields.
         memo: the key of the batch's fields in a batch's memo (default: from the transition's name).
+        keep: the state variables whose every step ``fields`` reads (default: all; the others' last value only).
 
     """
 
@@ -39,6 +40,7 @@ class Reference:
     batch_inputs: Callable[[Any], tuple[Any, int, int]] | None = None
     fields: Callable[[BatchRun, Any], Fields] | None = None
     memo: str = ""
+    keep: tuple[str, ...] | None = None
 
     def __repr__(self) -> str:
         return f"Reference({self.transition.name!r}{', batched' if self.batched else ''})"
@@ -72,7 +74,7 @@ class Reference:
 
         def compute() -> Fields:
             g, rows, bound = batch_inputs(batch)
-            return fields(run_batch(self.transition, g, rows, bound), g)
+            return fields(run_batch(self.transition, g, rows, bound, self.keep), g)
 
         memo = getattr(batch, "memo", None)
         return memo(self.memo_key, compute) if callable(memo) else compute()

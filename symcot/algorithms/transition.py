@@ -20,7 +20,7 @@ outside the range changes nothing in every reading. The ``lowest`` of a predicat
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -346,33 +346,46 @@ def _array(vals: Sequence[Sequence[Any]], default: Any) -> Callable[[int, int], 
 
 
 class NumpyOps:
-    """The algebra on a batch: a scalar is ``(B,)``, an array ``(B, size)``; ``g`` holds the batch's symbols."""
+    """The algebra on a batch of ``B`` rows: a scalar is a column ``(B, 1)``, an array ``(B, size)``.
+
+    ``array``, ``lowest`` and ``argmin`` call their function once, with the whole index range as a row
+    ``(1, size)``: every operation broadcasts, so a value that depends on the index comes out ``(B, size)``. The
+    batch's symbols ``g`` follow the same shapes (a per-row constant is ``(B, 1)``; a function of an index
+    broadcasts its arguments with ``(B, 1)``).
+    """
 
     def __init__(self, tr: Transition, g: Any, batch: int):
         self.tr, self.g, self.batch = tr, g, batch
-        self.rows = np.arange(batch)
+        self.rows = np.arange(batch)[:, None]
         self.aux: dict[str, np.ndarray] = {}
         #: The index ``τ`` of the states being read (the same in every row still running).
         self.step = 0
 
-    def _col(self, x: Any) -> np.ndarray:
-        return np.broadcast_to(np.asarray(x), (self.batch,))
+    def col(self, x: Any) -> np.ndarray:
+        """``x`` as a column ``(B, 1)`` (a number, a ``(B,)`` or a ``(B, 1)`` array)."""
+        x = np.asarray(x)
+        return np.broadcast_to(x.reshape(-1, 1) if x.ndim == 1 else x, (self.batch, 1))
 
-    def ite(self, c: Any, a: Any, b: Any) -> np.ndarray:
-        """Row by row ``a`` where ``c`` else ``b`` (arrays follow their row's condition)."""
-        c = np.asarray(c)
-        a, b = np.asarray(a), np.asarray(b)
-        if c.ndim == 1 and max(a.ndim, b.ndim) == 2:
-            c = c[:, None]
+    @staticmethod
+    def ite(c: Any, a: Any, b: Any) -> np.ndarray:
+        """Row by row ``a`` where ``c`` else ``b`` (broadcast)."""
         return np.where(c, a, b)
 
-    def and_(self, *xs: Any) -> np.ndarray:
+    @staticmethod
+    def and_(*xs: Any) -> np.ndarray:
         """Elementwise conjunction."""
-        return np.logical_and.reduce([np.asarray(x, dtype=bool) for x in xs])
+        out = np.asarray(xs[0], dtype=bool)
+        for x in xs[1:]:
+            out = out & np.asarray(x, dtype=bool)
+        return out
 
-    def or_(self, *xs: Any) -> np.ndarray:
+    @staticmethod
+    def or_(*xs: Any) -> np.ndarray:
         """Elementwise disjunction."""
-        return np.logical_or.reduce([np.asarray(x, dtype=bool) for x in xs])
+        out = np.asarray(xs[0], dtype=bool)
+        for x in xs[1:]:
+            out = out | np.asarray(x, dtype=bool)
+        return out
 
     @staticmethod
     def not_(x: Any) -> np.ndarray:
@@ -385,8 +398,10 @@ class NumpyOps:
         return np.asarray(a) < np.asarray(b)
 
     def at(self, arr: np.ndarray, i: Any, default: Any = -1) -> np.ndarray:
-        """Row ``b``: ``arr[b, i[b]]``; ``default`` outside the range."""
-        i = self._col(i)
+        """Row ``b``: ``arr[b, i]`` (``i`` a column or a row of indices); ``default`` outside the range."""
+        i = np.asarray(i)
+        if i.ndim < 2:
+            i = self.col(i)
         size = arr.shape[1]
         ok = (i >= 0) & (i < size)
         got = arr[self.rows, np.where(ok, i, 0)]
@@ -394,44 +409,51 @@ class NumpyOps:
 
     def put(self, arr: np.ndarray, i: Any, x: Any) -> np.ndarray:
         """Row ``b``: ``arr[b]`` with ``[i[b]] = x[b]`` (unchanged outside the range)."""
-        i, x = self._col(i), self._col(x)
+        i, x = self.col(i)[:, 0], self.col(x)[:, 0]
         out = arr.copy()
         ok = (i >= 0) & (i < arr.shape[1])
-        out[self.rows[ok], i[ok]] = x[ok]
+        out[self.rows[ok, 0], i[ok]] = x[ok]
         return out
 
-    def array(self, index: Index, f: Callable[[int], Any]) -> np.ndarray:
+    def _range(self, index: Index) -> np.ndarray:
+        return np.arange(int(index.size(self.g)))[None, :]
+
+    def array(self, index: Index, f: Callable[[Any], Any]) -> np.ndarray:
         """``(B, size)``: column ``j`` is ``f(j)``."""
-        return np.stack([self._col(f(j)) for j in range(index.size(self.g))], axis=1)
+        j = self._range(index)
+        return np.broadcast_to(np.asarray(f(j)), (self.batch, j.shape[1])).copy()
 
     def let(self, name: str, x: Any) -> np.ndarray:
         """Name ``x``."""
-        self.aux[name] = self._col(x)
+        self.aux[name] = self.col(x)
         return self.aux[name]
 
     def get(self, name: str) -> np.ndarray:
         """The value this step named ``name``."""
         return self.aux[name]
 
-    def lowest(self, name: str, pred: Callable[[int], Any]) -> np.ndarray:
+    def lowest(self, name: str, pred: Callable[[Any], Any]) -> np.ndarray:
         """Row by row the least index where ``pred`` holds, ``-1`` if none."""
         over = _aux(self.tr, name, "lowest").over
         assert over is not None
-        hit = np.stack([self._col(pred(j)).astype(bool) for j in range(over.size(self.g))], axis=1)
-        j = np.where(hit.any(axis=1), hit.argmax(axis=1), -1).astype(np.int64)
-        self.aux[name] = j
-        return j
+        j = self._range(over)
+        hit = np.broadcast_to(np.asarray(pred(j), dtype=bool), (self.batch, j.shape[1]))
+        found = np.where(hit.any(axis=1), hit.argmax(axis=1), -1).astype(np.int64)[:, None]
+        self.aux[name] = found
+        return found
 
-    def argmin(self, name: str, cond: Callable[[int], Any], key: Callable[[int], Any]) -> np.ndarray:
+    def argmin(self, name: str, cond: Callable[[Any], Any], key: Callable[[Any], Any]) -> np.ndarray:
         """Row by row the index with the least integer ``key`` where ``cond`` holds (lowest on ties), ``-1`` if none."""
         over = _aux(self.tr, name, "argmin").over
         assert over is not None
-        size = over.size(self.g)
-        ok = np.stack([self._col(cond(j)).astype(bool) for j in range(size)], axis=1)
-        keys = np.stack([self._col(key(j)).astype(np.int64) for j in range(size)], axis=1)
-        j = np.where(ok.any(axis=1), np.where(ok, keys, np.iinfo(np.int64).max).argmin(axis=1), -1)
-        self.aux[name] = j.astype(np.int64)
-        return self.aux[name]
+        j = self._range(over)
+        shape = (self.batch, j.shape[1])
+        ok = np.broadcast_to(np.asarray(cond(j), dtype=bool), shape)
+        keys = np.broadcast_to(np.asarray(key(j), dtype=np.int64), shape)
+        best = np.where(ok, keys, np.iinfo(np.int64).max).argmin(axis=1)
+        found = np.where(ok.any(axis=1), best, -1).astype(np.int64)[:, None]
+        self.aux[name] = found
+        return found
 
 
 @dataclass
@@ -451,36 +473,58 @@ class BatchRun:
         return int(self.lengths.max(initial=0))
 
 
-def run_batch(tr: Transition, g: Any, batch: int, bound: int) -> BatchRun:
-    """The runs of a batch (``g``: the batch's symbols, scalars ``(B,)``); rows that stop keep their last state."""
+def _shaped(o: NumpyOps, tr: Transition, s: State) -> State:
+    """A state with every scalar a column ``(B, 1)`` and every array ``(B, size)``."""
+    out = {}
+    for v in tr.state:
+        x = np.asarray(s[v.name])
+        want = (o.batch, 1) if v.index is None else (o.batch, x.shape[-1])
+        out[v.name] = x if x.shape == want else (o.col(x) if v.index is None else np.broadcast_to(x, want))
+    return out
+
+
+def run_batch(tr: Transition, g: Any, batch: int, bound: int, keep: Collection[str] | None = None) -> BatchRun:
+    """The runs of a batch (``g``: the batch's symbols); rows that stop keep their last state.
+
+    The states come back with a scalar ``(B, S)`` and an array ``(B, S, size)``: every step's value of the state
+    variables in ``keep`` (default: all), the last value only of the others (``(B, 1[, size])``).
+    """
+    kept = {v.name for v in tr.state} if keep is None else set(keep)
     o = NumpyOps(tr, g, batch)
-    s = {k: np.asarray(v) for k, v in _check_keys(tr, tr.init(o, g), "init").items()}
-    s = {k: (np.broadcast_to(v, (batch, *v.shape[1:])) if v.ndim else o._col(v)).copy() for k, v in s.items()}
+    s = _shaped(o, tr, _check_keys(tr, tr.init(o, g), "init"))
     hist: dict[str, list[np.ndarray]] = {k: [v] for k, v in s.items()}
     aux: dict[str, list[np.ndarray]] = {a.name: [] for a in tr.aux}
     lengths = np.ones(batch, dtype=np.int64)
-    alive = o._col(tr.running(o, g, _Namespace(s))).astype(bool)
+    alive = o.col(tr.running(o, g, _Namespace(s))).astype(bool)
+    steps = 1
     while alive.any():
-        if hist and len(next(iter(hist.values()))) > bound:
+        if steps > bound:
             raise RuntimeError(f"{tr.name} runs past {bound} steps on a batch")
-        o.aux, o.step = {}, len(next(iter(hist.values()))) - 1
-        new = _check_keys(tr, tr.step(o, g, _Namespace(s)), "step")
-        s = {k: o.ite(alive, new[k], s[k]) for k in s}
+        o.aux, o.step = {}, steps - 1
+        new = _shaped(o, tr, _check_keys(tr, tr.step(o, g, _Namespace(s)), "step"))
+        s = new if alive.all() else {k: np.where(alive, new[k], s[k]) for k in s}
         for a in tr.aux:
             dflt = False if a.sort == "bool" else -1
-            aux[a.name].append(np.where(alive, o.aux.get(a.name, dflt), dflt))
+            aux[a.name].append(np.where(alive, o.col(o.aux.get(a.name, dflt)), dflt)[:, 0])
         for k, v in s.items():
-            hist[k].append(v)
-        lengths += alive
-        o.step += 1
-        alive = alive & o._col(tr.running(o, g, _Namespace(s))).astype(bool)
-    steps = len(next(iter(hist.values())))
+            if k in kept:
+                hist[k].append(v)
+            else:
+                hist[k][0] = v
+        lengths += alive[:, 0]
+        steps += 1
+        o.step = steps - 1
+        alive = alive & o.col(tr.running(o, g, _Namespace(s))).astype(bool)
     out_aux = {}
     for a in tr.aux:
         dflt = False if a.sort == "bool" else -1
         cols = aux[a.name] + [np.full(batch, dflt)]
         out_aux[a.name] = np.stack(cols[:steps], axis=1)
-    return BatchRun(lengths, {k: np.stack(v, axis=1) for k, v in hist.items()}, out_aux)
+    states = {}
+    for v in tr.state:
+        st = np.stack(hist[v.name], axis=1)
+        states[v.name] = st[:, :, 0] if v.index is None else st
+    return BatchRun(lengths, states, out_aux)
 
 
 # -- the definitions, as facts ------------------------------------------------------------------------------

@@ -57,10 +57,11 @@ class Weights:
 class BatchWeights:
     def __init__(self, ws: np.ndarray):
         self.ws, self.n = ws, ws.shape[1]
-        self.top = ws.max(axis=1)
+        self.top = ws.max(axis=1)[:, None]
 
-    def w(self, j: int) -> np.ndarray:
-        return self.ws[:, j]
+    def w(self, j) -> np.ndarray:
+        j = np.broadcast_to(j, np.broadcast_shapes(np.shape(j), (len(self.ws), 1)))
+        return self.ws[np.arange(len(self.ws))[:, None], j]
 
 
 INPUTS = [Weights(3, ws) for ws in [(0, 0, 0), (2, 0, 1), (1, 1, 3), (3, 2, 1), (0, 2, 0)]]

@@ -75,22 +75,30 @@ class WordInput:
 
 
 class WordRows:
-    """A batch's input symbols: words of one length ``T`` as rows of ``±1``; ``up(τ)``, ``ups(τ)`` row by row."""
+    """A batch's input symbols: words of one length ``T`` as rows of ``±1``; ``up(τ)``, ``ups(τ)`` row by row.
+
+    Shapes as :class:`~symcot.algorithms.transition.NumpyOps` reads them: ``τ`` a number, a column ``(B, 1)`` or a
+    row of indices, the result broadcast with ``(B, 1)``.
+    """
 
     def __init__(self, words: np.ndarray, levels: int = 0):
         self.words = np.asarray(words)
         self.batch, self.T = self.words.shape
         self.m = self.T // 2 + 1
         self.levels = levels
-        self.rows = np.arange(self.batch)
+        self.rows = np.arange(self.batch)[:, None]
         self._ups = np.concatenate([np.zeros((self.batch, 1), dtype=np.int64),
                                     np.cumsum(self.words > 0, axis=1, dtype=np.int64)], axis=1)
 
+    def _at(self, table: np.ndarray, t: np.ndarray | int, top: int) -> tuple[np.ndarray, np.ndarray]:
+        t = np.broadcast_to(t, np.broadcast_shapes(np.shape(t), (self.batch, 1)))
+        ok = (t >= 0) & (t < top)
+        return ok, table[self.rows, np.where(ok, t, 0)] if table.shape[1] else np.zeros(t.shape, table.dtype)
+
     def up(self, t: np.ndarray | int) -> np.ndarray:
-        """``w_τ = U`` of every row (``τ`` one per row, or one for all)."""
-        t = np.broadcast_to(np.asarray(t), (self.batch,))
-        ok = (t >= 0) & (t < self.T)
-        return ok & (self.words[self.rows, np.where(ok, t, 0)] > 0) if self.T else np.zeros(self.batch, bool)
+        """``w_τ = U`` of every row."""
+        ok, letter = self._at(self.words, t, self.T)
+        return ok & (letter > 0)
 
     def pair(self, a: np.ndarray | int, b: np.ndarray | int) -> np.ndarray:
         """``a·m + b`` of every row; -1 outside the matrix."""
@@ -99,9 +107,8 @@ class WordRows:
 
     def ups(self, t: np.ndarray | int) -> np.ndarray:
         """The ``U`` among the first ``τ`` letters of every row."""
-        t = np.broadcast_to(np.asarray(t), (self.batch,))
-        ok = (t >= 0) & (t <= self.T)
-        return np.where(ok, self._ups[self.rows, np.where(ok, t, 0)], 0)
+        ok, count = self._at(self._ups, t, self.T + 1)
+        return np.where(ok, count, 0)
 
 
 def _read(o: Any, g: Any, s: Any) -> Any:

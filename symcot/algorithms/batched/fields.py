@@ -88,18 +88,25 @@ def since(first: np.ndarray, steps: int) -> np.ndarray:
 class MatrixRows:
     """A batch of ``n × n`` matrices (``(B, n, n)``) and a vertex per row, read entry by entry row by row.
 
-    The input symbols of a transition over graphs on a batch: ``n``, ``src`` ``(B,)`` and :meth:`entry`.
+    The input symbols of a transition over graphs on a batch (:class:`~symcot.algorithms.transition.NumpyOps`'s
+    shapes): ``n``, ``src`` a column ``(B, 1)``, and :meth:`entry`.
     """
 
     def __init__(self, matrices: np.ndarray, sources: np.ndarray):
         self.matrices = np.asarray(matrices)
         self.batch, self.n = self.matrices.shape[:2]
-        self.src = np.asarray(sources, dtype=np.int64)
-        self.rows = np.arange(self.batch)
+        self.src = np.asarray(sources, dtype=np.int64).reshape(-1, 1)
+        self.rows = np.arange(self.batch)[:, None]
+        self._all = np.arange(self.n)
 
     def entry(self, i: np.ndarray | int, j: np.ndarray | int) -> np.ndarray:
-        """Row ``b``'s entry ``[i[b], j[b]]``; 0 outside the range."""
-        i = np.broadcast_to(np.asarray(i), (self.batch,))
-        j = np.broadcast_to(np.asarray(j), (self.batch,))
+        """Row ``b``'s entries ``[i, j]`` (columns ``(B, 1)`` or index rows ``(1, k)``, broadcast); 0 outside."""
+        if np.shape(i) == (self.batch, 1) and np.shape(j) == (1, self.n) and (np.asarray(j)[0] == self._all).all():
+            # row i of every row's matrix, every column: one gather
+            i = np.asarray(i)[:, 0]
+            ok = (i >= 0) & (i < self.n)
+            return np.where(ok[:, None], self.matrices[self.rows[:, 0], np.where(ok, i, 0)], 0)
+        shape = np.broadcast_shapes(np.shape(i), np.shape(j), (self.batch, 1))
+        i, j = np.broadcast_to(i, shape), np.broadcast_to(j, shape)
         ok = (i >= 0) & (i < self.n) & (j >= 0) & (j < self.n)
         return np.where(ok, self.matrices[self.rows, np.where(ok, i, 0), np.where(ok, j, 0)], 0)

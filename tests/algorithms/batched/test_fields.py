@@ -39,6 +39,7 @@ def test_matrix_rows_read_each_rows_entry_and_zero_outside():
     from symcot.algorithms.batched.fields import MatrixRows
 
     m = MatrixRows(np.arange(8).reshape(2, 2, 2), np.array([0, 1]))
-    assert m.entry(np.array([0, 1]), np.array([1, 0])).tolist() == [1, 6]
-    assert m.entry(np.array([-1, 2]), 0).tolist() == [0, 0]
-    assert m.n == 2 and m.batch == 2 and m.src.tolist() == [0, 1]
+    assert m.entry(np.array([[0], [1]]), np.array([[1], [0]])).tolist() == [[1], [6]]  # a column per row
+    assert m.entry(np.array([[-1], [2]]), 0).tolist() == [[0], [0]]
+    assert m.entry(0, np.arange(2)[None, :]).tolist() == [[0, 1], [4, 5]]  # a row of indices: every j
+    assert m.n == 2 and m.batch == 2 and m.src.tolist() == [[0], [1]]

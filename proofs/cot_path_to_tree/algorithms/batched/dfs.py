@@ -128,7 +128,11 @@ def strahler_dynamic_batch(adjacency: np.ndarray, roots: np.ndarray, rule: FoldR
     """
     g = BatchGraphs(adjacency, roots)
     tr = STRAHLER if rule is case_form else fold_transition(rule)
-    return _strahler_fields(run_batch(tr, g, g.batch, 2 * g.n + 1), g)
+    return _strahler_fields(run_batch(tr, g, g.batch, 2 * g.n + 1, STRAHLER_KEEP), g)
+
+
+#: The state variables the fold's fields read at every step (the kept accumulators only drive the fold).
+STRAHLER_KEEP = ("cur", "vis", "par", "accM", "accC")
 
 
 def _strahler_fields(r: BatchRun, g: BatchGraphs) -> Fields:
@@ -145,4 +149,5 @@ def _tree(inp: tuple[Digraph, int]) -> DfsInput:
 
 #: obs:dynamicstrdfs's fold with the case form eq:dynamicstrdfs as a claim's reference (thm:cottreestrahler):
 #: :data:`~proofs.cot_path_to_tree.algorithms.strahler.STRAHLER` on a rooted tree and on a batch of them.
-STRAHLER_REFERENCE = Reference(STRAHLER, _tree, lambda r, inp: strahler_states(r), _tree_batch, _strahler_fields)
+STRAHLER_REFERENCE = Reference(STRAHLER, _tree, lambda r, inp: strahler_states(r), _tree_batch, _strahler_fields,
+                               keep=STRAHLER_KEEP)

@@ -32,8 +32,12 @@ def heights_batch(words: np.ndarray) -> np.ndarray:
     return np.concatenate([np.zeros((b, 1), dtype=np.int64), np.cumsum(words, axis=1, dtype=np.int64)], axis=1)
 
 
-def _run(tr: Transition, g: WordRows) -> BatchRun:
-    return run_batch(tr, g, g.batch, g.T + 1)
+def _run(tr: Transition, g: WordRows, keep: tuple[str, ...] | None = None) -> BatchRun:
+    return run_batch(tr, g, g.batch, g.T + 1, keep)
+
+
+#: The state variables :func:`fold_fields` reads at every step (the per-height arrays only drive the fold).
+FOLD_KEEP = ("accM", "accC")
 
 
 def algorithm1_batch(words: np.ndarray) -> Fields:
@@ -100,7 +104,7 @@ def strahler_fold_batch(words: np.ndarray) -> Fields:
     missing once the word is read), ``q_in`` (``±1`` of the letter just read; missing at ``t = 0``).
     """
     g = WordRows(words)
-    return fold_fields(_run(FOLD, g), g)
+    return fold_fields(_run(FOLD, g, FOLD_KEEP), g)
 
 
 def fold_fields(r: BatchRun, g: WordRows) -> Fields:
@@ -135,7 +139,7 @@ ALG1_REFERENCE = Reference(ALG1, lambda w: WordInput(_dyck(w)), lambda r, w: alg
                            alg1_fields)
 #: The fold of eq:dynamicstrdfs along a Dyck word (thm:cotpathstrahler): FOLD per word and per batch.
 FOLD_REFERENCE = Reference(FOLD, lambda w: WordInput(_dyck(w)), lambda r, w: fold_states(r, w), _words(),
-                           fold_fields)
+                           fold_fields, keep=FOLD_KEEP)
 
 
 def _levels(length: int) -> int:
