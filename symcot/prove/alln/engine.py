@@ -22,6 +22,7 @@ from symcot.constructions.encoding import StateEncoding, Term
 from symcot.ir.layout import Layout
 from symcot.lemmas.walker import as_real
 from symcot.model.decoder import Decoder
+from symcot.model.layer_loop import LayerMaps, push_layers
 from symcot.prove.alln.blocks import Index, MapEval, Rep, Unsupported, relu, shape_of, z_index
 from symcot.prove.alln.ops import Symbolic, as_arith, as_bool, reading
 from symcot.prove.alln.sums import Summer
@@ -183,23 +184,15 @@ class Engine:
             return ch.cases(self.c, p)
 
     def layer(self, k: int, z: Rep, cls: str, p: Any, local: Local) -> Rep:
-        """Layer ``k`` on representation ``z`` of token ``(cls, p)`` (heads take the stated choices)."""
-        ev = self.evaluator(local)
+        """Layer ``k`` on representation ``z`` of token ``(cls, p)``.
+
+        The Section-3 loop (:func:`symcot.model.layer_loop.push_layers`), each head's output the values of the
+        tokens the statement says it chooses.
+        """
         lay = self.dec.layers[k - 1]
-        ffn_in = z
-        if lay.attention is not None:
-            values: dict[str, Callable[[Index], Any]] = {}
-            for h in lay.attention.heads:
-                cases = self.cases(k, h.name, cls, p)
-                vreps = [(as_bool(cond), ev.apply(h.value, self.rep(c2, p2, k - 1)))
-                         for cond, c2, p2 in cases]
-                for b in h.value.dst.names:
-                    values[f"{h.name}.{b}"] = _by_cases(vreps, b)
-            alpha = ev.apply(lay.attention.out, Rep(values, f"heads of layer {k}"))
-            ffn_in = Rep({b: _add(z, alpha, b) for b in self.layout.names}, f"β at layer {k}")
-        hidden = ev.apply(lay.ffn.w1, ffn_in)
-        act = Rep({b: _relu_of(hidden, b) for b in lay.ffn.w1.dst.names}, f"ReLU at layer {k}")
-        return ev.apply(lay.ffn.w2, act, f"layer {k}")
+        maps = (LayerMaps(None, None, lay.ffn.w1, lay.ffn.w2) if lay.attention is None else
+                LayerMaps(lay.attention.heads, lay.attention.out, lay.ffn.w1, lay.ffn.w2))
+        return push_layers(_StatedLayer(self, self.evaluator(local), k, cls, p), [maps], z)
 
     def score(self, query: Rep, key: Rep, key_layout: Layout, local: Local, what: str) -> Any:
         """``⟨K z_i, Q z_last⟩`` block by block (sums over symbolic sizes by the sum lemmas)."""
@@ -230,6 +223,48 @@ def _exact(v: Any) -> Any:
     if e.is_Rational:
         return z3.Q(int(e.p), int(e.q))
     raise Unsupported(f"the constant {v} is not an exact rational")
+
+
+class _StatedLayer:
+    """The loop's algebra at symbolic size, for one layer ``k`` of token ``(cls, p)``.
+
+    Vectors are lazy block representations (:class:`~symcot.prove.alln.blocks.Rep`); a head's argmax is the
+    statement's choices (each proved to be the first argmax by its own obligations, which read the keys and
+    scores themselves).
+    """
+
+    def __init__(self, engine: Any, ev: Any, k: int, cls: str, p: Any):
+        self.engine, self.ev, self.k, self.cls, self.p = engine, ev, k, cls, p
+
+    def apply(self, m: Any, x: Rep) -> Rep:
+        last = m is self.engine.dec.layers[self.k - 1].ffn.w2  # the layer's output keeps the layer's name
+        return self.ev.apply(m, x, f"layer {self.k}") if last else self.ev.apply(m, x)
+
+    def append(self, k: int, h: int, head: Any, key: Rep, z: Rep) -> None:
+        return None
+
+    def scores(self, k: int, h: int, q: Rep) -> None:
+        return None
+
+    def first_argmax(self, k: int, h: int, head: Any, scores: None) -> Sequence[tuple[Any, str, Any]]:
+        return self.engine.cases(self.k, head.name, self.cls, self.p)
+
+    def value(self, k: int, h: int, head: Any, choice: Sequence[tuple[Any, str, Any]]) -> Rep:
+        vreps = [(as_bool(cond), self.ev.apply(head.value, self.engine.rep(c2, p2, self.k - 1)))
+                 for cond, c2, p2 in choice]
+        return Rep({f"{head.name}.{b}": _by_cases(vreps, b) for b in head.value.dst.names}, f"head {head.name}")
+
+    def concat(self, k: int, values: list[Rep]) -> Rep:
+        return Rep({b: v.fn(b) for v in values for b in v.names}, f"heads of layer {self.k}")
+
+    def add(self, k: int, attn: Rep, z: Rep) -> Rep:
+        return Rep({b: _add(z, attn, b) for b in self.engine.layout.names}, f"β at layer {self.k}")
+
+    def relu(self, k: int, v: Rep) -> Rep:
+        return Rep({b: _relu_of(v, b) for b in v.names}, f"ReLU at layer {self.k}")
+
+    def layer_done(self, k: int, choices: list[Any], attn: Any, ffn_in: Any, hidden: Any, out: Any) -> None:
+        return None
 
 
 def _by_cases(vreps: Sequence[tuple[Any, Rep]], b: str) -> Callable[[Index], Any]:
