@@ -23,13 +23,13 @@ CLAIMS = [Claim(id="mine:broken", kind="theorem", statement="s", where="w", defa
 '''
 
 NO_STATEMENT = '''
-from proofs.cot_path_to_tree.thm_cotwidofpath import NONEMPTY_DYCK_WORDS, SPEC
+from proofs.cot_path_to_tree.thm_cotwidoftree import SPEC, TREE_FAMILIES
 from symcot.prove.alln.check import AllNCheck
 from symcot.claims import Claim
-from proofs.cot_path_to_tree.constructions.cotwidofpath import WidthPathConstruction
+from proofs.cot_path_to_tree.constructions.cotwidoftree import WidthTreeConstruction
 
 CLAIMS = [Claim(id="mine:other", kind="theorem", statement="s", where="w", default_max_size=2,
-                checks=[AllNCheck(lambda: WidthPathConstruction("repaired"), SPEC, [NONEMPTY_DYCK_WORDS])])]
+                checks=[AllNCheck(lambda: WidthTreeConstruction("repaired"), SPEC, TREE_FAMILIES)])]
 '''
 
 

@@ -1,6 +1,5 @@
 """The command line: verify (table, JSON, exit codes), claims, replay, and one-line errors."""
 
-import importlib
 import json
 import textwrap
 
@@ -137,14 +136,13 @@ def test_eq_depth_height_as_printed_is_refuted_and_the_signed_reading_verified(c
 
 def test_verify_all_n_rows_explain_and_option_errors(tmp_path, capsys):
     out = tmp_path / "r.json"
-    rc = main(["verify", "--all-n", "thm:cotwidofpath", "--explain", "--json", str(out), "--no-progress"])
-    assert rc == 2  # no all-n statement: the repaired rows are unknown, with the reason in the row
+    rc = main(["verify", "--all-n", "thm:cotwidoftree", "--explain", "--json", str(out), "--no-progress"])
+    assert rc == 2  # no all-n statement: the repaired row is unknown, with the reason in the row
     printed = capsys.readouterr().out
-    assert "thm:cotwidofpath [repaired]: unknown" in printed and "== thm:cotwidofpath [as-written]: refuted" in printed
+    assert "thm:cotwidoftree [repaired]: unknown" in printed and "== thm:cotwidoftree [as-written]: refuted" in printed
     assert "no obligation was stated" in printed and "exhaustive" not in printed.split("claim ")[0]
     data = json.loads(out.read_text())
-    variants = importlib.import_module("proofs.cot_path_to_tree.thm_cotwidofpath").VARIANTS
-    assert data["meta"]["all_n"] is True and [r["variant"] for r in data["claims"]] == list(variants)
+    assert data["meta"]["all_n"] is True and [r["variant"] for r in data["claims"]] == ["as-written", "repaired"]
     assert all(r["scope"] == "nothing established for all n" for r in data["claims"] if r["verdict"] == "unknown")
     assert {r["verdict"] for r in data["claims"]} == {"refuted", "unknown"}
     for argv in (["verify", "--explain", "thm:cotdfs"], ["verify", "--all-n", "--symbolic"],

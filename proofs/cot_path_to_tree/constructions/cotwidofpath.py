@@ -59,6 +59,11 @@ Interpretive choices:
 5. The lemmas' biases are constant terms of ``W_1``/``W_2`` (lem:addonetospecificheight has none).
 6. ``n`` steps, no stop rule; the empty word (``n = 0``) is outside the family: the proof's ``y_0`` has
    ``π_wd = 0`` while a single vertex has width 1, which is prop:widthpathtree's ``n ≥ 2``.
+
+For every n: :func:`all_n_statement` states what every token holds for ``repaired`` and ``q-literal-repaired``
+(``y_τ = [e_τ ‖ 0 ‖ s_τ ‖ p_1 … p_H ‖ max_i p_i]``, head ``read``'s token, the blocks after each layer), over the
+width counts' vocabulary :mod:`proofs.cot_path_to_tree.algorithms.pathwidth_facts`; the prompt of every variant is
+stated by its segments (:func:`prompt_statement`).
 """
 
 from __future__ import annotations
@@ -69,11 +74,15 @@ from typing import Any
 
 import sympy as sp
 
+from proofs.cot_path_to_tree.algorithms.alg1_facts import height
 from proofs.cot_path_to_tree.algorithms.paths import WidthState
+from proofs.cot_path_to_tree.algorithms.pathwidth_facts import VOCABULARY as WIDTH_VOCABULARY
+from proofs.cot_path_to_tree.algorithms.pathwidth_facts import raised
 from proofs.cot_path_to_tree.constructions.pathsteps import LETTER, LITERAL, LITERAL_LAST, StepReading
 from proofs.cot_path_to_tree.gadgets import addonetospecificheight, addwidplus1
-from symcot.constructions.base import Construction, Expectation, onehot_list
-from symcot.constructions.encoding import StateEncoding, const, scalar, vector
+from symcot.constructions.alln import AllNStatement, Choice, PromptStatement, Segment
+from symcot.constructions.base import Construction, Expectation
+from symcot.constructions.encoding import StateEncoding, const, onehot, scalar, vector
 from symcot.constructions.readings import Reading, as_written, reading, repair
 from symcot.errors import InvalidInputError
 from symcot.inputs.dyck import validate_dyck
@@ -188,6 +197,96 @@ def build_decoder(variant: str = "as-written") -> Decoder:
 ENCODING = StateEncoding({"ht": scalar("ht"), "p": vector("p"), "wd": scalar("wd"), "q": const(0)})
 
 
+# -- the statement for every n (read by the all-n prover, symcot.prove.alln) -------------------------------
+
+#: ``x_τ = [e_τ ‖ q_τ ‖ 0 ‖ 0^{n/2+1} ‖ 0]``: the prompt's input tokens (:func:`prompt_statement`, read at ``τ``).
+X_TOKEN = StateEncoding({"pos": onehot("x_tau"), "q": scalar("x_q")})
+#: ``y_0 = [e_0 ‖ 0 ‖ 0 ‖ 0^{n/2+1} ‖ 0]``.
+Y0_TOKEN = StateEncoding({"pos": onehot("y0_at")})
+#: ``y_τ = [e_τ ‖ 0 ‖ s_τ ‖ p_1 … p_H ‖ max_i p_i]`` (``e_n = 0``: the shift drops the last position).
+TOKEN = ENCODING.extended(pos=onehot("t"))
+
+
+def _w(c: Any, k: Any) -> Any:
+    """The letter ``w_k`` as a step: ``+1`` for ``U``, ``-1`` for ``D``."""
+    return c.ite(c.up(k), 1, -1)
+
+
+def _x_q(steps: StepReading) -> Any:
+    """``π_q(x_i)`` under the reading of ``q_τ`` (:mod:`~proofs.cot_path_to_tree.constructions.pathsteps`)."""
+    if steps.convention == "letter":
+        return lambda c, i: _w(c, i)
+    x0 = (lambda c: _w(c, c.T - 1)) if steps.x0 == "last" else (lambda c: 0)
+    return lambda c, i: c.ite(i >= 1, _w(c, i - 1), x0(c))
+
+
+def prompt_statement(steps: StepReading) -> PromptStatement:
+    """The prompt ``[x_0, …, x_{n-1}, y_0]`` under the reading ``steps`` of ``q_τ`` (choice 1).
+
+    ``x_τ`` (:data:`X_TOKEN`) reads ``τ`` and its step; ``y_0`` (:data:`Y0_TOKEN`) nothing. The construction's prompt
+    for every variant: its all-n statement's segments where it has one, these alone for the others.
+    """
+    return PromptStatement(
+        WIDTH_VOCABULARY,
+        (Segment("x", lambda c: c.T, X_TOKEN, {"x_tau": lambda c, i: i, "x_q": _x_q(steps)}, lambda i: f"x_{i}"),),
+        Segment("y_0", lambda c: 1, Y0_TOKEN, {"y0_at": lambda c, i: 0}, lambda i: "y_0"))
+
+
+#: The variants a statement is written for: both repairs of lem:addonetospecificheight and of the reading.
+STATED = ("repaired", "q-literal-repaired")
+
+
+def all_n_statement(variant: str) -> AllNStatement | None:
+    """What every token holds at every step, for the variants whose proof this is (``None`` for the others).
+
+    The proof of thm:cotwidofpath with its repairs (:data:`STATED`): at step ``t`` (``y_t`` to ``y_{t+1}``) head
+    ``read`` selects the token carrying the letter ``w_t`` (``x_t`` under the letter reading, query ``π_pos(y_t) =
+    e_t``; ``x_{t+1}`` under the printed ``q_τ``, query ``S π_pos(y_t) = e_{t+1}``, and ``x_0``, carrying the last
+    step, at the last step, where ``S e_{n-1} = 0`` ties every score); after layer 1 (lem:addonetospecificheight,
+    eq:addonetospecificheight) ``q = w_t``, ``ht = s_{t+1}`` and ``p`` is ``p`` with ``p_{s_{t+1}}`` raised by one
+    on a ``U``; after layer 2 (lem:addwidplus1, eq:addwidplus1) ``wd = max(wd, p_{s_{t+1}})`` on a ``U`` (stated
+    in the counts at ``t``), ``q = 0`` and ``π_pos(y_{t+1}) = e_{t+1}``.
+
+    The cut of ``p`` is stated by the one coordinate a ``U`` raises, so that layer 2's ``Σ_i ReLU(p_i - wd)`` is
+    valued by finite support (L1, docs/all-n.md): every other counter is at most ``wd`` (``counts``). The variants
+    with the printed pulses (``k ≥ 1``), the printed query or ``π_pos`` never advanced, or ``q_0 = 0`` on ``x_0`` have
+    none (each is refuted by exact replay, and :meth:`WidthPathConstruction.invariants` locates its failure).
+    """
+    if variant not in STATED:
+        return None
+    steps = OPTIONS[variant].steps
+    if steps.convention == "letter":  # Q = π_pos(y_t) = e_t: x_t and y_t score 1, x_t comes first
+        def read(c: Any, t: Any) -> list[tuple[Any, str, Any]]:
+            return [(True, "x", t)]
+        source = "Q^{(1)} = π_pos(y_t) = e_t (repaired): x_t carries the letter w_t and comes before y_t"
+    else:  # Q = S π_pos(y_t) = e_{t+1}; at the last step S e_{n-1} = 0 ties every score and x_0 wins
+        def read(c: Any, t: Any) -> list[tuple[Any, str, Any]]:
+            return [(t + 1 < c.T, "x", t + 1), (True, "x", 0)]
+        source = ("Q^{(1)} = S π_pos(y_t) selects x_{t+1}, which carries q_{t+1} = w_t; at the last step S e_{n-1} = 0 "
+                  "ties every score and x_0, carrying the last step q_n (repaired), wins")
+    views = {
+        "step_read": lambda c, t: _w(c, t),
+        "h_next": lambda c, t: height(c, t + 1),
+        "p_raised": lambda c, t: c.vec(lambda h: c.ite(raised(c, t, h), c.p(t, h) + 1, c.p(t, h)), c.levels),
+        "wd_raised": lambda c, t: c.ite(c.and_(c.up(t), c.p(t, height(c, t + 1) - 1) + 1 > c.wd(t)),
+                                        c.p(t, height(c, t + 1) - 1) + 1, c.wd(t)),
+    }
+    cuts = {1: StateEncoding({"q": scalar("step_read"), "ht": scalar("h_next"), "p": vector("p_raised"),
+                              "wd": scalar("wd")}),
+            2: StateEncoding({"wd": scalar("wd_raised")})}
+    prompt = prompt_statement(steps)
+    return AllNStatement(
+        WIDTH_VOCABULARY, {n: lambda c: c.T}, prompt.segments, prompt.y0, TOKEN, views,
+        (Choice(1, "read", read, source),), cuts,
+        notes=("no hand fact: the width counts' definitions (the transition WIDTH) and the Dyck domain; H = n/2 + 1 "
+               "counters (choice 2)",),
+        quotes={(1, "q"): "the attention records the corresponding π_q from the input tokens",
+                (1, "ht"): "eq:addonetospecificheight: h ← h + m",
+                (1, "p"): "eq:addonetospecificheight: p_{h+1} ← p_{h+1} + 1 on m = 1, p unchanged on m = -1",
+                (1, "wd"): "layer 1 keeps wd",
+                (2, "wd"): "eq:addwidplus1: wd ← wd + 1 iff some p_i = wd + 1"})
+
+
 class WidthPathConstruction(Construction):
     """The paper's width-on-path decoder (a variant), its input encoding and the proof's invariants."""
 
@@ -203,6 +302,11 @@ class WidthPathConstruction(Construction):
         }.get(variant, [READINGS[variant].text] if variant in READINGS else [])
         super().__init__("thm:cotwidofpath", variant, decoder or build_decoder(variant), notes)
         self.steps = OPTIONS[variant].steps if variant in OPTIONS else LETTER
+        #: The statement of this variant's proof (``None`` for the variants it is not written for): a variant of the
+        #: same class may have none, so it is the instance's.
+        self.all_n = all_n_statement(variant)  # type: ignore[misc]
+        if self.all_n is None:  # the prompt of the reading, stated by the same segments as a statement's
+            self.prompt_segments = prompt_statement(self.steps)  # type: ignore[misc]
 
     def env(self, inp: str) -> dict:
         """``{n: |w|}``."""
@@ -214,18 +318,6 @@ class WidthPathConstruction(Construction):
         if not inp:
             raise InvalidInputError("thm:cotwidofpath needs a non-empty Dyck word (e_0 needs n ≥ 1; wid needs n ≥ 2 "
                                     "vertices)")
-
-    def token_keys(self, inp: str) -> list[tuple[str, Any]]:
-        """``[x_0, …, x_{n-1}, y_0]`` as in the proof (``x_τ``'s step by the variant's :class:`StepReading`)."""
-        k = len(inp)
-        return [*((f"x_{tau}", ("x", k, tau, self.steps.q(inp, tau))) for tau in range(k)), ("y_0", ("y", k))]
-
-    def token(self, cl: Any, key: Any, lam_value: Any) -> list[Any]:
-        """``x_τ = [e_τ ‖ q_τ ‖ 0 ‖ 0 ‖ 0]``, ``y_0 = [e_0 ‖ 0 ‖ 0 ‖ 0 ‖ 0]``."""
-        if key[0] == "x":
-            _, k, tau, q = key
-            return cl.assemble({"pos": onehot_list(k, tau), "q": q})
-        return cl.assemble({"pos": onehot_list(key[1], 0)})
 
     def invariants(self, inp: str, states: Sequence[WidthState], t: int) -> list[Expectation]:
         """Inside step ``t``: what the head reads, ``ht = s_t`` and ``p`` after layer 1, ``wd`` after layer 2.

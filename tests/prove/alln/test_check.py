@@ -5,7 +5,7 @@ import importlib
 
 from proofs.cot_path_to_tree.constructions.cotdfs import DfsConstruction
 from proofs.cot_path_to_tree.constructions.cottreestrahler import StrahlerTreeConstruction
-from proofs.cot_path_to_tree.constructions.cotwidofpath import WidthPathConstruction
+from proofs.cot_path_to_tree.constructions.cotwidoftree import WidthTreeConstruction
 from symcot.check.context import RunContext
 from symcot.prove.alln.check import AllNCheck
 from symcot.prove.alln.context import Obligation
@@ -13,8 +13,8 @@ from symcot.prove.alln.prover import AllNResult
 
 
 def test_no_statement_is_unknown_with_the_reason():
-    m = importlib.import_module("proofs.cot_path_to_tree.thm_cotwidofpath")
-    chk = AllNCheck(lambda: WidthPathConstruction("repaired"), m.SPEC, [m.NONEMPTY_DYCK_WORDS])
+    m = importlib.import_module("proofs.cot_path_to_tree.thm_cotwidoftree")
+    chk = AllNCheck(lambda: WidthTreeConstruction("repaired"), m.SPEC, m.TREE_FAMILIES)
     row = chk.run(RunContext("x", 4))  # the repaired decoder passes every input to size 4: nothing to refute
     assert row.verdict == "unknown" and "no all-n statement" in row.notes[-1]
     assert row.scope == "nothing established for all n" and row.details == {"obligations": []}
@@ -91,12 +91,12 @@ def test_a_variant_without_a_statement_is_refuted_by_exact_replay_or_left_unknow
     """No all-n statement: a departure on a real run refutes every n (the replay's counterexample); else unknown."""
     from symcot.check.context import RunContext
 
-    claim = claims["thm:cotwidofpath"]
-    rows = {chk.variant: chk.run(RunContext("thm:cotwidofpath", 4)) for chk in claim.selected(all_n=True)
+    claim = claims["thm:cotwidoftree"]
+    rows = {chk.variant: chk.run(RunContext("thm:cotwidoftree", 4)) for chk in claim.selected(all_n=True)
             if chk.variant in ("as-written", "repaired")}
     bad, good = rows["as-written"], rows["repaired"]
     assert bad.verdict == "refuted" and bad.method.startswith("all-n row refuted by exact replay")
     c = bad.counterexample
-    assert (c["input"]["word"], c["step"], c["layer"], c["head"]) == ("UD", 1, 1, "read")
+    assert (c["input"]["edges"], c["step"], c["layer"], c["block"]) == ([[0, 1]], 1, 1, "dis")
     assert good.verdict == "unknown" and good.counterexample is None
     assert "no all-n statement" in good.notes[-1] and "exact replay up to size 4: verified" in good.notes[-1]

@@ -135,3 +135,55 @@ def test_each_literal_defect_is_isolated_by_repairing_the_other_two():
     row = run_construction_check("x", WidthPathConstruction("q-literal-pulse-read-repaired"), P.WIDTH_ONLY_SPEC,
                                  [NONEMPTY_DYCK_WORDS], 7)
     assert row.verdict == "verified"
+
+
+# -- the statement for every n ------------------------------------------------------------------------------
+
+
+def test_the_statement_is_written_for_the_repairs_and_every_variant_states_its_prompt_by_segments():
+    from proofs.cot_path_to_tree.constructions.cotwidofpath import STATED, VARIANTS
+
+    assert STATED == ("repaired", "q-literal-repaired")
+    for v in VARIANTS:
+        cons = WidthPathConstruction(v)
+        assert (cons.all_n is not None) == (v in STATED), v
+        assert cons.stated_prompt() is not None and (cons.all_n is None or cons.stated_prompt() is cons.all_n.prompt)
+    stmt = WidthPathConstruction("repaired").all_n
+    assert set(stmt.token.blocks) == set(build_decoder("repaired").layout.names)
+    assert [(ch.layer, ch.head) for ch in stmt.choices] == [(1, "read")] and set(stmt.cuts) == {1, 2}
+    # the printed q_τ with x_0 carrying the last step: x_0 = [e_0 ‖ -1 ‖ 0 ‖ 0 0 ‖ 0] on UD
+    assert WidthPathConstruction("q-literal-repaired").prompt("UD").tokens[0] == [1, 0, -1, 0, 0, 0, 0]
+
+
+@pytest.mark.parametrize("variant", ["repaired", "q-literal-repaired"])
+def test_the_statement_holds_on_every_word_to_six_vertices(proofs, variant):
+    from symcot.prove.alln.concrete import check_statement
+
+    cons = WidthPathConstruction(variant)
+    rep = check_statement(cons, cons.all_n, proofs.SPEC.reference, [NONEMPTY_DYCK_WORDS], 6, 4)
+    assert rep.failure is None and rep.max_size == 6 and rep.inputs == 1 + 2 + 5 + 14 + 42
+    assert rep.z3_reading_inputs == 1 + 2 + 5
+
+
+def test_the_printed_lemma_fails_the_repaired_statement_at_the_first_up_step(proofs):
+    """read-repaired (no k = 0 pulse) under the repaired statement: the cut after layer 1 misses p_1 on UD."""
+    from proofs.cot_path_to_tree.constructions.cotwidofpath import all_n_statement
+    from symcot.prove.alln.concrete import check_statement
+
+    rep = check_statement(WidthPathConstruction("read-repaired"), all_n_statement("repaired"), proofs.SPEC.reference,
+                          [NONEMPTY_DYCK_WORDS], 4, 3)
+    f = rep.failure
+    assert f is not None and f.input["word"] == "UD" and f.step == 0 and "layer 1" in f.what and "p" in f.what
+    assert (f.expected, f.got) == ([1, 0], [0, 0])
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("variant", ["repaired", "q-literal-repaired"])
+def test_the_repaired_decoders_are_proved_for_every_n(proofs, variant):
+    from symcot.check.context import RunContext
+
+    chk = next(c for c in proofs.CLAIMS[0].checks if type(c).__name__ == "AllNCheck" and c.variant == variant)
+    row = chk.run(RunContext("thm:cotwidofpath", 8))
+    assert row.verdict == "proved" and row.scope.startswith("all n"), row.notes
+    assert row.details["concrete"]["inputs"] == 625 and all(o["status"] == "proved" for o in row.details["obligations"])
+    assert "prop:widthpathtree" in " ".join(row.notes)

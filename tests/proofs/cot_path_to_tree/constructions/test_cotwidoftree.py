@@ -168,7 +168,7 @@ def test_observation_verdicts(W):
 def test_observation_checker_refutes_a_false_width_statement(W):
     def false_width(inp):  # deliberately false: "mwd^(n-1) = ht(G_T) + 1"
         g, r, _ = inp
-        states = W.bfs_width_dynamic(g, r)
+        states = W.SPEC.reference((g, r))
         h = max(W.tree_depths(g, r))
         return None if states[-1].mwd == h + 1 else {"expected": h + 1, "got": states[-1].mwd}
 
