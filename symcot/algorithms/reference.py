@@ -15,7 +15,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from symcot.algorithms.batched.fields import Fields
-from symcot.algorithms.transition import BatchRun, Run, Transition, run, run_batch
+from symcot.algorithms.batched.run import BatchRun, run_batch
+from symcot.algorithms.transition import Run, Transition, run
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,7 @@ cannot be overloaded), reads and writes arrays with ``o.at``/``o.put``/``o.array
 ``o.let`` and the lowest index satisfying a predicate with ``o.lowest``. Three readings of the same function:
 
 * :func:`run` -- Python values, one input: the per-input reference;
-* :func:`run_batch` -- numpy arrays, one row per input: the batched reference;
+* :func:`symcot.algorithms.batched.run.run_batch` -- numpy arrays, one row per input: the batched reference;
 * :func:`definitions` -- facts over a vocabulary's symbols (``cur(τ + 1) = …`` for every step, every index),
   read by the all-n prover as Z3 terms and evaluated on concrete runs as Python values.
 
@@ -20,11 +20,9 @@ outside the range changes nothing in every reading. The ``lowest`` of a predicat
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
-
-import numpy as np
 
 from symcot.algorithms.logic import Fact, Interp, Sig, Var
 
@@ -139,13 +137,14 @@ def extend(base: Transition, name: str, state: Sequence[StateVar], init: Callabl
 
     def step_all(o: Any, g: Any, s: Any) -> State:
         new = base.step(o, g, s)
-        return {**new, **step(o, g, s, _Namespace(new))}
+        return {**new, **step(o, g, s, StateView(new))}
 
     return Transition(name, base.state + tuple(state), init_all, step_all, base.running, base.bound,
                       base.aux + tuple(aux), base.step_kind)
 
 
-def _check_keys(tr: Transition, s: State, where: str) -> State:
+def checked_state(tr: Transition, s: State, where: str) -> State:
+    """``s`` if it names exactly ``tr``'s state variables (``where`` says which function gave it); else ValueError."""
     want = {v.name for v in tr.state}
     if set(s) != want:
         raise ValueError(f"transition {tr.name}: {where} gives {sorted(s)}, the state variables are {sorted(want)}")
@@ -155,7 +154,9 @@ def _check_keys(tr: Transition, s: State, where: str) -> State:
 # -- Python values ------------------------------------------------------------------------------------------
 
 
-class _Namespace:
+class StateView:
+    """A state read by attribute (``s.cur``), as the step and the conditions read it."""
+
     def __init__(self, values: Mapping[str, Any]):
         self.__dict__.update(values)
 
@@ -201,7 +202,7 @@ class PyOps:
 
     def lowest(self, name: str, pred: Callable[[int], Any]) -> int:
         """The least index of the aux's range where ``pred`` holds, ``-1`` if none (recorded)."""
-        over = _aux(self.tr, name, "lowest").over
+        over = aux_decl(self.tr, name, "lowest").over
         assert over is not None
         j = next((j for j in range(over.size(self.g)) if pred(j)), -1)
         self.aux[name] = j
@@ -209,7 +210,7 @@ class PyOps:
 
     def argmin(self, name: str, cond: Callable[[int], Any], key: Callable[[int], Any]) -> int:
         """The index with the least ``key`` among those where ``cond`` holds (lowest on ties), ``-1`` if none."""
-        over = _aux(self.tr, name, "argmin").over
+        over = aux_decl(self.tr, name, "argmin").over
         assert over is not None
         js = [j for j in range(over.size(self.g)) if cond(j)]
         j = min(js, key=lambda j: (key(j), j)) if js else -1
@@ -247,7 +248,7 @@ class DecidingOps(PyOps):
 
     def argmin(self, name: str, cond: Callable[[int], Any], key: Callable[[int], Any]) -> int:
         """Index order; ``j`` replaces the best so far only when ``less(key(j), key(best))``."""
-        over = _aux(self.tr, name, "argmin").over
+        over = aux_decl(self.tr, name, "argmin").over
         assert over is not None
         best = -1
         for j in range(over.size(self.g)):
@@ -257,7 +258,8 @@ class DecidingOps(PyOps):
         return best
 
 
-def _aux(tr: Transition, name: str, kind: str) -> Aux:
+def aux_decl(tr: Transition, name: str, kind: str) -> Aux:
+    """The declaration of the named value ``name``; ValueError if undeclared or declared as another kind."""
     for a in tr.aux:
         if a.name == name:
             if a.kind != kind:
@@ -287,12 +289,12 @@ def step_once(tr: Transition, g: Any, s: State, ops: PyOps | None = None,
     """
     o = ops if ops is not None else PyOps(tr, g)
     o.aux, o.step = {}, t
-    return _check_keys(tr, tr.step(o, g, _Namespace(s)), "step"), dict(o.aux)
+    return checked_state(tr, tr.step(o, g, StateView(s)), "step"), dict(o.aux)
 
 
 def initial(tr: Transition, g: Any, ops: PyOps | None = None) -> State:
     """The initial state (with ``ops``, :class:`PyOps` by default)."""
-    return _check_keys(tr, tr.init(ops if ops is not None else PyOps(tr, g), g), "init")
+    return checked_state(tr, tr.init(ops if ops is not None else PyOps(tr, g), g), "init")
 
 
 def run(tr: Transition, g: Any, ops: PyOps | None = None) -> Run:
@@ -301,15 +303,15 @@ def run(tr: Transition, g: Any, ops: PyOps | None = None) -> Run:
     ``ops`` replaces the Python algebra (:class:`DecidingOps` hands every comparison to a caller).
     """
     o = ops if ops is not None else PyOps(tr, g)
-    s = _check_keys(tr, tr.init(o, g), "init")
+    s = checked_state(tr, tr.init(o, g), "init")
     out = Run([s])
     limit = tr.bound(g)
-    while tr.running(o, g, _Namespace(s)):
+    while tr.running(o, g, StateView(s)):
         o.step = len(out.states) - 1
         if len(out.states) > limit:
             raise RuntimeError(f"{tr.name} runs past {limit} steps on {g!r}")
         o.aux = {}
-        s = _check_keys(tr, tr.step(o, g, _Namespace(s)), "step")
+        s = checked_state(tr, tr.step(o, g, StateView(s)), "step")
         out.aux.append(dict(o.aux))
         out.states.append(s)
         o.step = len(out.states) - 1
@@ -340,191 +342,6 @@ def _scalar(vals: Sequence[Any], default: Any) -> Callable[[int], Any]:
 
 def _array(vals: Sequence[Sequence[Any]], default: Any) -> Callable[[int, int], Any]:
     return lambda t, v: vals[t][v] if 0 <= t < len(vals) and 0 <= v < len(vals[t]) else default
-
-
-# -- numpy arrays, one row per input -------------------------------------------------------------------------
-
-
-class NumpyOps:
-    """The algebra on a batch of ``B`` rows: a scalar is a column ``(B, 1)``, an array ``(B, size)``.
-
-    ``array``, ``lowest`` and ``argmin`` call their function once, with the whole index range as a row
-    ``(1, size)``: every operation broadcasts, so a value that depends on the index comes out ``(B, size)``. The
-    batch's symbols ``g`` follow the same shapes (a per-row constant is ``(B, 1)``; a function of an index
-    broadcasts its arguments with ``(B, 1)``).
-    """
-
-    def __init__(self, tr: Transition, g: Any, batch: int):
-        self.tr, self.g, self.batch = tr, g, batch
-        self.rows = np.arange(batch)[:, None]
-        self.aux: dict[str, np.ndarray] = {}
-        #: The index ``τ`` of the states being read (the same in every row still running).
-        self.step = 0
-
-    def col(self, x: Any) -> np.ndarray:
-        """``x`` as a column ``(B, 1)`` (a number, a ``(B,)`` or a ``(B, 1)`` array)."""
-        x = np.asarray(x)
-        return np.broadcast_to(x.reshape(-1, 1) if x.ndim == 1 else x, (self.batch, 1))
-
-    @staticmethod
-    def ite(c: Any, a: Any, b: Any) -> np.ndarray:
-        """Row by row ``a`` where ``c`` else ``b`` (broadcast)."""
-        return np.where(c, a, b)
-
-    @staticmethod
-    def and_(*xs: Any) -> np.ndarray:
-        """Elementwise conjunction."""
-        out = np.asarray(xs[0], dtype=bool)
-        for x in xs[1:]:
-            out = out & np.asarray(x, dtype=bool)
-        return out
-
-    @staticmethod
-    def or_(*xs: Any) -> np.ndarray:
-        """Elementwise disjunction."""
-        out = np.asarray(xs[0], dtype=bool)
-        for x in xs[1:]:
-            out = out | np.asarray(x, dtype=bool)
-        return out
-
-    @staticmethod
-    def not_(x: Any) -> np.ndarray:
-        """Elementwise negation."""
-        return ~np.asarray(x, dtype=bool)
-
-    @staticmethod
-    def lt(a: Any, b: Any) -> np.ndarray:
-        """Elementwise ``a < b``."""
-        return np.asarray(a) < np.asarray(b)
-
-    def at(self, arr: np.ndarray, i: Any, default: Any = -1) -> np.ndarray:
-        """Row ``b``: ``arr[b, i]`` (``i`` a column or a row of indices); ``default`` outside the range."""
-        i = np.asarray(i)
-        if i.ndim < 2:
-            i = self.col(i)
-        size = arr.shape[1]
-        ok = (i >= 0) & (i < size)
-        got = arr[self.rows, np.where(ok, i, 0)]
-        return np.where(ok, got, np.asarray(default, dtype=arr.dtype))
-
-    def put(self, arr: np.ndarray, i: Any, x: Any) -> np.ndarray:
-        """Row ``b``: ``arr[b]`` with ``[i[b]] = x[b]`` (unchanged outside the range)."""
-        i, x = self.col(i)[:, 0], self.col(x)[:, 0]
-        out = arr.copy()
-        ok = (i >= 0) & (i < arr.shape[1])
-        out[self.rows[ok, 0], i[ok]] = x[ok]
-        return out
-
-    def _range(self, index: Index) -> np.ndarray:
-        return np.arange(int(index.size(self.g)))[None, :]
-
-    def array(self, index: Index, f: Callable[[Any], Any]) -> np.ndarray:
-        """``(B, size)``: column ``j`` is ``f(j)``."""
-        j = self._range(index)
-        return np.broadcast_to(np.asarray(f(j)), (self.batch, j.shape[1])).copy()
-
-    def let(self, name: str, x: Any) -> np.ndarray:
-        """Name ``x``."""
-        self.aux[name] = self.col(x)
-        return self.aux[name]
-
-    def get(self, name: str) -> np.ndarray:
-        """The value this step named ``name``."""
-        return self.aux[name]
-
-    def lowest(self, name: str, pred: Callable[[Any], Any]) -> np.ndarray:
-        """Row by row the least index where ``pred`` holds, ``-1`` if none."""
-        over = _aux(self.tr, name, "lowest").over
-        assert over is not None
-        j = self._range(over)
-        hit = np.broadcast_to(np.asarray(pred(j), dtype=bool), (self.batch, j.shape[1]))
-        found = np.where(hit.any(axis=1), hit.argmax(axis=1), -1).astype(np.int64)[:, None]
-        self.aux[name] = found
-        return found
-
-    def argmin(self, name: str, cond: Callable[[Any], Any], key: Callable[[Any], Any]) -> np.ndarray:
-        """Row by row the index with the least integer ``key`` where ``cond`` holds (lowest on ties), ``-1`` if none."""
-        over = _aux(self.tr, name, "argmin").over
-        assert over is not None
-        j = self._range(over)
-        shape = (self.batch, j.shape[1])
-        ok = np.broadcast_to(np.asarray(cond(j), dtype=bool), shape)
-        keys = np.broadcast_to(np.asarray(key(j), dtype=np.int64), shape)
-        best = np.where(ok, keys, np.iinfo(np.int64).max).argmin(axis=1)
-        found = np.where(ok.any(axis=1), best, -1).astype(np.int64)[:, None]
-        self.aux[name] = found
-        return found
-
-
-@dataclass
-class BatchRun:
-    """A batch's runs: ``lengths[b] = T_b + 1``; ``states[name]`` ``(B, S[, size])`` and ``aux[name]`` ``(B, S)``.
-
-    Entries of a row beyond its last state repeat that state (and its aux entries there are ``-1``/``False``).
-    """
-
-    lengths: np.ndarray
-    states: dict[str, np.ndarray]
-    aux: dict[str, np.ndarray]
-
-    @property
-    def steps(self) -> int:
-        """The longest row's number of states."""
-        return int(self.lengths.max(initial=0))
-
-
-def _shaped(o: NumpyOps, tr: Transition, s: State) -> State:
-    """A state with every scalar a column ``(B, 1)`` and every array ``(B, size)``."""
-    out = {}
-    for v in tr.state:
-        x = np.asarray(s[v.name])
-        want = (o.batch, 1) if v.index is None else (o.batch, x.shape[-1])
-        out[v.name] = x if x.shape == want else (o.col(x) if v.index is None else np.broadcast_to(x, want))
-    return out
-
-
-def run_batch(tr: Transition, g: Any, batch: int, bound: int, keep: Collection[str] | None = None) -> BatchRun:
-    """The runs of a batch (``g``: the batch's symbols); rows that stop keep their last state.
-
-    The states come back with a scalar ``(B, S)`` and an array ``(B, S, size)``: every step's value of the state
-    variables in ``keep`` (default: all), the last value only of the others (``(B, 1[, size])``).
-    """
-    kept = {v.name for v in tr.state} if keep is None else set(keep)
-    o = NumpyOps(tr, g, batch)
-    s = _shaped(o, tr, _check_keys(tr, tr.init(o, g), "init"))
-    hist: dict[str, list[np.ndarray]] = {k: [v] for k, v in s.items()}
-    aux: dict[str, list[np.ndarray]] = {a.name: [] for a in tr.aux}
-    lengths = np.ones(batch, dtype=np.int64)
-    alive = o.col(tr.running(o, g, _Namespace(s))).astype(bool)
-    steps = 1
-    while alive.any():
-        if steps > bound:
-            raise RuntimeError(f"{tr.name} runs past {bound} steps on a batch")
-        o.aux, o.step = {}, steps - 1
-        new = _shaped(o, tr, _check_keys(tr, tr.step(o, g, _Namespace(s)), "step"))
-        s = new if alive.all() else {k: np.where(alive, new[k], s[k]) for k in s}
-        for a in tr.aux:
-            dflt = False if a.sort == "bool" else -1
-            aux[a.name].append(np.where(alive, o.col(o.aux.get(a.name, dflt)), dflt)[:, 0])
-        for k, v in s.items():
-            if k in kept:
-                hist[k].append(v)
-            else:
-                hist[k][0] = v
-        lengths += alive[:, 0]
-        steps += 1
-        o.step = steps - 1
-        alive = alive & o.col(tr.running(o, g, _Namespace(s))).astype(bool)
-    out_aux = {}
-    for a in tr.aux:
-        dflt = False if a.sort == "bool" else -1
-        cols = aux[a.name] + [np.full(batch, dflt)]
-        out_aux[a.name] = np.stack(cols[:steps], axis=1)
-    states = {}
-    for v in tr.state:
-        st = np.stack(hist[v.name], axis=1)
-        states[v.name] = st[:, :, 0] if v.index is None else st
-    return BatchRun(lengths, states, out_aux)
 
 
 # -- the definitions, as facts ------------------------------------------------------------------------------
@@ -582,24 +399,24 @@ class FactOps:
 
     def let(self, name: str, x: Any) -> Any:
         """The symbol ``name(τ)`` (its definition: ``name(τ) = x``)."""
-        _aux(self.tr, name, "let")
+        aux_decl(self.tr, name, "let")
         self.lets[name] = x
         return getattr(self.c, name)(self.t)
 
     def get(self, name: str) -> Any:
         """The symbol ``name(τ)`` of a value this step named."""
-        _aux(self.tr, name, next((a.kind for a in self.tr.aux if a.name == name), "let"))
+        aux_decl(self.tr, name, next((a.kind for a in self.tr.aux if a.name == name), "let"))
         return getattr(self.c, name)(self.t)
 
     def lowest(self, name: str, pred: Callable[[Any], Any]) -> Any:
         """The symbol ``name(τ)`` (its definition: the least index where ``pred`` holds)."""
-        _aux(self.tr, name, "lowest")
+        aux_decl(self.tr, name, "lowest")
         self.preds[name] = pred
         return getattr(self.c, name)(self.t)
 
     def argmin(self, name: str, cond: Callable[[Any], Any], key: Callable[[Any], Any]) -> Any:
         """The symbol ``name(τ)`` (its definition: the least key where ``cond`` holds, lowest index on ties)."""
-        _aux(self.tr, name, "argmin")
+        aux_decl(self.tr, name, "argmin")
         self.preds[name] = cond
         self.keys[name] = key
         return getattr(self.c, name)(self.t)
@@ -609,18 +426,18 @@ def _fn(x: Any) -> Callable[[Any], Any]:
     return x if callable(x) else (lambda v: x)
 
 
-def state_at(tr: Transition, c: Interp, t: Any) -> _Namespace:
+def state_at(tr: Transition, c: Interp, t: Any) -> StateView:
     """The state ``s_τ`` in the vocabulary's symbols: ``c.cur(τ)``, ``v ↦ c.par(τ, v)``."""
     vals: dict[str, Any] = {}
     for v in tr.state:
         f = getattr(c, v.name)
         vals[v.name] = f(t) if v.index is None else (lambda j, f=f: f(t, j))
-    return _Namespace(vals)
+    return StateView(vals)
 
 
 def _stepped(tr: Transition, c: Interp, t: Any) -> tuple[State, FactOps]:
     o = FactOps(tr, c, t)
-    return _check_keys(tr, tr.step(o, c, state_at(tr, c, t)), "step"), o
+    return checked_state(tr, tr.step(o, c, state_at(tr, c, t)), "step"), o
 
 
 def _equal(c: Interp, v: StateVar, new: Any, t1: Any, j: Any = None) -> Any:

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 import z3
 
+from symcot.algorithms.batched.run import run_batch
 from symcot.algorithms.logic import Concrete, Fact, Sig, Var, Vocabulary, check_facts
 from symcot.algorithms.transition import (
     Aux,
@@ -16,7 +17,6 @@ from symcot.algorithms.transition import (
     extend,
     interpretation,
     run,
-    run_batch,
 )
 
 CELL = Index("cell", lambda g: g.n)

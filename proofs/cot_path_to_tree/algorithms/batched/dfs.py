@@ -19,8 +19,8 @@ import numpy as np
 from proofs.cot_path_to_tree.algorithms.dfs import DFS, DfsInput, dfs_input, states_of
 from proofs.cot_path_to_tree.algorithms.strahler import STRAHLER, FoldRule, case_form, fold_transition, strahler_states
 from symcot.algorithms.batched.fields import Fields, MatrixRows, step_numbers
+from symcot.algorithms.batched.run import BatchRun, run_batch
 from symcot.algorithms.reference import Reference
-from symcot.algorithms.transition import BatchRun, run_batch
 from symcot.inputs.graphs import Digraph
 from symcot.inputs.trees import validate_tree
 

@@ -22,8 +22,8 @@ from proofs.cot_path_to_tree.algorithms.dijkstra import (
     width_states_of,
 )
 from symcot.algorithms.batched.fields import Fields, MatrixRows, step_numbers
+from symcot.algorithms.batched.run import BatchRun, run_batch
 from symcot.algorithms.reference import Reference
-from symcot.algorithms.transition import BatchRun, run_batch
 from symcot.errors import InvalidInputError
 from symcot.inputs.graphs import Digraph
 from symcot.inputs.trees import validate_tree

@@ -20,8 +20,9 @@ import numpy as np
 from proofs.cot_path_to_tree.algorithms.path_transitions import ALG1, FOLD, WIDTH, WordInput, WordRows
 from proofs.cot_path_to_tree.algorithms.paths import alg1_states, fold_states, width_of_run
 from symcot.algorithms.batched.fields import Fields, step_numbers
+from symcot.algorithms.batched.run import BatchRun, run_batch
 from symcot.algorithms.reference import Reference
-from symcot.algorithms.transition import BatchRun, Transition, run_batch
+from symcot.algorithms.transition import Transition
 from symcot.errors import InvalidInputError
 from symcot.inputs.dyck import validate_dyck
 

@@ -8,8 +8,9 @@ import pytest
 from proofs.cot_path_to_tree.algorithms.bijection import psi
 from proofs.cot_path_to_tree.algorithms.path_transitions import ALG1, FOLD, WIDTH, WordInput, WordRows
 from proofs.cot_path_to_tree.algorithms.paths import tree_width, width_states
+from symcot.algorithms.batched.run import run_batch
 from symcot.algorithms.logic import Concrete, Sig, Var, Vocabulary, check_facts
-from symcot.algorithms.transition import definitions, interpretation, run, run_batch
+from symcot.algorithms.transition import definitions, interpretation, run
 from symcot.inputs.batch import word_batch
 
 STEP = Var("τ", lambda c, *_: 0, lambda c, *_: c.T, "step")
