@@ -126,7 +126,7 @@ from proofs.cot_path_to_tree.algorithms.alg1_facts import height
 from proofs.cot_path_to_tree.algorithms.paths import FoldState
 from proofs.cot_path_to_tree.algorithms.pathstrahler_facts import VOCABULARY as FOLD_VOCABULARY
 from proofs.cot_path_to_tree.algorithms.pathstrahler_facts import parent_point, str_at
-from proofs.cot_path_to_tree.constructions.pathsteps import LETTER, LITERAL, LITERAL_LAST, StepReading
+from proofs.cot_path_to_tree.constructions.pathsteps import LETTER, LITERAL, LITERAL_LAST, StepReading, letter_step, x_q
 from proofs.cot_path_to_tree.gadgets import (
     Gadget,
     fold,
@@ -417,19 +417,6 @@ Y0_TOKEN = StateEncoding({"pos": onehot("y0_at"), "pos_sc": const(1), "q": const
                           "flg": const(1)})
 
 
-def _w(c: Any, k: Any) -> Any:
-    """The letter ``w_k`` as a step: ``+1`` for ``U``, ``-1`` for ``D``."""
-    return c.ite(c.up(k), 1, -1)
-
-
-def _x_q(steps: StepReading) -> Any:
-    """``π_q(x_i)`` under the reading of ``q_τ`` (:mod:`~proofs.cot_path_to_tree.constructions.pathsteps`)."""
-    if steps.convention == "letter":
-        return lambda c, i: _w(c, i)
-    x0 = (lambda c: _w(c, c.T - 1)) if steps.x0 == "last" else (lambda c: 0)
-    return lambda c, i: c.ite(i >= 1, _w(c, i - 1), x0(c))
-
-
 def prompt_statement(steps: StepReading) -> PromptStatement:
     """The prompt ``[x_0, …, x_{n-1}, y_0]`` under the reading ``steps`` of ``q_τ``.
 
@@ -437,7 +424,7 @@ def prompt_statement(steps: StepReading) -> PromptStatement:
     construction's prompt for every variant: its all-n statement's segments where it has one, these alone for the
     readings without one.
     """
-    x_views = {"x_tau": lambda c, i: i, "x_q": _x_q(steps), "x_ht": lambda c, i: height(c, i)}
+    x_views = {"x_tau": lambda c, i: i, "x_q": x_q(steps), "x_ht": lambda c, i: height(c, i)}
     return PromptStatement(
         FOLD_VOCABULARY,
         (Segment("x", lambda c: c.T, X_TOKEN, x_views, lambda i: f"x_{i}"),),
@@ -503,12 +490,13 @@ def all_n_statement(variant: str) -> AllNStatement | None:
         cls, p = fallback(c, t)
         return [(parent_point(c, t) >= 0, Y, parent_point(c, t)), (True, cls, p)]
 
-    last_read = (lambda c, t: _w(c, 0)) if letter else (lambda c, t: _w(c, c.T - 1))
+    last_read = (lambda c, t: letter_step(c, 0)) if letter else (lambda c, t: letter_step(c, c.T - 1))
     views = {
         "pos1": lambda c, t: c.ite(t + 1 < c.T, t + 1, 0),
         "read_sc": lambda c, t: c.ite(t + 1 < c.T, t + 2, 1),
-        "q_tok": (lambda c, t: _w(c, t)) if letter else (lambda c, t: c.ite(t >= 1, _w(c, t - 1), 1)),
-        "q_read": lambda c, t: c.ite(t + 1 < c.T, _w(c, t + 1) if letter else _w(c, t), last_read(c, t)),
+        "q_tok": (lambda c, t: letter_step(c, t)) if letter else (lambda c, t: c.ite(t >= 1, letter_step(c, t - 1), 1)),
+        "q_read": lambda c, t: c.ite(t + 1 < c.T, letter_step(c, t + 1) if letter else letter_step(c, t),
+                                     last_read(c, t)),
         "h_next": lambda c, t: height(c, t + 1),
         "m_u": u_acc("accM"), "c_u": u_acc("accC"),
         "str_v": str_at,

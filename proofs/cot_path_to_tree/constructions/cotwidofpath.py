@@ -78,7 +78,7 @@ from proofs.cot_path_to_tree.algorithms.alg1_facts import height
 from proofs.cot_path_to_tree.algorithms.paths import WidthState
 from proofs.cot_path_to_tree.algorithms.pathwidth_facts import VOCABULARY as WIDTH_VOCABULARY
 from proofs.cot_path_to_tree.algorithms.pathwidth_facts import raised
-from proofs.cot_path_to_tree.constructions.pathsteps import LETTER, LITERAL, LITERAL_LAST, StepReading
+from proofs.cot_path_to_tree.constructions.pathsteps import LETTER, LITERAL, LITERAL_LAST, StepReading, letter_step, x_q
 from proofs.cot_path_to_tree.gadgets import addonetospecificheight, addwidplus1
 from symcot.constructions.alln import AllNStatement, Choice, PromptStatement, Segment
 from symcot.constructions.base import Construction, Expectation
@@ -207,19 +207,6 @@ Y0_TOKEN = StateEncoding({"pos": onehot("y0_at")})
 TOKEN = ENCODING.extended(pos=onehot("t"))
 
 
-def _w(c: Any, k: Any) -> Any:
-    """The letter ``w_k`` as a step: ``+1`` for ``U``, ``-1`` for ``D``."""
-    return c.ite(c.up(k), 1, -1)
-
-
-def _x_q(steps: StepReading) -> Any:
-    """``π_q(x_i)`` under the reading of ``q_τ`` (:mod:`~proofs.cot_path_to_tree.constructions.pathsteps`)."""
-    if steps.convention == "letter":
-        return lambda c, i: _w(c, i)
-    x0 = (lambda c: _w(c, c.T - 1)) if steps.x0 == "last" else (lambda c: 0)
-    return lambda c, i: c.ite(i >= 1, _w(c, i - 1), x0(c))
-
-
 def prompt_statement(steps: StepReading) -> PromptStatement:
     """The prompt ``[x_0, …, x_{n-1}, y_0]`` under the reading ``steps`` of ``q_τ`` (choice 1).
 
@@ -228,7 +215,7 @@ def prompt_statement(steps: StepReading) -> PromptStatement:
     """
     return PromptStatement(
         WIDTH_VOCABULARY,
-        (Segment("x", lambda c: c.T, X_TOKEN, {"x_tau": lambda c, i: i, "x_q": _x_q(steps)}, lambda i: f"x_{i}"),),
+        (Segment("x", lambda c: c.T, X_TOKEN, {"x_tau": lambda c, i: i, "x_q": x_q(steps)}, lambda i: f"x_{i}"),),
         Segment("y_0", lambda c: 1, Y0_TOKEN, {"y0_at": lambda c, i: 0}, lambda i: "y_0"))
 
 
@@ -265,7 +252,7 @@ def all_n_statement(variant: str) -> AllNStatement | None:
         source = ("Q^{(1)} = S π_pos(y_t) selects x_{t+1}, which carries q_{t+1} = w_t; at the last step S e_{n-1} = 0 "
                   "ties every score and x_0, carrying the last step q_n (repaired), wins")
     views = {
-        "step_read": lambda c, t: _w(c, t),
+        "step_read": lambda c, t: letter_step(c, t),
         "h_next": lambda c, t: height(c, t + 1),
         "p_raised": lambda c, t: c.vec(lambda h: c.ite(raised(c, t, h), c.p(t, h) + 1, c.p(t, h)), c.levels),
         "wd_raised": lambda c, t: c.ite(c.and_(c.up(t), c.p(t, height(c, t + 1) - 1) + 1 > c.wd(t)),

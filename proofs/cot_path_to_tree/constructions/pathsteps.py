@@ -68,3 +68,16 @@ LITERAL = StepReading("literal")
 LITERAL_LAST = StepReading("literal", "last")
 
 __all__ = ["LETTER", "LITERAL", "LITERAL_LAST", "StepReading"]
+
+
+def letter_step(c: Any, k: Any) -> Any:
+    """The letter ``w_k`` as a step, read through the interpretation ``c``: ``+1`` for ``U``, ``-1`` for ``D``."""
+    return c.ite(c.up(k), 1, -1)
+
+
+def x_q(steps: StepReading) -> Any:
+    """``π_q(x_i)`` as a view ``(c, i)`` under the reading ``steps`` of ``q_τ`` (the prompt's ``q`` block)."""
+    if steps.convention == "letter":
+        return lambda c, i: letter_step(c, i)
+    x0 = (lambda c: letter_step(c, c.T - 1)) if steps.x0 == "last" else (lambda c: 0)
+    return lambda c, i: c.ite(i >= 1, letter_step(c, i - 1), x0(c))
