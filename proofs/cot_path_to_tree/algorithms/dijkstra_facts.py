@@ -34,7 +34,10 @@ visited vertex; the visited set grows by exactly ``cur(τ + 1)``, an unvisited v
 finite, their ``Dist`` at most ``Dist[cur]``, and it never changes again; the selected vertex has the least
 ``Dist`` among the unvisited finite ones (the lowest index among equal ones); ``Dist ≥ 0``, and a finite
 ``Dist^(τ)`` is at most ``τ·W`` (so ``λ = 1 + (n - 1)·W`` is above every finite ``Dist``); and
-``Dist^(τ)[cur^(τ)]`` is non-decreasing in ``τ`` (Dijkstra's monotonicity, from the positive weights).
+``Dist^(τ)[cur^(τ)]`` is non-decreasing in ``τ`` (Dijkstra's monotonicity, from the positive weights). For the
+construction's statement (thm:cotdijkstra): exactly ``τ + 1`` vertices are visited at ``τ`` (so all at ``T``, the
+halting criterion), ``cur^(τ+1)`` is unvisited at ``τ < T``, and a relaxation candidate ``Dist^(τ)[cur^(τ)] + a_ij``
+on a moving step is at most ``(n - 1)·W``.
 """
 
 from __future__ import annotations
@@ -44,6 +47,7 @@ from collections.abc import Sequence
 from itertools import accumulate
 from typing import Any
 
+from proofs.cot_path_to_tree.algorithms.dfs_facts import MOVE, STEP, VERTEX, valid, vertex
 from proofs.cot_path_to_tree.algorithms.dijkstra import DIJKSTRA, INF, DkstState, weighted_input
 from symcot.algorithms.logic import Direct, Fact, Induction, Sig, Var, Vocabulary
 from symcot.algorithms.transition import definitions, interpretation, run
@@ -60,20 +64,6 @@ SYMBOLS = (
     Sig("cnt", 2, "int", "|{v < k : vst^(τ)(v) = 1}|", ("step", "vertex")),
 )
 
-#: ``τ`` over the steps ``0 … T`` and over the steps that move (``0 … T - 1``); ``v`` over the vertices.
-STEP = Var("τ", lambda c, *_: 0, lambda c, *_: c.T, "step")
-MOVE = Var("τ", lambda c, *_: 0, lambda c, *_: c.T - 1, "step")
-VERTEX = Var("v", lambda c, *_: 0, lambda c, *_: c.n - 1, "vertex")
-
-
-def vertex(name: str) -> Var:
-    """A vertex variable called ``name``."""
-    return Var(name, lambda c, *_: 0, lambda c, *_: c.n - 1, "vertex")
-
-
-def valid(c: Any, v: Any) -> Any:
-    """``v`` is a vertex."""
-    return c.and_(0 <= v, v <= c.n - 1)
 
 
 def dist_cur(c: Any, t: Any) -> Any:
@@ -209,6 +199,25 @@ DERIVED = (
     Fact("below-lambda", (STEP, VERTEX),
          lambda c, t, v: c.implies(c.fin(t, v), c.and_(0 <= c.dist(t, v), c.dist(t, v) <= (c.n - 1) * c.W)),
          "derived", Direct(), source="a finite Dist is in [0, (n - 1)·W]: below λ = 1 + (n - 1)·W (app:cotdij)"),
+    Fact("count-grows", (MOVE, BOUND),
+         lambda c, t, k: c.cnt(t + 1, k) == c.cnt(t, k) + c.ite(c.cur(t + 1) < k, 1, 0), "derived",
+         Induction("k"), source="vst^(τ+1) = vst^(τ) ∪ {cur^(τ+1)}, counted below k"),
+    Fact("count-exact", (STEP,), lambda c, t: c.cnt(t, c.n) == t + 1, "derived", Induction("τ"),
+         source="exactly τ + 1 vertices are visited at τ"),
+    Fact("count-at-most", (STEP, BOUND), lambda c, t, k: c.cnt(t, k) <= k, "derived", Induction("k"),
+         source="at most k of v_0 … v_{k-1} are visited"),
+    Fact("count-missing", (STEP, BOUND, VERTEX),
+         lambda c, t, k, v: c.implies(c.and_(v < k, c.not_(c.vis(t, v))), c.cnt(t, k) <= k - 1), "derived",
+         Induction("k"), source="an unvisited v below k leaves at most k - 1 visited below k"),
+    Fact("all-visited", (VERTEX,), lambda c, v: c.vis(c.T, v), "derived", Direct(),
+         source="π_vis(y_{n-1}) = 1^n: the n = T + 1 vertices visited at T are all of them (the halting criterion, "
+                "app:cotdij)"),
+    Fact("unvisited", (MOVE,), lambda c, t: c.and_(valid(c, c.cur(t + 1)), c.not_(c.vis(t, c.cur(t + 1)))),
+         "derived", Direct(), source="before the last step some vertex, cur^(τ+1), is unvisited"),
+    Fact("candidate", (MOVE, VERTEX),
+         lambda c, t, v: c.implies(c.arc(c.cur(t), v), dist_cur(c, t) + c.w(c.cur(t), v) <= (c.n - 1) * c.W),
+         "derived", Direct(), source="a relaxation candidate Dist^(τ)[cur^(τ)] + a_{cur,j} on a moving step is at "
+                                     "most (n - 1)·W: below λ = 1 + (n - 1)·W (app:cotdij)"),
 )
 
 

@@ -21,6 +21,8 @@ ONE_VARIANT_STATEMENTS = {
     "thm:cottreestrahler": "written for the repaired decoder",
     "thm:cotpathstrahler": "written for the letter/m = π_q and printed-q/m = π_tmp_q readings; tmp-q, q_0 = 0 and "
                            "m-from-the-other-block have none, and invariants() locates their failures",
+    "thm:cotwidofpath": "written for the repaired and q-literal-repaired decoders (the k = 0 pulse, the read "
+                        "repaired); the refuted readings have none, and invariants() locates their failures",
 }
 
 
@@ -79,7 +81,7 @@ def _prompt_places(cons: Construction) -> list[str]:
 
 
 #: The constructions without segments: no all-n statement, so their prompt is written by hand.
-HAND_PROMPTS = {"thm:cotdijkstra", "thm:cotwidofpath", "thm:cotwidoftree", "thm:cotwidoftree:width"}
+HAND_PROMPTS = {"thm:cotdijkstra", "thm:cotwidoftree", "thm:cotwidoftree:width"}
 
 
 @pytest.mark.parametrize("claim_id", CLAIMS)
@@ -95,14 +97,14 @@ def test_the_prompt_is_stated_once(claims, claim_id):
 
 def test_a_prompt_stated_twice_is_found():
     from proofs.cot_path_to_tree.constructions.cotdfs import STATEMENT
-    from proofs.cot_path_to_tree.constructions.cotwidofpath import WidthPathConstruction
+    from proofs.cot_path_to_tree.constructions.cotwidoftree import WidthTreeConstruction
 
-    cons = WidthPathConstruction("repaired")
+    cons = WidthTreeConstruction("repaired")
     assert _prompt_places(cons) == ["token_keys/token"]
     cons.all_n = STATEMENT  # a statement on an instance whose class writes its prompt: both
     assert _prompt_places(cons) == ["segments", "token_keys/token"]
     with pytest.raises(TypeError, match="states its prompt twice"):
-        type("Both", (WidthPathConstruction,), {"all_n": STATEMENT})
+        type("Both", (WidthTreeConstruction,), {"all_n": STATEMENT})
 
 
 #: Definition facts of a vocabulary that are not its algorithm's step: each defines an auxiliary symbol that no

@@ -22,7 +22,8 @@ from symcot.prove.alln.ops import Symbolic
 FIELDS = ["dist", "cur", "vst", "dist_cur", "t"]
 DERIVED = ["clock", "last-step", "steps", "source", "relaxed", "stuck", "stuck-full", "count-init", "count-step",
            "count", "progress", "current", "invariant", "grows", "least", "monotone", "dist-cur-grows",
-           "dist-cur-monotone", "below-lambda"]
+           "dist-cur-monotone", "below-lambda", "count-grows", "count-exact", "count-at-most", "count-missing",
+           "all-visited", "unvisited", "candidate"]
 
 
 def _check(inp):
@@ -144,3 +145,13 @@ def test_dijkstra_facts_are_proved():
     assert obs and all(o.ok for o in obs), [o.line() for o in obs if not o.ok]
     assert {o.where for o in obs} == set(DERIVED)
     assert any("induction hypothesis" in o.used for o in obs)
+
+
+def test_the_statements_facts_hold_on_a_run():
+    """thm:cotdijkstra's statement reads: τ + 1 visited at τ, all at T, cur^(τ+1) unvisited, candidates ≤ (n-1)·W."""
+    inp = (Digraph.from_weighted_arcs(4, {(0, 1): 3, (1, 2): 1, (0, 2): 5, (2, 3): 2}), 0)
+    c = Concrete(VOCABULARY.interpret(inp, dijkstra_dynamic(*inp)))
+    assert [c.cnt(t, 4) for t in range(4)] == [1, 2, 3, 4] and c.T == 3
+    assert all(c.vis(3, v) for v in range(4)) and not any(c.vis(t, c.cur(t + 1)) for t in range(3))
+    cands = [dist_cur(c, t) + c.w(c.cur(t), v) for t in range(3) for v in range(4) if c.arc(c.cur(t), v)]
+    assert max(cands) == 6 <= 3 * c.W == 15
