@@ -28,7 +28,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
-from functools import cached_property
 from types import SimpleNamespace
 from typing import Any
 
@@ -239,9 +238,13 @@ class AllNStatement:
         """The vocabulary's views and this statement's (no name is in both: see ``__post_init__``)."""
         return {**self.vocabulary.views, **self.views}
 
-    @cached_property
+    @property
     def prompt(self) -> PromptStatement:
-        """The prompt this statement states (its segments and ``y_0``): the construction's prompt."""
+        """The prompt this statement states (its segments and ``y_0``): the construction's prompt.
+
+        Made on each read (a light view of the fields): a statement holds nothing but its fields, so it is sent
+        to a shard's worker as it is written.
+        """
         return PromptStatement(self.vocabulary, self.segments, self.y0, self.views)
 
     def label(self, cls: str, p: int) -> str:
