@@ -147,7 +147,7 @@ def test_the_statement_is_written_for_the_repairs_and_every_variant_states_its_p
     for v in VARIANTS:
         cons = WidthPathConstruction(v)
         assert (cons.all_n is not None) == (v in STATED), v
-        assert cons.stated_prompt() is not None and (cons.all_n is None or cons.stated_prompt() is cons.all_n.prompt)
+        assert cons.stated_prompt() is not None and (cons.all_n is None or cons.stated_prompt() == cons.all_n.prompt)
     stmt = WidthPathConstruction("repaired").all_n
     assert set(stmt.token.blocks) == set(build_decoder("repaired").layout.names)
     assert [(ch.layer, ch.head) for ch in stmt.choices] == [(1, "read")] and set(stmt.cuts) == {1, 2}
