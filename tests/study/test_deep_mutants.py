@@ -241,3 +241,12 @@ def test_the_default_selection_of_each_proved_construction_is_never_proved(dfs, 
             out = run_all_n(mu, check, timeout_s=15)
             assert out.verdict != "error", (mu.id, out.first_failure)
             assert not soundness_failure(r, out), (mu.id, r.text(), out.verdict)
+
+
+def test_a_size_with_no_decoder_has_the_same_weights():
+    from proofs.cot_path_to_tree.constructions.cotwidofpath import WidthPathConstruction
+
+    base = WidthPathConstruction("repaired")
+    mu = next(m for m in deep_mutants(base, 9) if m.kind == "max-unit" and m.block == "p")
+    assert same_weights(mu, base, 1)  # |w| = 1: no layout (a block of |w|/2 + 1), so nothing differs
+    assert same_weights(mu, base, 8) and not same_weights(mu, base, 10)
