@@ -12,9 +12,7 @@ from proofs.cot_path_to_tree.algorithms.strahler_facts import fold_c, fold_m, st
 from symcot.algorithms.logic import Concrete, check_facts, check_views
 from symcot.algorithms.transition import run
 from symcot.inputs.dyck_families import NONEMPTY_DYCK_WORDS
-from symcot.prove.alln.context import Context
-from symcot.prove.alln.facts import prove_facts
-from symcot.prove.alln.ops import Symbolic, quantified
+from symcot.prove.alln.facts import prove_vocabulary
 
 FIELDS = ["t", "height", "m", "c", "reading", "next_q", "q_in"]
 
@@ -63,10 +61,7 @@ def test_a_wrong_step_is_caught_by_the_facts_and_by_the_tree():
 
 @pytest.mark.slow
 def test_every_derived_fact_is_proved_by_z3():
-    c = Symbolic(VOCABULARY)
-    ctx = Context([(f.name, quantified(c, f)) for f in VOCABULARY.facts], 60)
-    ctx.kinds = c.kinds
-    obs = prove_facts(ctx, VOCABULARY, c)
+    obs = prove_vocabulary(VOCABULARY, 60)
     assert obs and all(o.ok for o in obs), [o.line() for o in obs if not o.ok]
     derived = {f.name for f in VOCABULARY.facts if f.kind == "derived"}
     assert {o.where for o in obs} == derived

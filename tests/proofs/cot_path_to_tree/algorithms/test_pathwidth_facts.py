@@ -9,7 +9,7 @@ from proofs.cot_path_to_tree.algorithms.pathwidth_facts import LEVEL, VOCABULARY
 from symcot.algorithms.logic import Concrete, Fact, Induction, Vocabulary, check_facts, check_views
 from symcot.inputs.dyck_families import NONEMPTY_DYCK_WORDS
 from symcot.prove.alln.context import Context
-from symcot.prove.alln.facts import prove_fact, prove_facts
+from symcot.prove.alln.facts import prove_fact, prove_vocabulary
 from symcot.prove.alln.ops import Symbolic, quantified
 
 FIELDS = ["t", "ht", "p", "wd"]
@@ -64,10 +64,7 @@ def test_a_wrong_derived_fact_is_caught_on_a_run_and_not_proved():
 
 
 def test_every_derived_fact_is_proved_by_z3():
-    c = Symbolic(VOCABULARY)
-    ctx = Context([(f.name, quantified(c, f)) for f in VOCABULARY.facts], 60)
-    ctx.kinds = c.kinds
-    obs = prove_facts(ctx, VOCABULARY, c)
+    obs = prove_vocabulary(VOCABULARY, 60)
     assert obs and all(o.ok for o in obs), [o.line() for o in obs if not o.ok]
     derived = {f.name for f in VOCABULARY.facts if f.kind == "derived"}
     assert {o.where for o in obs} == derived
