@@ -198,6 +198,9 @@ class AllNStatement:
         steps: the last step ``T`` (default: the vocabulary's ``T``).
         notes: what the statement assumes or leaves out, for the report.
         quotes: per ``(layer, block)`` of a cut, where the proof says so (a choice quotes in its ``source``).
+        stop_witness: where the stop rule fails on ``y_τ``, ``τ < T``: a coordinate of its block as a function
+            of ``(c, τ)`` (thm:cotdijkstra: ``cur(τ + 1)``, a vertex still unvisited). Guidance only: the
+            obligation instantiates "the rule fires on ``y_τ``" there, which only weakens that hypothesis.
 
     """
 
@@ -213,6 +216,7 @@ class AllNStatement:
     steps: Callable[[Interp], Any] = field(default=lambda c: c.T)
     notes: tuple[str, ...] = ()
     quotes: dict[tuple[int, str], str] = field(default_factory=dict)
+    stop_witness: Callable[[Interp, Any], Any] | None = None
 
     def __post_init__(self) -> None:
         if self.last_token not in ("encoding", "all"):

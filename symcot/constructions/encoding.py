@@ -418,12 +418,15 @@ class LambdaRule:
 
     ``value(env, weight)`` is what the construction uses on an input; symbolic replay reads the same
     formula as the lower bound ``λ ≥ formula`` (for each arc weight in place of ``W``: the formula must
-    be non-decreasing in ``W``). ``source`` says where the paper asks for it.
+    be non-decreasing in ``W``). ``source`` says where the paper asks for it. ``scale`` is the term whose
+    multiple the all-n prover's derived rule is (``λ ≥ a·scale + b``, :mod:`symcot.prove.lam.rule`); ``None``
+    reads the statement's first size (``n``).
     """
 
     formula: sp.Expr
     source: str = ""
     text: str = ""
+    scale: sp.Expr | None = None
 
     def value(self, env: Mapping[sp.Symbol, Any], weight: Any = 1) -> Any:
         """``λ`` at these sizes and this largest weight (exact: ``int`` when integral).

@@ -2,7 +2,8 @@
 
 :meth:`~symcot.constructions.base.Construction.token_keys` is written for one input. Given a batch's stand-in
 (:mod:`symcot.inputs.batch`), it returns keys in which every value that differs between rows is a *leaf*: a
-``(B,)`` numpy array (row ``r``'s value is ``leaf[r]``), or an object with ``codes`` (``(B, k)`` integers that
+``(B,)`` numpy array (row ``r``'s value is ``leaf[r]``; integers, booleans, strings, or hashable objects such as
+exact numbers and a sentinel for ``∞``, coded by a table of the values seen in this process), or an object with ``codes`` (``(B, k)`` integers that
 identify row ``r``'s value) and ``value(r)`` (:class:`~symcot.inputs.batch.RaggedArcs`). :func:`batch_prompt`
 groups the rows of each position by their leaves, rebuilds the key of one row of every group exactly as
 ``token_keys`` would have built it for that row's input, and asks for its token once. The tests compare the
@@ -138,7 +139,12 @@ def _codes(leaf: Any, batch: int) -> np.ndarray:
             return leaf.astype(np.int64)[:, None]
         if leaf.dtype.kind == "U":  # fixed-width UCS-4: the code points
             return np.ascontiguousarray(leaf).view(np.uint32).reshape(batch, -1).astype(np.int64)
-        raise ValueError(f"a key leaf of dtype {leaf.dtype}: integers, booleans or strings only")
+        if leaf.dtype.kind == "O":  # exact numbers and sentinels (thm:cotdijkstra's ∞): interned
+            try:
+                return np.fromiter(map(_intern, leaf.tolist()), dtype=np.int64, count=batch)[:, None]
+            except TypeError:
+                raise ValueError("a key leaf of objects that are not hashable") from None
+        raise ValueError(f"a key leaf of dtype {leaf.dtype}: integers, booleans, strings or hashable objects only")
     return np.asarray(leaf.codes, dtype=np.int64).reshape(batch, -1)
 
 
@@ -169,8 +175,19 @@ def _distinct_rows(codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return first, inverse.ravel()
 
 
+#: Codes of the object leaves' values: one per distinct value in this process (equal values, one code).
+_INTERNED: dict[Any, int] = {}
+
+
+def _intern(x: Any) -> int:
+    return _INTERNED.setdefault(x, len(_INTERNED))
+
+
 def _value(leaf: Any, r: int) -> Any:
-    return leaf[r].item() if isinstance(leaf, np.ndarray) else leaf.value(r)
+    if not isinstance(leaf, np.ndarray):
+        return leaf.value(r)
+    x = leaf[r]
+    return x.item() if isinstance(x, np.generic) else x
 
 
 def batch_prompt(keys: list[tuple[Any, Any]], token: Callable[[Any], list[Any]], batch: int,

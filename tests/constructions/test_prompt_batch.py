@@ -44,6 +44,20 @@ def test_leaves_that_are_not_rows_of_the_batch_are_refused():
         batch_prompt([("x", ("x", np.array([1.5, 2.0, 3.0])))], lambda k: [k], 3)
 
 
+def test_object_leaves_exact_numbers_and_a_sentinel_are_grouped_by_value():
+    """A row of weights with ∞ off the arcs (an object array): rows group by equal values, each token built once."""
+    from fractions import Fraction
+
+    inf = object()
+    leaf = np.array([Fraction(3, 2), inf, Fraction(3, 2), 1], dtype=object)
+    calls = []
+    out = batch_prompt([("x", ("x", leaf))], lambda k: calls.append(k) or [k], 4)
+    assert [out.tokens[i][0] for i in out.index[:, 0].tolist()] == [("x", v) for v in leaf.tolist()]
+    assert len(calls) == 3 and ("x", inf) in calls
+    with pytest.raises(ValueError, match="not hashable"):
+        batch_prompt([("x", ("x", np.array([{}, {}, {}], dtype=object)))], lambda k: [k], 3)
+
+
 def test_key_code_that_branches_on_a_row_value_fails_loudly():
     """Code written for one input that branches on a value cannot run on a stand-in: numpy refuses, no guess."""
     letters = np.array(["U", "D"])

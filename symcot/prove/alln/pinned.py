@@ -203,9 +203,10 @@ def check_z3_reading(stmt: AllNStatement, values: dict[str, Any], lam: Any = Non
     """The first place where the prover's reading of ``stmt`` differs from the concrete one on a run, or None.
 
     ``values`` is the vocabulary's interpretation of the run (``vocabulary.interpret(inp, states)``);
-    ``facts``: also every fact at every assignment (the costliest part).
+    ``facts``: also every fact at every assignment (the costliest part). Where the row has a λ, both readings
+    bind it as ``lam`` (a view that writes ``∞`` as the weights' λ reads it on either side).
     """
-    conc = Concrete(values)
+    conc = Concrete(values if lam is None else {**values, "lam": lam})
     pin = Pinned(stmt, values, lam)
     T = int(stmt.steps(conc))
     parts: list[Iterable[ReadingDifference]] = [_scalars(stmt, conc, pin), _views(stmt, conc, pin, T),

@@ -156,8 +156,9 @@ def _prove_in(res: AllNResult, cons: Construction, stmt: AllNStatement, lam_boun
     _run_phases(cons, eng, ctx, vocab, c, lemmas, facts, only)
     res.obligations = ctx.log
     if ctx.keep_queries and res.proved:
-        size = next(iter(stmt.sizes))
-        res.lam_rule = derive(ctx, ctx.log, f"λ ≥ {res.lam_bound}", lam_z, sizes, size)
+        rule = cons.lam_rule
+        scale = rule.scale if rule is not None and rule.scale is not None else next(iter(stmt.sizes))
+        res.lam_rule = derive(ctx, ctx.log, f"λ ≥ {res.lam_bound}", lam_z, sizes, scale)
 
 
 def prove(cons: Construction, stmt: AllNStatement | None = None, *, lam_bound: Any = None,
@@ -180,7 +181,7 @@ def prove(cons: Construction, stmt: AllNStatement | None = None, *, lam_bound: A
         only: restrict to these phases (``base``, ``step``, ``stop``); empty: all.
         stop_early: stop at the first obligation that is not proved (enough to show a mutant is not proved).
         derive_lambda: for a construction with ``λ``: after the proof under ``λ ≥ lam_bound`` (default: its
-            rule), derive the least rule ``λ ≥ a·n + b`` the obligations need (:mod:`symcot.prove.lam.rule`).
+            rule), derive the least rule ``λ ≥ a·n + b`` (``a·scale + b`` for a rule with a ``scale``) the obligations need (:mod:`symcot.prove.lam.rule`).
 
     """
     t0 = time.perf_counter()

@@ -32,7 +32,7 @@ from symcot.constructions.encoding import StopRule
 from symcot.prove.alln.blocks import Unsupported, shape_of
 from symcot.prove.alln.context import Context
 from symcot.prove.alln.engine import Engine
-from symcot.prove.alln.ops import as_bool, fresh_int, reading
+from symcot.prove.alln.ops import as_arith, as_bool, fresh_int, reading
 from symcot.prove.alln.sums import support_points
 
 
@@ -212,8 +212,12 @@ def prove_stop(eng: Engine, ctx: Context, stop: StopRule | None, encoding_blocks
         j = fresh_int("j")
         val = tok.read(b, (j,))
         quant = z3.ForAll([j], z3.Implies(eng.block_range(b, (j,)), val == stop.value))
+        points = support_points(val, j)
+        if eng.stmt.stop_witness is not None:
+            with reading("the statement's stop witness"):
+                points.append(as_arith(eng.stmt.stop_witness(eng.c, tau)))
         inst = [(f"… at {p}", z3.Implies(eng.block_range(b, (p,)), z3.substitute(val, (j, p))
-                                         == stop.value)) for p in support_points(val, j)]
+                                         == stop.value)) for p in points]
         ctx.check(z3.BoolVal(False), "stop", f"block {b}", f"the stop rule ({stop.describe()}) does not fire on y_τ, "
                   "τ < T", [("0 ≤ τ < T", z3.And(tau >= 0, tau < last)), ("the rule fires on y_τ", quant), *inst])
         fin = eng.token(Y, last)

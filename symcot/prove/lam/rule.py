@@ -1,5 +1,9 @@
 r"""The λ rule derived as a formula in the size: the least ``λ ≥ a·n + b`` the attention obligations need.
 
+``n`` stands for the rule's *scale*: the statement's first size, or the term a construction's
+:class:`~symcot.constructions.encoding.LambdaRule` names (thm:cotdijkstra's ``(n - 1)·W``, where λ must pass
+every finite distance), so the derived rule is ``λ ≥ a·scale + b`` with ``a`` and ``b`` found as below.
+
 A proof with ``λ ≥ R₀`` (the construction's rule) names, in each obligation's unsat core, whether the
 bound on ``λ`` was used. An obligation proved without it holds for every ``λ``. The others (the scores of
 the heads whose keys or queries carry ``λ``) are re-checked from exactly the hypotheses of their cores,
@@ -61,9 +65,12 @@ def _holds(ctx: Context, obs: Sequence[Obligation], bound_name: str, hyp: Any, t
 
 
 def derive(ctx: Context, obligations: Sequence[Obligation], bound_name: str, lam_z: Any,
-           sizes: dict[sp.Symbol, Any], size: sp.Symbol, slopes: Sequence[int] = (0, 1, 2, 3),
+           sizes: dict[sp.Symbol, Any], size: sp.Expr, slopes: Sequence[int] = (0, 1, 2, 3),
            window: tuple[int, int] = (-8, 8), timeout_s: float = 20) -> LambdaRuleResult:
-    """The least ``a·size + b`` (slopes in order, ``b`` in ``window``) under which the λ obligations hold."""
+    """The least ``a·size + b`` (slopes in order, ``b`` in ``window``) under which the λ obligations hold.
+
+    ``size`` is a size symbol or the rule's scale, a term in the size symbols (``(n - 1)·W``).
+    """
     lam_obs = [o for o in obligations if o.ok and bound_name in o.used]
     res = LambdaRuleResult(None, len(lam_obs))
     if not lam_obs:
@@ -81,7 +88,7 @@ def derive(ctx: Context, obligations: Sequence[Obligation], bound_name: str, lam
     if found is None:
         return res
     a, b = found.slope, found.intercept
-    res.rule = sp.expand(a * size + b)
+    res.rule = a * size + b
     if found.search.below is not None:  # b - 1, tried by the search and not proved
         below = f"λ ≥ {a * size + b - 1}"
         res.below = next(t for t in reversed(res.tries) if t["rule"] == below)
