@@ -131,7 +131,8 @@ CLAIMS = [
         where="Section 4.1; proof in Appendix Dijkstra Algorithm (app:cotdij)",
         checks=[_scan("as-written"), _scan("missing-arc-0"), _scan("repaired"),
                 _symbolic("as-written"), _symbolic("missing-arc-0"), _symbolic("repaired"),
-                *[AllNCheck(_variant(v), SPEC, FAMILIES) for v in ("as-written", "missing-arc-0", "repaired")]],
+                *[AllNCheck(_variant(v), SPEC, FAMILIES, concrete_size=4, facts_size=3, reading_size=2)
+                  for v in ("as-written", "missing-arc-0", "repaired")]],
         default_max_size=6,
         notes=["Connected = every vertex reachable from the source. Family caps: weights {1,2,3} to n = 3, "
                "BFS weights to n = 4, trees to n = 6; max_size is the largest size every exhaustive family "

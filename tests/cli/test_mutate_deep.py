@@ -84,8 +84,8 @@ def test_bad_deep_options_are_one_line_errors(capsys, argv, message):
 
 
 def test_a_claim_without_an_all_n_statement_is_named(capsys):
-    err = _one_line_error(capsys, ["mutate", "thm:cotdijkstra", "--deep"])
-    assert "thm:cotdijkstra's all-n checks have no all-n statement" in err
+    err = _one_line_error(capsys, ["mutate", "thm:cotwidoftree", "--deep"])
+    assert "thm:cotwidoftree's all-n checks have no all-n statement" in err
     err = _one_line_error(capsys, ["mutate", "thm:cotdfs:tree:nope", "--deep"])
     assert "unknown claim" in err
 

@@ -51,6 +51,7 @@ from proofs.cot_path_to_tree.algorithms.dfs_facts import MOVE, STEP, VERTEX, val
 from proofs.cot_path_to_tree.algorithms.dijkstra import DIJKSTRA, INF, DkstState, weighted_input
 from symcot.algorithms.logic import Direct, Fact, Induction, Sig, Var, Vocabulary
 from symcot.algorithms.transition import definitions, interpretation, run
+from symcot.inputs.batch import DigraphColumns
 
 SYMBOLS = (
     Sig("n", 0, doc="number of vertices"),
@@ -221,8 +222,8 @@ DERIVED = (
 )
 
 
-def _symbols(g: Any) -> dict[str, Any]:
-    """The input symbols of a :class:`~proofs.cot_path_to_tree.algorithms.dijkstra.WeightedInput`.
+def _search(g: Any) -> dict[str, Any]:
+    """``W``, ``hop`` and ``pre`` of a :class:`~proofs.cot_path_to_tree.algorithms.dijkstra.WeightedInput`.
 
     ``hop`` and ``pre`` come from a breadth-first search from ``src`` (out-neighbours in index order); a vertex it
     does not reach (outside the domain) has ``hop = -1``.
@@ -236,8 +237,7 @@ def _symbols(g: Any) -> dict[str, Any]:
             if g.arc(u, v) and v not in hop:
                 hop[v], pre[v] = hop[u] + 1, u
                 queue.append(v)
-    return {"n": g.n, "src": g.src, "arc": g.arc, "w": g.w, "W": max(weights, default=0),
-            "hop": lambda v: hop.get(v, -1), "pre": lambda v: pre.get(v, -1)}
+    return {"W": max(weights, default=0), "hop": lambda v: hop.get(v, -1), "pre": lambda v: pre.get(v, -1)}
 
 
 def interpret(inp: tuple[Any, int], states: Sequence[DkstState]) -> dict[str, Any]:
@@ -253,12 +253,26 @@ def interpret(inp: tuple[Any, int], states: Sequence[DkstState]) -> dict[str, An
     def cnt(t: int, k: int) -> int:
         return counts[t][k] if 0 <= t < len(counts) and 0 <= k < len(counts[t]) else -1
 
-    return {**_symbols(g), **interpretation(DIJKSTRA, r), "cnt": cnt}
+    return {**inputs(inp), **_search(g), **interpretation(DIJKSTRA, r), "cnt": cnt}
 
 
 def inputs(inp: tuple[Any, int]) -> dict[str, Any]:
-    """The input symbols ``n``, ``src``, ``arc``, ``w``, ``W``, ``hop``, ``pre`` of ``inp = (graph, source)``."""
-    return _symbols(weighted_input(*inp))
+    """The input symbols a prompt reads, ``n``, ``src``, ``arc`` and ``w``, of ``inp = (graph, source)``.
+
+    Also of a batch's stand-in ``(DigraphColumns, source)`` (unweighted: every arc weighs 1): ``arc(i, j)`` is then
+    every row's, a ``(B,)`` array. The weights may be symbols (symbolic replay). ``W``, ``hop`` and ``pre`` (a
+    search of the whole input) are :func:`interpret`'s.
+    """
+    g, s = inp
+    if isinstance(g, DigraphColumns):
+        a, size = g.adjacency(), g.n
+
+        def arc(i: int, j: int) -> Any:
+            return a[i][j] != 0 if 0 <= i < size and 0 <= j < size else False
+
+        return {"n": size, "src": s, "arc": arc, "w": lambda i, j: 1}
+    wi = weighted_input(g, s)
+    return {"n": wi.n, "src": wi.src, "arc": wi.arc, "w": wi.w}
 
 
 def _dist_view(c: Any, t: Any) -> Any:

@@ -56,11 +56,25 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from types import SimpleNamespace
 from typing import Any, Literal
 
 from proofs.cot_path_to_tree.algorithms.dijkstra import INF, DkstState, validate_dijkstra_input
-from symcot.constructions.base import Construction, Expectation, onehot_list
-from symcot.constructions.encoding import LambdaRule, StateEncoding, StopRule, W, indicator, onehot, scalar, vector
+from proofs.cot_path_to_tree.algorithms.dijkstra_facts import VOCABULARY as DKST_VOCABULARY
+from symcot.constructions.alln import AllNStatement, Choice, PromptStatement, Segment
+from symcot.constructions.base import Construction, Expectation
+from symcot.constructions.encoding import (
+    LambdaRule,
+    StateEncoding,
+    StopRule,
+    Term,
+    W,
+    const,
+    indicator,
+    onehot,
+    scalar,
+    vector,
+)
 from symcot.constructions.readings import Reading, as_written, reading, repair
 from symcot.inputs.graphs import Digraph
 from symcot.ir import Layout, Map, bcast, hadamard, lam, n, ones
@@ -195,29 +209,23 @@ READINGS: dict[str, Reading] = {
 
 #: "λ is a sufficiently large constant": ``λ = 1 + (n - 1)·max_e a_e``, strictly above every tentative
 #: distance (choice 6).
+#: The all-n prover derives the least ``λ ≥ a·(n - 1)·W + b`` (``scale``): a multiple of the longest possible
+#: shortest path, as the proof's "λ exceeds every finite distance" asks.
 LAMBDA_RULE = LambdaRule(1 + (n - 1) * W, "app:cotdij: \"λ is a sufficiently large constant\"",
-                         "λ = 1 + (n-1)·max arc weight, per input")
-
-
-def dijkstra_token_keys(g: Digraph, s: int) -> list[tuple[str, Any]]:
-    """``[x_0, …, x_{n-1}, y_0]``: ``x_i`` depends on ``i`` and the arcs out of ``v_i`` with their weights."""
-    out = g.out_arcs()
-    return [*((f"x_{i}", ("x", g.n, i, out[i])) for i in range(g.n)), ("y_0", ("y", g.n, s))]
+                         "λ = 1 + (n-1)·max arc weight, per input", scale=(n - 1) * W)
 
 
 def dijkstra_token(cl: ConcreteLayout, key: Any, lam_value: Any, enc: Encoding,
                    extra: dict[str, Any] | None = None) -> list[Any]:
-    """``x_i = [e_i ‖ -λ ‖ 0^n ‖ A_{i,:} ‖ λ^n ‖ 0^n]``, ``y_0 = [e_p ‖ 0 ‖ e_p ‖ 0^n ‖ λ^n ‖ 0^n]``.
+    """The token of a key of :func:`prompt_statement` ``(enc)`` with the blocks a construction appends.
 
-    ``extra`` fills blocks a construction appends (thm:cotwidoftree's ``dif``, ``twd``, ``mwd``).
+    ``x_i = [e_i ‖ -λ ‖ 0^n ‖ A_{i,:} ‖ λ^n ‖ 0^n]``, ``y_0 = [e_p ‖ 0 ‖ e_p ‖ 0^n ‖ λ^n ‖ 0^n]`` (the segments'
+    encodings), and ``extra`` in the blocks beyond the six (thm:cotwidoftree's ``dif``, ``twd``, ``mwd``).
     """
-    if key[0] == "x":
-        _, nv, i, arcs = key
-        return cl.assemble({"cur": onehot_list(nv, i), "crd": -lam_value, "wei": enc.row(nv, i, arcs, lam_value),
-                            "dis": [lam_value] * nv, **(extra or {})})
-    _, nv, s = key
-    e = onehot_list(nv, s)
-    return cl.assemble({"cur": e, "crd": 0, "vis": e, "dis": [lam_value] * nv, **(extra or {})})
+    cls, i, *vals = key
+    seg = prompt_statement(enc).segment(cls)
+    state = SimpleNamespace(**dict(zip(sorted(seg.encoding.fields()), vals)))
+    return cl.assemble({**seg.encoding.expected(state, i, cl.sizes, lam_value), **(extra or {})})
 
 
 def encode_dist(dist: Sequence[Any], lam_value: Number) -> list[Number]:
@@ -254,6 +262,102 @@ def dijkstra_invariants(states: Sequence[DkstState], t: int, lam_value: Number, 
     ]
 
 
+# -- the statement for every n (read by the all-n prover, symcot.prove.alln) -------------------------------
+
+def _inf(c: Any) -> Any:
+    """``∞`` as the statement writes it: the prover's ``λ`` where it binds one, the reference's ``∞`` elsewhere."""
+    return getattr(c, "lam", INF)
+
+
+class _MinusLambda(Term):
+    """``[-λ]`` from a field that is ``∞`` (``π_crd(x_i) = -λ``): a scalar term, negated, with ``∞ ↦ λ``."""
+
+    def values(self, state: Any, size: int, lam: Any) -> list[Any]:
+        """``-λ`` where the field is ``∞``, else the field negated."""
+        v = getattr(state, self.field or "")
+        return [-lam if v is INF else -v]
+
+
+def _row_view(enc: Encoding) -> Callable[[Any, Any], Any]:
+    """``A_{i,:}`` under the reading ``enc``: ``a_ij`` on an arc, ``absent`` off the arcs, ``diagonal`` at ``a_ii``."""
+
+    def row(c: Any, i: Any) -> Any:
+        off = 0 if enc.absent == "0" else _inf(c)
+        diag = 0 if enc.diagonal == "0" else _inf(c)
+        return c.vec(lambda j: c.ite(i == j, diag, c.ite(c.arc(i, j), c.w(i, j), off)), c.n)
+
+    return row
+
+
+def _lam_row(c: Any, _p: Any) -> Any:
+    """``λ^n`` (``∞`` in every coordinate)."""
+    return c.vec(lambda j: _inf(c), c.n)
+
+
+#: ``x_i = [e_i ‖ -λ ‖ 0^n ‖ A_{i,:} ‖ λ^n ‖ 0^n]`` (unlisted blocks are 0).
+X_TOKEN = StateEncoding({"cur": onehot("i"), "crd": _MinusLambda("scalar", "inf", scale=-1), "wei": vector("row"),
+                         "dis": vector("lam_row")})
+#: ``y_0 = [e_p ‖ 0 ‖ e_p ‖ 0^n ‖ λ^n ‖ 0^n]``.
+Y0_TOKEN = StateEncoding({"cur": onehot("src_at"), "vis": onehot("src_at"), "dis": vector("lam_row")})
+#: ``y_0`` read at the source.
+Y0_SEGMENT = Segment("y_0", lambda c: 1, Y0_TOKEN, {"src_at": lambda c, i: c.src, "lam_row": _lam_row},
+                     lambda i: "y_0")
+
+
+def prompt_segments(enc: Encoding) -> tuple[Segment, ...]:
+    """``x_0 … x_{n-1}`` under the reading ``enc`` of ``A_{i,:}`` (no sentinel in this proof)."""
+    views = {"i": lambda c, i: i, "inf": lambda c, i: _inf(c), "row": _row_view(enc), "lam_row": _lam_row}
+    return (Segment("x", lambda c: c.n, X_TOKEN, views, lambda i: f"x_{i}"),)
+
+
+def prompt_statement(enc: Encoding) -> PromptStatement:
+    """The prompt ``[x_0, …, x_{n-1}, y_0]`` under the reading ``enc``: the variants without an all-n statement."""
+    return PromptStatement(DKST_VOCABULARY, prompt_segments(enc), Y0_SEGMENT)
+
+
+def _dist(c: Any, t: Any) -> Any:
+    """``Dist^(τ)`` with ``∞ ↦ λ``."""
+    return DKST_VOCABULARY.views["dist"](c, t)
+
+
+#: Views of ``y_τ`` and of step ``τ``: ``π_dis(y_τ)`` (``λ^n`` at ``τ = 0``, as ``y_0`` carries it; ``Dist^(τ)``
+#: after), ``Dist^(τ+1)`` (layer 1's relaxation), ``cur^(τ+1)`` and its distance (layer 2's selection).
+TOKEN_VIEWS = {
+    "dis_in": lambda c, t: c.vec(lambda v: c.ite(t == 0, _inf(c), c.ite(c.fin(t, v), c.dist(t, v), _inf(c))), c.n),
+    "dist_next": lambda c, t: _dist(c, t + 1),
+    "next_cur": lambda c, t: c.cur(t + 1),
+    "next_dist_cur": lambda c, t: c.dist(t + 1, c.cur(t + 1)),
+}
+#: Every block of ``y_τ``: ``enc`` (``dis`` from ``τ = 0`` on, ``λ^n`` there), ``wei = 0^n``, ``buf = 0^n``.
+TOKEN = ENCODING.extended(dis=vector("dis_in"), wei=const(0), buf=const(0))
+#: Layer 1 at step ``τ``: "the first layer updates the distance vector from Dist^(t) to Dist^(t+1)" and resets
+#: ``wei``; layer 2: the selected vertex in ``cur``, its distance in ``crd``, ``buf`` reset.
+CUTS = {1: StateEncoding({"dis": vector("dist_next"), "wei": const(0)}),
+        2: StateEncoding({"cur": onehot("next_cur"), "crd": scalar("next_dist_cur"), "buf": const(0)})}
+QUOTES = {(1, "dis"): "the first layer updates the distance vector from Dist^(t) to Dist^(t+1)",
+          (1, "wei"): "W_2^(1) resets π_wei to 0^n",
+          (2, "cur"): "π_cur(α') is the sole survivor in the current block",
+          (2, "crd"): "W_2^(2) sets π_crd(y_{t+1}) = Dist^(t+1)[j']",
+          (2, "buf"): "W_2^(2) resets π_buf(y_{t+1}) = 0^n"}
+#: Head R: ``x_{cur^(τ)}`` (the first token whose ``π_cur`` is ``e_{cur}``); head S: by the score ``(1 - vis)·(λ -
+#: dis)``, positive exactly at the unvisited vertices of finite ``Dist^(τ+1)`` (``λ`` is above every one), ``0`` at
+#: every ``y``: ``x_{cur^(τ+1)}``, the least ``Dist`` among them and the lowest index among ties.
+CHOICES = (
+    Choice(1, "R", lambda c, t: [(True, "x", c.cur(t))],
+           "the UHA selects the lowest-indexed match, necessarily the input embedding x_i of cur = v_i"),
+    Choice(1, "R", lambda c, i: [(True, "x", i)], "at x_i the query e_i meets the key e_i of x_i first", cls="x"),
+    Choice(2, "S", lambda c, t: [(True, "x", c.cur(t + 1))],
+           "UHA selects the lowest-indexed x token at which -π_dis is maximized over unvisited vertices"),
+)
+#: The statement of the repaired decoder (``a_ii = 0``, ``λ`` for a missing arc), at ``λ ≥ 1 + (n - 1)·W``. The
+#: halting criterion ``π_vis = 1^n`` fails on ``y_τ``, ``τ < T``, at ``cur^(τ+1)``, a vertex still unvisited (the
+#: vocabulary's ``unvisited``): the stop obligation's witness.
+STATEMENT = AllNStatement(DKST_VOCABULARY, {n: lambda c: c.n, W: lambda c: c.W}, prompt_segments(REPAIRED),
+                          Y0_SEGMENT, TOKEN, TOKEN_VIEWS, CHOICES, CUTS, quotes=QUOTES,
+                          notes=("the statement of the repaired reading: λ for a missing arc, a_ii = 0",),
+                          stop_witness=lambda c, t: c.cur(t + 1))
+
+
 class DijkstraConstruction(Construction):
     """The Dijkstra decoder with an input reading (``as-written``, ``missing-arc-0``) or the ``repaired`` one."""
 
@@ -274,6 +378,11 @@ class DijkstraConstruction(Construction):
         super().__init__("thm:cotdijkstra", variant, decoder or build_decoder(f"thm:cotdijkstra/{variant}"),
                          notes if notes is not None else default_notes)
         self.arcs = enc
+        #: The statement of the repaired reading's proof; the other readings state their prompt by the same
+        #: segments (a variant of the same class may have none, so it is the instance's).
+        self.all_n = STATEMENT if enc == REPAIRED else None  # type: ignore[misc]
+        if self.all_n is None:
+            self.prompt_segments = prompt_statement(enc)  # type: ignore[misc]
 
     def env(self, inp: Inp) -> dict:
         """``{n: |V|}``."""
@@ -288,13 +397,13 @@ class DijkstraConstruction(Construction):
         """A simple digraph with exact positive weights, every vertex reachable from the source."""
         validate_dijkstra_input(*inp)
 
-    def token_keys(self, inp: Inp) -> list[tuple[str, Any]]:
-        """``[x_0, …, x_{n-1}, y_0]`` (no sentinel in this proof)."""
-        return dijkstra_token_keys(*inp)
+    def _segments(self) -> PromptStatement:
+        """The prompt's segments: this variant's, or the reading's where a subclass writes its own ``token``.
 
-    def token(self, cl: ConcreteLayout, key: Any, lam_value: Any) -> list[Any]:
-        """See :func:`dijkstra_token`."""
-        return dijkstra_token(cl, key, lam_value, self.arcs)
+        thm:cotwidoftree's decoder (a subclass) writes ``token`` itself, from the keys of the reading's segments
+        (:func:`dijkstra_token`).
+        """
+        return self.stated_prompt() or prompt_statement(self.arcs)
 
     def invariants(self, inp: Inp, states: Sequence[DkstState], t: int) -> list[Expectation]:
         """Head choices and block values the proof states for step ``t``."""

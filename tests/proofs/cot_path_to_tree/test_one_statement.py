@@ -18,6 +18,8 @@ CLAIMS = ["thm:cotdfs", "thm:cotdfs:phi", "thm:cotdijkstra", "thm:cotpathtotree"
           "thm:cotpathstrahler", "thm:cotwidofpath", "thm:cotwidoftree", "thm:cotwidoftree:width"]
 #: A statement written for some variants only (claim: why): the other variants' proof states its per-step claims itself.
 ONE_VARIANT_STATEMENTS = {
+    "thm:cotdijkstra": "written for the repaired decoder (λ for a missing arc, a_ii = 0); as-written and missing-arc-0 "
+                       "state their prompt by the same segments, and invariants() locates their failures",
     "thm:cottreestrahler": "written for the repaired decoder",
     "thm:cotpathstrahler": "written for the letter/m = π_q and printed-q/m = π_tmp_q readings; tmp-q, q_0 = 0 and "
                            "m-from-the-other-block have none, and invariants() locates their failures",
@@ -81,7 +83,7 @@ def _prompt_places(cons: Construction) -> list[str]:
 
 
 #: The constructions without segments: no all-n statement, so their prompt is written by hand.
-HAND_PROMPTS = {"thm:cotdijkstra", "thm:cotwidoftree", "thm:cotwidoftree:width"}
+HAND_PROMPTS = {"thm:cotwidoftree", "thm:cotwidoftree:width"}
 
 
 @pytest.mark.parametrize("claim_id", CLAIMS)
@@ -108,8 +110,9 @@ def test_a_prompt_stated_twice_is_found():
 
 
 #: Definition facts of a vocabulary that are not its algorithm's step: each defines an auxiliary symbol that no
-#: transition state holds (the first/last step a vertex is current, the matrix view of the flattened A_w).
-AUXILIARY = {"first", "last", "made", "A"}
+#: transition state holds (the first/last step a vertex is current, the matrix view of the flattened A_w, Dkst's
+#: largest arc weight W and its count of visited vertices cnt).
+AUXILIARY = {"first", "last", "made", "A", "W", "cnt:0", "cnt:step"}
 
 
 def _specs(claim):

@@ -74,10 +74,38 @@ def test_the_views_read_lambda_for_infinity_where_the_prover_binds_it():
 def test_inputs_are_the_interpretations_input_symbols():
     inp = (Digraph.from_weighted_arcs(4, {(2, 0): 3, (0, 1): 1, (1, 3): 2, (2, 3): 1}), 2)
     got, full = inputs(inp), VOCABULARY.interpret(inp, dijkstra_dynamic(*inp))
-    assert {k: got[k] for k in ("n", "src", "W")} == {"n": 4, "src": 2, "W": 3}
+    assert sorted(got) == ["arc", "n", "src", "w"] and (got["n"], got["src"]) == (full["n"], full["src"]) == (4, 2)
     pairs = [(i, j) for i in range(4) for j in range(4)]
     assert all(got["arc"](i, j) == full["arc"](i, j) and got["w"](i, j) == full["w"](i, j) for i, j in pairs)
-    assert [got["hop"](v) for v in range(4)] == [1, 2, 0, 1] and [got["pre"](v) for v in range(4)] == [2, 0, -1, 2]
+    # the interpretation's search of the whole input: the largest weight and a breadth-first tree from the source
+    assert full["W"] == 3
+    assert [full["hop"](v) for v in range(4)] == [1, 2, 0, 1] and [full["pre"](v) for v in range(4)] == [2, 0, -1, 2]
+
+
+def test_inputs_read_a_batch_stand_in_row_by_row():
+    """On a batch's stand-in (unweighted digraphs as columns) ``arc`` is every row's and every arc weighs 1."""
+    import numpy as np
+
+    from symcot.inputs.batch import DigraphColumns
+
+    adj = np.zeros((2, 3, 3), dtype=np.int64)
+    adj[0, 0, 1] = adj[1, 0, 2] = adj[1, 2, 1] = 1
+    got = inputs((DigraphColumns(adj), 0))
+    assert got["n"] == 3 and got["w"](0, 1) == 1
+    assert got["arc"](0, 1).tolist() == [True, False] and got["arc"](2, 1).tolist() == [False, True]
+    assert got["arc"](0, 3) is False
+
+
+def test_inputs_keep_symbolic_weights():
+    """Symbolic replay's weights are symbols: the prompt's symbols read them without comparing them."""
+    import sympy as sp
+
+    from symcot.inputs.weighted import symbolic_weights
+
+    g = symbolic_weights(Digraph(3, ((0, 1), (1, 2))), sp.Symbol)
+    got = inputs((g, 0))
+    assert (got["w"](0, 1), got["w"](1, 2), got["arc"](1, 0)) == (*g.weights, False)
+    assert all(isinstance(w, sp.Symbol) for w in g.weights)
 
 
 def test_an_unreachable_vertex_breaks_the_domain_fact_reachable():

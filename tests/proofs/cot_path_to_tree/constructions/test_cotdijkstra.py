@@ -212,3 +212,52 @@ def test_the_scan_groups_in_parallel_give_the_one_process_details(P):
     one = check.run(RunContext("thm:cotdijkstra", 3, jobs=1))
     two = check.run(RunContext("thm:cotdijkstra", 3, jobs=2))
     assert one.details == two.details and len(one.details["smallest_lambda"]) == 6
+
+
+# -- the statement for every n ------------------------------------------------------------------------------
+
+
+def test_the_statement_is_the_repaired_readings_and_every_reading_states_its_prompt_by_segments():
+    for v in ("as-written", "missing-arc-0", "repaired"):
+        cons = DijkstraConstruction(v)
+        assert (cons.all_n is not None) == (v == "repaired"), v
+        assert cons.stated_prompt() is not None and (cons.all_n is None or cons.stated_prompt() == cons.all_n.prompt)
+    stmt = DijkstraConstruction("repaired").all_n
+    assert set(stmt.token.blocks) == set(build_decoder().layout.names)
+    assert [(ch.layer, ch.head, ch.cls) for ch in stmt.choices] == [(1, "R", "y"), (1, "R", "x"), (2, "S", "y")]
+    assert set(stmt.cuts) == {1, 2}
+    # the derived rule's form: a multiple of the longest finite distance's bound, (n - 1)·W
+    assert sp.expand(DijkstraConstruction.lam_rule.scale - (n - 1) * sp.Symbol("W", positive=True)) == 0
+
+
+def test_the_statement_holds_on_every_input_to_three_vertices(P):
+    from symcot.prove.alln.concrete import check_statement
+
+    cons = DijkstraConstruction("repaired")
+    rep = check_statement(cons, cons.all_n, P.SPEC.reference, [P.WEIGHTED, P.UNIT, P.TREES], 3, 2, 2)
+    assert rep.failure is None and rep.max_size == 3
+    weighted = sum(1 for k in (1, 2) for _ in P.WEIGHTED.inputs(k))
+    unit = sum(1 for k in (1, 2) for _ in P.UNIT.inputs(k))
+    assert rep.z3_reading_inputs == weighted + unit + 1 + 2  # trees: 1 at n = 1, 2 at n = 2
+
+
+def test_a_reading_with_another_diagonal_fails_the_statement_at_its_prompt(P):
+    """The as-written decoder (a_ii = λ) against the repaired statement: its prompt is not the statement's."""
+    from symcot.prove.alln.concrete import check_statement
+
+    stmt = DijkstraConstruction("repaired").all_n
+    rep = check_statement(DijkstraConstruction("as-written"), stmt, P.SPEC.reference, [P.UNIT], 2, 1, 1)
+    f = rep.failure
+    assert f is not None and f.kind == "prompt" and f.input["n"] == 1
+
+
+@pytest.mark.slow
+def test_the_repaired_decoder_is_proved_for_every_n_and_every_positive_weight(P):
+    chk = next(c for c in P.CLAIMS[0].checks if type(c).__name__ == "AllNCheck" and c.variant == "repaired")
+    row = chk.run(RunContext("thm:cotdijkstra", 4))
+    assert row.verdict == "proved" and row.scope.startswith("all n"), row.notes
+    assert all(o["status"] == "proved" for o in row.details["obligations"])
+    rule = row.details["lambda_rule"]
+    derived = sp.sympify(rule["derived"].removeprefix("λ ≥ "), locals={"W": sp.Symbol("W", positive=True)})
+    assert sp.expand(derived - (1 + (n - 1) * sp.Symbol("W", positive=True))) == 0, rule["derived"]
+    assert rule["next_below"]["status"] != "proved"  # λ ≥ (n - 1)·W: not from the proof's facts
