@@ -26,6 +26,16 @@ import z3
 _FRESH = re.compile(r"([^\s()|!]+)!(\d+)")
 
 
+def digest(text: str) -> bytes:
+    """The digest of a query's ``text`` with the fresh constants numbered by first appearance (module docstring)."""
+    seen: dict[str, int] = {}
+
+    def rename(m: re.Match[str]) -> str:
+        return f"{m.group(1)}!~{seen.setdefault(m.group(0), len(seen))}"
+
+    return hashlib.sha256(_FRESH.sub(rename, text).encode()).digest()
+
+
 @dataclass(frozen=True)
 class Answer:
     """A stored answer: ``(status, names in the core, detail, positions of the core)`` and the time it had."""
@@ -58,13 +68,7 @@ class QueryCache:
 
     def key(self, hyps: Sequence[tuple[str, Any]], goal: Any) -> bytes:
         """The canonical text's digest: names, formulas, goal, fresh constants numbered by first appearance."""
-        text = "\n".join([*(f"{name}\t{self._sexpr(f)}" for name, f in hyps), f"goal\t{self._sexpr(goal)}"])
-        seen: dict[str, int] = {}
-
-        def rename(m: re.Match[str]) -> str:
-            return f"{m.group(1)}!~{seen.setdefault(m.group(0), len(seen))}"
-
-        return hashlib.sha256(_FRESH.sub(rename, text).encode()).digest()
+        return digest("\n".join([*(f"{name}\t{self._sexpr(f)}" for name, f in hyps), f"goal\t{self._sexpr(goal)}"]))
 
     def get(self, key: bytes, timeout_s: float) -> Answer | None:
         """The stored answer for ``key`` if it answers a query with this time limit."""

@@ -6,7 +6,9 @@ the hypotheses of Z3's unsat core, ground instances where the ground try succeed
 Python API (``InputParser`` on the string, ``checkSat`` under ``tlimit-per``; :data:`TRIES`) and, when
 that is undecided, the text of the ground instances of its hypotheses (:mod:`symcot.prove.alln.ground`:
 weaker hypotheses, so ``unsat`` of it proves the obligation as well; the text is kept for ``--smt2``). It
-records cvc5's answer on the obligation (``Obligation.second``):
+records cvc5's answer on the obligation (``Obligation.second``). An obligation whose text (up to comments and the
+numbering of fresh constants) was answered before in this process takes that answer; an ``unknown`` one only
+where it had at least this time limit. The statuses:
 
 * ``proved`` -- cvc5 answered ``unsat`` too: the obligation is closed by both solvers;
 * ``unknown`` -- cvc5 gave up (its time limit, or incompleteness with quantifiers or non-linear terms);
@@ -25,6 +27,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from symcot.prove.alln.cache import digest
 from symcot.prove.alln.context import Obligation, Query
 from symcot.prove.alln.ground import ground
 from symcot.prove.alln.smt2 import ground_file_name, obligation_text, text, write_obligations
@@ -120,22 +123,52 @@ def _ground_text(ob: Obligation) -> str | None:
     return text(Query(tuple(inst), q.goal, True, q.core), title, ob.status)
 
 
+@dataclass(frozen=True)
+class _Answer:
+    status: str
+    detail: str
+    ground_text: str | None
+    timeout_s: float
+
+
+#: cvc5's answers in this process, by the digest of the obligation's text (:func:`_key`): rows over one vocabulary
+#: re-prove the same fact obligations, and an obligation cvc5 cannot close costs its whole time limit each time.
+_ANSWERS: dict[bytes, _Answer] = {}
+
+
+def _key(body: str) -> bytes:
+    """The digest of ``body`` without its comments (:func:`~symcot.prove.alln.cache.digest`).
+
+    Fresh constants are numbered by first appearance, as in the Z3 query cache: renaming free constants one to one
+    changes no answer.
+    """
+    return digest("\n".join(line for line in body.splitlines() if not line.lstrip().startswith(";")))
+
+
 def _recheck_one(mod: Any, ob: Obligation, k: int, timeout_s: float, out: Recheck) -> None:
     body = obligation_text(ob)
     if body is None:  # proved without a kept query: nothing to hand over
         ob.second = "error"
         out.details[k] = "no query was kept for this obligation"
         return
-    status, detail = check_text(mod, body, timeout_s, f"obligation {k}")
-    if status == "unknown":
-        alt = _ground_text(ob)
-        if alt is not None and _check_once(mod, alt, timeout_s, {}, f"obligation {k}, ground")[0] == "proved":
-            status, detail = "proved", "cvc5: unsat on the ground instances of the hypotheses (the quantified query: " \
-                f"{detail.removeprefix('cvc5: ')})"
-            out.ground_texts[k] = alt
-    ob.second = status
-    if detail:
-        out.details[k] = detail
+    key = _key(body)
+    known = _ANSWERS.get(key)
+    if known is None or (known.status == "unknown" and timeout_s > known.timeout_s):
+        status, detail = check_text(mod, body, timeout_s, f"obligation {k}")
+        alt = None
+        if status == "unknown":
+            alt = _ground_text(ob)
+            if alt is not None and _check_once(mod, alt, timeout_s, {}, f"obligation {k}, ground")[0] == "proved":
+                status, detail = "proved", "cvc5: unsat on the ground instances of the hypotheses (the quantified " \
+                    f"query: {detail.removeprefix('cvc5: ')})"
+            else:
+                alt = None
+        known = _ANSWERS[key] = _Answer(status, detail, alt, timeout_s)
+    if known.ground_text is not None:
+        out.ground_texts[k] = known.ground_text
+    ob.second = known.status
+    if known.detail:
+        out.details[k] = known.detail
 
 
 def recheck(obligations: Sequence[Obligation], timeout_s: float = DEFAULT_TIMEOUT_S,

@@ -153,3 +153,38 @@ def test_every_obligation_of_the_dfs_step_proof_is_rechecked_by_cvc5(tmp_path):
     assert seconds < 300
     assert len(so.files) == a.total and all((tmp_path / f).exists() for f in so.files.values())
     assert all((tmp_path / f).exists() for f in so.ground_files.values())
+
+
+def test_an_obligation_asked_again_takes_the_answer_cvc5_gave_it(monkeypatch):
+    """Rows over one vocabulary re-prove the same facts: cvc5 answers each text once per process (up to the fresh
+    constants' numbering and the comments); an ``unknown`` is asked again with more time, never reused for it."""
+    import symcot.prove.alln.second as second
+
+    monkeypatch.setattr(second, "_ANSWERS", {})
+    calls = []
+    real = second.check_text
+
+    def counting(mod, text, timeout_s, name="obligation"):
+        calls.append(timeout_s)
+        return real(mod, text, timeout_s, name)
+
+    monkeypatch.setattr(second, "check_text", counting)
+    first, again = _proved_by_hand(), _proved_by_hand()
+    recheck(first, 5)
+    recheck(again, 5)
+    assert [o.second for o in again] == ["proved", "proved"] and len(calls) == 2
+    hard = _fake("proved", _pigeonhole(), "head B")
+    recheck([hard], 0.2)
+    recheck([_fake("proved", _pigeonhole(), "head B")], 0.2)
+    assert hard.second == "unknown" and len(calls) == 3  # the same limit: the unknown answer stands
+    recheck([_fake("proved", _pigeonhole(), "head B")], 0.3)
+    assert len(calls) == 4  # more time: asked again
+
+
+def test_the_answer_key_ignores_comments_and_the_numbering_of_fresh_constants_only():
+    from symcot.prove.alln.second import _key
+
+    a = "; obligation 3\n(declare-fun |x!12| () Int)\n(assert (> |x!12| 0))"
+    b = "; another title\n(declare-fun |x!40| () Int)\n(assert (> |x!40| 0))"
+    c = "(declare-fun |x!12| () Int)\n(assert (> |x!12| 1))"
+    assert _key(a) == _key(b) != _key(c)
