@@ -3,8 +3,9 @@
 :meth:`~symcot.constructions.base.Construction.token_keys` is written for one input. Given a batch's stand-in
 (:mod:`symcot.inputs.batch`), it returns keys in which every value that differs between rows is a *leaf*: a
 ``(B,)`` numpy array (row ``r``'s value is ``leaf[r]``; integers, booleans, strings, or hashable objects such as
-exact numbers and a sentinel for ``∞``, coded by a table of the values seen in this process), or an object with ``codes`` (``(B, k)`` integers that
-identify row ``r``'s value) and ``value(r)`` (:class:`~symcot.inputs.batch.RaggedArcs`). :func:`batch_prompt`
+exact numbers and a sentinel for ``∞``, coded by a table of the values seen in this process), or an object
+with ``codes`` (``(B, k)`` integers that identify row ``r``'s value) and ``value(r)``
+(:class:`~symcot.inputs.batch.RaggedArcs`). :func:`batch_prompt`
 groups the rows of each position by their leaves, rebuilds the key of one row of every group exactly as
 ``token_keys`` would have built it for that row's input, and asks for its token once. The tests compare the
 result with the per-input prompts on every input up to 9 vertices; the batched checker compares a few rows of

@@ -181,7 +181,8 @@ def prove(cons: Construction, stmt: AllNStatement | None = None, *, lam_bound: A
         only: restrict to these phases (``base``, ``step``, ``stop``); empty: all.
         stop_early: stop at the first obligation that is not proved (enough to show a mutant is not proved).
         derive_lambda: for a construction with ``λ``: after the proof under ``λ ≥ lam_bound`` (default: its
-            rule), derive the least rule ``λ ≥ a·n + b`` (``a·scale + b`` for a rule with a ``scale``) the obligations need (:mod:`symcot.prove.lam.rule`).
+            rule), derive the least rule ``λ ≥ a·n + b`` (``a·scale + b`` for a rule with a ``scale``) the
+            obligations need (:mod:`symcot.prove.lam.rule`).
 
     """
     t0 = time.perf_counter()
