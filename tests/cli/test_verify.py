@@ -135,11 +135,14 @@ def test_eq_depth_height_as_printed_is_refuted_and_the_signed_reading_verified(c
 
 
 def test_verify_all_n_rows_explain_and_option_errors(tmp_path, capsys):
+    from tests.fixtures.unstated import write_claims
+
     out = tmp_path / "r.json"
-    rc = main(["verify", "--all-n", "thm:cotwidoftree", "--explain", "--json", str(out), "--no-progress"])
+    rc = main(["verify", "--all-n", "--proofs", str(write_claims(tmp_path / "claims")), "--explain", "--json", str(out),
+               "--no-progress"])
     assert rc == 2  # no all-n statement: the repaired row is unknown, with the reason in the row
     printed = capsys.readouterr().out
-    assert "thm:cotwidoftree [repaired]: unknown" in printed and "== thm:cotwidoftree [as-written]: refuted" in printed
+    assert "mine:width [repaired]: unknown" in printed and "== mine:width [as-written]: refuted" in printed
     assert "no obligation was stated" in printed and "exhaustive" not in printed.split("claim ")[0]
     data = json.loads(out.read_text())
     assert data["meta"]["all_n"] is True and [r["variant"] for r in data["claims"]] == ["as-written", "repaired"]

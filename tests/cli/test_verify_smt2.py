@@ -31,8 +31,11 @@ def test_smt2_without_all_n_is_an_error_of_one_line(tmp_path, capsys):
 
 
 def test_rows_without_obligations_give_an_index_with_its_header_only(tmp_path, capsys):
+    from tests.fixtures.unstated import write_claims
+
     out = tmp_path / "smt"
-    assert main(["verify", "--all-n", "thm:cotwidoftree", "--smt2", str(out), "--no-progress"]) == 2
+    claims = write_claims(tmp_path / "claims")
+    assert main(["verify", "--all-n", "--proofs", str(claims), "--smt2", str(out), "--no-progress"]) == 2
     assert (out / INDEX_NAME).read_text().splitlines() == ["claim\tvariant\tobligation\tphase\twhere\tfile\tz3\tcvc5"]
     assert f"SMT-LIB 2 obligations written to {out}" in capsys.readouterr().out
 

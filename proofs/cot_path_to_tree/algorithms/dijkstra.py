@@ -19,8 +19,9 @@ ordinary queue BFS (an independent route, for cross-checks).
 *The twd/mwd augmentation of obs:dynamicwidbfs.* :func:`width_dynamic` evaluates the Observation's
 set-count definition of ``twd^(t)`` and ``mwd^(t) = max_{t' < t} twd^(t')`` literally
 (``reading="as-written"``), or with the two repairs documented in docs/errata/dijkstra-width.md.
-:func:`width_update_rule` is the update rule the Observation derives (same depth: count + 1; one
-deeper: reset to 1), in the piecewise form of ``lem:widsupffn``.
+:data:`WIDTH_BFS` states the update rule the Observation derives (same depth: count + 1; one deeper:
+reset to 1; ``mwd`` the running maximum, the piecewise form of ``lem:widsupffn``) once, as a transition
+extending ``Dkst``; :func:`width_update_rule` folds it along a run's states.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Literal
 
-from symcot.algorithms.transition import Aux, Index, StateVar, Transition, run
+from symcot.algorithms.transition import Aux, Index, PyOps, StateVar, StateView, Transition, extend, run
 from symcot.errors import InvalidInputError
 from symcot.inputs.graphs import Digraph
 from symcot.inputs.trees import validate_tree
@@ -345,29 +346,69 @@ def width_states_of(states: Sequence[DkstState], reading: Reading = "repaired") 
             for st, (twd, mwd), dif in zip(states, width_dynamic(states, reading), difs)]
 
 
+def widsup_rule(o: Any, dif: Any, twd: Any, mwd: Any) -> tuple[Any, Any]:
+    """The update rule of obs:dynamicwidbfs, lem:widsupffn's ``f``, over an algebra ``o`` (the rule written once).
+
+    Same depth (``dif = 0``): ``twd + 1``; one level deeper (``dif = 1``): reset to 1; ``mwd`` the running maximum,
+    ``max(mwd, twd')``.
+    """
+    new = o.ite(dif == 0, twd + 1, 1)
+    return new, o.ite(o.lt(mwd, new), new, mwd)
+
+
 def widsup(dif: Any, twd: int, mwd: int) -> tuple[int, int]:
     """The piecewise map ``f`` of lem:widsupffn on ``(dif, twd, mwd)``; ``dif`` must be 0 or 1."""
-    if dif == 0:
-        return twd + 1, max(mwd, twd + 1)
-    if dif == 1:
-        return 1, max(mwd, 1)
-    raise ValueError(f"lem:widsupffn is defined for dif ∈ {{0, 1}}, got {dif}")
+    if dif not in (0, 1):
+        raise ValueError(f"lem:widsupffn is defined for dif ∈ {{0, 1}}, got {dif}")
+    return widsup_rule(PyOps(WIDTH_BFS, None), dif, twd, mwd)
+
+
+#: The fold's state variables (obs:dynamicwidbfs), carried beside ``Dkst``.
+WIDTH_STATE = (
+    StateVar("dif", doc="Dist^(τ)[cur^(τ)] - Dist^(τ-1)[cur^(τ-1)]: the depth difference of consecutive visits "
+                        "(0 at τ = 0)"),
+    StateVar("twd", doc="twd^(τ): the running count of visited vertices at the current depth"),
+    StateVar("mwd", doc="mwd^(τ): the running maximum of twd"),
+)
+
+
+def _width_init(o: Any, g: Any) -> dict[str, Any]:
+    """``dif = 0`` and "initialized by twd^(0) = mwd^(0) = 1" (obs:dynamicwidbfs)."""
+    return {"dif": 0, "twd": 1, "mwd": 1}
+
+
+def _width_step(o: Any, g: Any, s: Any, new: Any) -> dict[str, Any]:
+    """``dif`` of the vertex just visited against the previous one (named ``rise``), then :func:`widsup_rule`."""
+    dif = o.let("rise", o.at(new.dist, new.cur, 0) - o.at(s.dist, s.cur, 0))
+    twd, mwd = widsup_rule(o, dif, s.twd, s.mwd)
+    return {"dif": dif, "twd": twd, "mwd": mwd}
+
+
+#: BFS (``Dkst`` with every arc weight 1) carrying the width fold of obs:dynamicwidbfs, stated once: the reference of
+#: thm:cotwidoftree runs it, :func:`width_update_rule` folds its update along a run's states, and the definitions of
+#: ``algorithms.widthtree_facts`` are its reading as facts. From ``(dif, twd, mwd) = (0, 1, 1)``, each step takes
+#: ``dif = Dist[cur^(t+1)] - Dist[cur^(t)]`` and applies lem:widsupffn's ``f``.
+WIDTH_BFS = extend(DIJKSTRA, "obs:dynamicwidbfs", WIDTH_STATE, _width_init, _width_step,
+                   (Aux("rise", "let", doc="Dist[cur^(τ+1)] - Dist[cur^(τ)]: how much deeper the step's vertex is"),))
 
 
 def width_update_rule(states: Sequence[DkstState]) -> list[tuple[Value, int, int]]:
-    """``(dif_t, twd_t, mwd_t)`` by the Observation's update rule, from ``(·, 1, 1)`` at ``t = 0``.
+    """``(dif_t, twd_t, mwd_t)`` by the Observation's update rule, from ``(0, 1, 1)`` at ``t = 0``.
 
-    ``dif_t = Dist[cur^(t)] - Dist[cur^(t-1)]`` (final distances of consecutively visited vertices);
-    ``dif = 0`` (same depth) increments ``twd``, ``dif = 1`` (one level deeper) resets it to 1, and
-    ``mwd`` keeps the maximum (lem:widsupffn's ``f``).
+    The step of :data:`WIDTH_BFS`'s fold read along the Dijkstra states ``states``: ``dif_t = Dist[cur^(t)] -
+    Dist[cur^(t-1)]`` (a visited vertex's distance never changes, so these are the final distances of consecutively
+    visited vertices); ``dif = 0`` (same depth) increments ``twd``, ``dif = 1`` (one level deeper) resets it to 1,
+    and ``mwd`` keeps the maximum (lem:widsupffn's ``f``, defined for ``dif ∈ {0, 1}`` only: ValueError otherwise).
     """
-    last = states[-1].dist
-    out: list[tuple[Value, int, int]] = [(0, 1, 1)]
-    twd, mwd = 1, 1
+    o = PyOps(WIDTH_BFS, None)
+    w = _width_init(o, None)
+    out: list[tuple[Value, int, int]] = [(w["dif"], w["twd"], w["mwd"])]
     for prev, st in zip(states, states[1:]):
-        dif = last[st.cur] - last[prev.cur]  # type: ignore[operator]
-        twd, mwd = widsup(dif, twd, mwd)
-        out.append((dif, twd, mwd))
+        w = _width_step(o, None, StateView({"dist": prev.dist, "cur": prev.cur, **w}),
+                        StateView({"dist": st.dist, "cur": st.cur}))
+        if w["dif"] not in (0, 1):
+            raise ValueError(f"lem:widsupffn is defined for dif ∈ {{0, 1}}, got {w['dif']}")
+        out.append((w["dif"], w["twd"], w["mwd"]))
     return out
 
 

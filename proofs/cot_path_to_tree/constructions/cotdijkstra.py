@@ -56,7 +56,6 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from types import SimpleNamespace
 from typing import Any, Literal
 
 from proofs.cot_path_to_tree.algorithms.dijkstra import INF, DkstState, validate_dijkstra_input
@@ -79,7 +78,7 @@ from symcot.constructions.readings import Reading, as_written, reading, repair
 from symcot.inputs.graphs import Digraph
 from symcot.ir import Layout, Map, bcast, hadamard, lam, n, ones
 from symcot.ir.expr import Expr
-from symcot.ir.layout import BlockVars, ConcreteLayout
+from symcot.ir.layout import BlockVars
 from symcot.model import FFN, Attention, Decoder, Head, Layer, value_space
 
 #: The proof's six blocks, in order.
@@ -213,19 +212,6 @@ READINGS: dict[str, Reading] = {
 #: shortest path, as the proof's "λ exceeds every finite distance" asks.
 LAMBDA_RULE = LambdaRule(1 + (n - 1) * W, "app:cotdij: \"λ is a sufficiently large constant\"",
                          "λ = 1 + (n-1)·max arc weight, per input", scale=(n - 1) * W)
-
-
-def dijkstra_token(cl: ConcreteLayout, key: Any, lam_value: Any, enc: Encoding,
-                   extra: dict[str, Any] | None = None) -> list[Any]:
-    """The token of a key of :func:`prompt_statement` ``(enc)`` with the blocks a construction appends.
-
-    ``x_i = [e_i ‖ -λ ‖ 0^n ‖ A_{i,:} ‖ λ^n ‖ 0^n]``, ``y_0 = [e_p ‖ 0 ‖ e_p ‖ 0^n ‖ λ^n ‖ 0^n]`` (the segments'
-    encodings), and ``extra`` in the blocks beyond the six (thm:cotwidoftree's ``dif``, ``twd``, ``mwd``).
-    """
-    cls, i, *vals = key
-    seg = prompt_statement(enc).segment(cls)
-    state = SimpleNamespace(**dict(zip(sorted(seg.encoding.fields()), vals)))
-    return cl.assemble({**seg.encoding.expected(state, i, cl.sizes, lam_value), **(extra or {})})
 
 
 def encode_dist(dist: Sequence[Any], lam_value: Number) -> list[Number]:
@@ -396,14 +382,6 @@ class DijkstraConstruction(Construction):
     def validate(self, inp: Inp) -> None:
         """A simple digraph with exact positive weights, every vertex reachable from the source."""
         validate_dijkstra_input(*inp)
-
-    def _segments(self) -> PromptStatement:
-        """The prompt's segments: this variant's, or the reading's where a subclass writes its own ``token``.
-
-        thm:cotwidoftree's decoder (a subclass) writes ``token`` itself, from the keys of the reading's segments
-        (:func:`dijkstra_token`).
-        """
-        return self.stated_prompt() or prompt_statement(self.arcs)
 
     def invariants(self, inp: Inp, states: Sequence[DkstState], t: int) -> list[Expectation]:
         """Head choices and block values the proof states for step ``t``."""

@@ -42,29 +42,45 @@ Interpretive choices and what had to be invented (the layer-3 FFN is a sketch in
    definition of width.
 5. *λ* is thm:cotdijkstra's rule ``1 + (n - 1)·max weight = n`` for BFS weights; the stop rule is
    ``π_vis(y_t) = 1^n`` at ``t = n - 1``.
+
+For every n: :data:`STATEMENT` states what every token holds for the ``repaired`` decoder (with the printed
+``V_max = n``), over the vocabulary :mod:`proofs.cot_path_to_tree.algorithms.widthtree_facts` (BFS with the width fold
+:data:`~proofs.cot_path_to_tree.algorithms.dijkstra.WIDTH_BFS`): thm:cotdijkstra's statement (its head choices and cuts)
+with ``dif``, ``twd``, ``mwd`` of the fold in every ``y_τ``, ``π_dif`` after layer 2 and lem:widsupffn's update after
+layer 3 (valued under ``dif ∈ {0, 1}`` and ``1 ≤ twd ≤ mwd ≤ n``, derived facts). Every variant states its prompt by
+the same segments (:func:`prompt_statement`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
-from proofs.cot_path_to_tree.algorithms.dijkstra import DkstState, validate_bfs_input
+from proofs.cot_path_to_tree.algorithms.dijkstra import DkstState, validate_bfs_input, width_update_rule
+from proofs.cot_path_to_tree.algorithms.widthtree_facts import VOCABULARY as WIDTH_VOCABULARY
 from proofs.cot_path_to_tree.constructions.cotdijkstra import AS_WRITTEN as DKST_AS_WRITTEN
 from proofs.cot_path_to_tree.constructions.cotdijkstra import BLOCKS as DKST_BLOCKS
+from proofs.cot_path_to_tree.constructions.cotdijkstra import CHOICES as DKST_CHOICES
+from proofs.cot_path_to_tree.constructions.cotdijkstra import CUTS as DKST_CUTS
 from proofs.cot_path_to_tree.constructions.cotdijkstra import ENCODING as DKST_ENCODING
+from proofs.cot_path_to_tree.constructions.cotdijkstra import QUOTES as DKST_QUOTES
 from proofs.cot_path_to_tree.constructions.cotdijkstra import REPAIRED as DKST_REPAIRED
+from proofs.cot_path_to_tree.constructions.cotdijkstra import TOKEN as DKST_TOKEN
+from proofs.cot_path_to_tree.constructions.cotdijkstra import TOKEN_VIEWS as DKST_TOKEN_VIEWS
+from proofs.cot_path_to_tree.constructions.cotdijkstra import Y0_SEGMENT as DKST_Y0_SEGMENT
 from proofs.cot_path_to_tree.constructions.cotdijkstra import (
     DijkstraConstruction,
     Encoding,
     Inp,
     dijkstra_invariants,
     dijkstra_layers,
-    dijkstra_token,
 )
+from proofs.cot_path_to_tree.constructions.cotdijkstra import prompt_segments as dkst_prompt_segments
 from proofs.cot_path_to_tree.gadgets import Gadget, widsupffn
+from symcot.constructions.alln import AllNStatement, PromptStatement, Segment
 from symcot.constructions.base import Construction, Expectation
-from symcot.constructions.encoding import scalar
+from symcot.constructions.encoding import StateEncoding, W, const, scalar
 from symcot.constructions.readings import Reading, as_written, repair
 from symcot.inputs.trees import validate_tree
 from symcot.ir import Layout, Map, n
@@ -129,6 +145,58 @@ def validate(g: Any, root: Any) -> None:
     validate_bfs_input(g, root)
 
 
+# -- the statement for every n (read by the all-n prover, symcot.prove.alln) -------------------------------
+
+
+def prompt_segments(enc: Encoding) -> tuple[Segment, ...]:
+    """``x_i = [x̃_i ‖ 0 ‖ 0 ‖ 0]``: thm:cotdijkstra's ``x̃_i`` under the reading ``enc``, ``dif = twd = mwd = 0``."""
+    (x,) = dkst_prompt_segments(enc)
+    return (replace(x, encoding=x.encoding.extended(dif=const(0), twd=const(0), mwd=const(0))),)
+
+
+#: ``y_0 = [ỹ_0 ‖ 0 ‖ 1 ‖ 1]``: thm:cotdijkstra's ``ỹ_0``, ``dif = 0`` and "twd^(0) = mwd^(0) = 1".
+Y0_SEGMENT = replace(DKST_Y0_SEGMENT, encoding=DKST_Y0_SEGMENT.encoding.extended(dif=const(0), twd=const(1),
+                                                                                  mwd=const(1)))
+
+
+def prompt_statement(enc: Encoding) -> PromptStatement:
+    """The prompt ``[x_0, …, x_{n-1}, y_0]`` under the reading ``enc``: the variants without an all-n statement."""
+    return PromptStatement(WIDTH_VOCABULARY, prompt_segments(enc), Y0_SEGMENT)
+
+
+#: thm:cotdijkstra's views of step ``τ``, and the fold's state at ``τ + 1`` (what layers 2 and 3 write).
+TOKEN_VIEWS = {
+    **DKST_TOKEN_VIEWS,
+    "next_dif": lambda c, t: c.dif(t + 1),
+    "next_twd": lambda c, t: c.twd(t + 1),
+    "next_mwd": lambda c, t: c.mwd(t + 1),
+}
+#: Every block of ``y_τ``: thm:cotdijkstra's token, and ``dif``, ``twd``, ``mwd`` of the fold at ``τ``
+#: (:data:`~proofs.cot_path_to_tree.algorithms.dijkstra.WIDTH_BFS`).
+TOKEN = DKST_TOKEN.extended(dif=scalar("dif"), twd=scalar("twd"), mwd=scalar("mwd"))
+#: thm:cotdijkstra's cuts; after layer 2 also ``π_dif = Σ π_buf - π_crd = Dist^(τ+1)[cur^(τ+1)] - Dist^(τ)[cur^(τ)]``;
+#: after layer 3 lem:widsupffn's ``f`` on ``(dif, twd, mwd)``: the fold's ``twd``, ``mwd`` at ``τ + 1``.
+CUTS = {1: DKST_CUTS[1], 2: DKST_CUTS[2].extended(dif=scalar("next_dif")),
+        3: StateEncoding({"twd": scalar("next_twd"), "mwd": scalar("next_mwd")})}
+QUOTES = {
+    **DKST_QUOTES,
+    (2, "dif"): "W_2^(2) ... will set π_dif(y_t^(1)') to Σ_{i=0}^{n-1} π_buf(y_t^(1)')[i] - π_crd(y_t^(1)') ... "
+                "Note that, π_crd(y_t^(1)') = π_crd(y_t)",
+    (3, "twd"): "the subsequent FFN layer can be developed analogus to lem:widsupffn considering V_max = n: "
+                "[0 ‖ v_2 + 1 ‖ …] if v_1 = 0, [1 ‖ 1 ‖ …] if v_1 = 1",
+    (3, "mwd"): "lem:widsupffn: [… ‖ max(v_3, v_2 + 1)] if v_1 = 0, [… ‖ max(v_3, 1)] if v_1 = 1",
+}
+#: The statement of the repaired decoder (thm:cotdijkstra's repair, ``a_ii = 0``; λ for a missing arc) on a tree with
+#: BFS weights. Layers 1–2 are thm:cotdijkstra's statement (the same head choices; layer 3 has no head), the stop
+#: rule's witness is its own: ``cur^(τ+1)``, a vertex still unvisited.
+STATEMENT = AllNStatement(
+    WIDTH_VOCABULARY, {n: lambda c: c.n, W: lambda c: c.W}, prompt_segments(REPAIRED), Y0_SEGMENT, TOKEN,
+    TOKEN_VIEWS, DKST_CHOICES, CUTS, quotes=QUOTES,
+    notes=("the statement of the repaired reading (a_ii = 0, λ for a missing arc) on BFS weights; no hand fact: the "
+           "definitions of the transition WIDTH_BFS (Dkst with the width fold) and the domain's unit weights",),
+    stop_witness=lambda c, t: c.cur(t + 1))
+
+
 class WidthTreeConstruction(DijkstraConstruction):
     """The width decoder: BFS as Dijkstra plus the ``twd``/``mwd`` update of lem:widsupffn."""
 
@@ -147,20 +215,18 @@ class WidthTreeConstruction(DijkstraConstruction):
                               build_decoder(f"thm:cotwidoftree/{variant}", v_max),
                               notes if notes is not None else default_notes)
         self.arcs = enc
+        #: The statement of the repaired decoder's proof (with the printed ``V_max = n``); the other readings state
+        #: their prompt by the same segments (a variant of the same class may have none, so it is the instance's).
+        self.all_n = STATEMENT if enc == REPAIRED and v_max is V_MAX else None  # type: ignore[misc]
+        if self.all_n is None:
+            self.prompt_segments = prompt_statement(enc)  # type: ignore[misc]
 
     def validate(self, inp: Inp) -> None:
         """A tree with a root and BFS weights."""
         validate(*inp)
 
-    def token(self, cl: Any, key: Any, lam_value: Any) -> list[Any]:
-        """``x_i = [x̃_i ‖ 0 ‖ 0 ‖ 0]``, ``y_0 = [ỹ_0 ‖ 0 ‖ 1 ‖ 1]``."""
-        extra = {"dif": 0, "twd": 0, "mwd": 0} if key[0] == "x" else {"dif": 0, "twd": 1, "mwd": 1}
-        return dijkstra_token(cl, key, lam_value, self.arcs, extra)
-
     def invariants(self, inp: Inp, states: Sequence[DkstState], t: int) -> list[Expectation]:
         """thm:cotdijkstra's invariants, ``dif`` after layer 2, and the lemma's update after layer 3."""
-        from proofs.cot_path_to_tree.algorithms.dijkstra import width_update_rule
-
         out = dijkstra_invariants(states, t, self.lam_value(inp), inp[0].n)
         last = states[-1].dist
         dif = last[states[t].cur] - last[states[t - 1].cur]  # type: ignore[operator]

@@ -25,6 +25,8 @@ ONE_VARIANT_STATEMENTS = {
                            "m-from-the-other-block have none, and invariants() locates their failures",
     "thm:cotwidofpath": "written for the repaired and q-literal-repaired decoders (the k = 0 pulse, the read "
                         "repaired); the refuted readings have none, and invariants() locates their failures",
+    "thm:cotwidoftree": "written for the repaired decoder (thm:cotdijkstra's repair, V_max = n); as-written states its "
+                        "prompt by the same segments, and invariants() locates its failures",
 }
 
 
@@ -82,31 +84,46 @@ def _prompt_places(cons: Construction) -> list[str]:
     return places + (["token_keys/token"] if hand_prompt(type(cons)) else [])
 
 
-#: The constructions without segments: no all-n statement, so their prompt is written by hand.
-HAND_PROMPTS = {"thm:cotwidoftree", "thm:cotwidoftree:width"}
-
-
 @pytest.mark.parametrize("claim_id", CLAIMS)
 def test_the_prompt_is_stated_once(claims, claim_id):
-    """The statement's segments where there is a statement, else the construction's own token_keys/token."""
+    """Every construction states its prompt by segments: its statement's, or prompt_segments without one."""
     for cons in _constructions(claims[claim_id]):
-        places = _prompt_places(cons)
-        assert len(places) == 1, (cons.label, places)
-        assert places == (["token_keys/token"] if claim_id in HAND_PROMPTS else ["segments"]), cons.label
+        assert _prompt_places(cons) == ["segments"], cons.label
         if cons.all_n is not None:
             assert cons.stated_prompt().segments is cons.all_n.segments  # not a copy beside the statement
+
+
+def _hand_written_prompt():
+    """A construction (thm:cotwidoftree's, as written) whose class writes its prompt itself: no segments."""
+    from proofs.cot_path_to_tree.constructions.cotwidoftree import WidthTreeConstruction
+
+    stated = WidthTreeConstruction("as-written").stated_prompt()
+
+    class Hand(WidthTreeConstruction):
+        def token_keys(self, inp):
+            return stated.keys(inp)
+
+        def token(self, cl, key, lam_value):
+            return stated.token(cl, key, lam_value)
+
+    cons = Hand("as-written")
+    cons.prompt_segments = None  # the instance's segments dropped: the class's own methods write the prompt
+    return Hand, cons
 
 
 def test_a_prompt_stated_twice_is_found():
     from proofs.cot_path_to_tree.constructions.cotdfs import STATEMENT
     from proofs.cot_path_to_tree.constructions.cotwidoftree import WidthTreeConstruction
+    from symcot.inputs import Digraph
 
-    cons = WidthTreeConstruction("repaired")
+    hand, cons = _hand_written_prompt()
     assert _prompt_places(cons) == ["token_keys/token"]
+    inp = (Digraph.undirected(3, [(0, 1), (1, 2)]), 1)
+    assert cons.prompt(inp).tokens == WidthTreeConstruction("as-written").prompt(inp).tokens
     cons.all_n = STATEMENT  # a statement on an instance whose class writes its prompt: both
     assert _prompt_places(cons) == ["segments", "token_keys/token"]
     with pytest.raises(TypeError, match="states its prompt twice"):
-        type("Both", (WidthTreeConstruction,), {"all_n": STATEMENT})
+        type("Both", (hand,), {"all_n": STATEMENT})
 
 
 #: Definition facts of a vocabulary that are not its algorithm's step: each defines an auxiliary symbol that no

@@ -7,6 +7,7 @@ from proofs.cot_path_to_tree.constructions.cotdfs import DfsConstruction
 from proofs.cot_path_to_tree.constructions.cottreestrahler import StrahlerTreeConstruction
 from proofs.cot_path_to_tree.constructions.cotwidoftree import WidthTreeConstruction
 from symcot.check.context import RunContext
+from symcot.ir import n
 from symcot.prove.alln.check import AllNCheck
 from symcot.prove.alln.context import Obligation
 from symcot.prove.alln.prover import AllNResult
@@ -14,8 +15,8 @@ from symcot.prove.alln.prover import AllNResult
 
 def test_no_statement_is_unknown_with_the_reason():
     m = importlib.import_module("proofs.cot_path_to_tree.thm_cotwidoftree")
-    chk = AllNCheck(lambda: WidthTreeConstruction("repaired"), m.SPEC, m.TREE_FAMILIES)
-    row = chk.run(RunContext("x", 4))  # the repaired decoder passes every input to size 4: nothing to refute
+    chk = AllNCheck(lambda: WidthTreeConstruction("repaired", v_max=n + 1), m.SPEC, m.TREE_FAMILIES)
+    row = chk.run(RunContext("x", 4))  # it passes every input to size 4 (nothing to refute); its V_max has no statement
     assert row.verdict == "unknown" and "no all-n statement" in row.notes[-1]
     assert row.scope == "nothing established for all n" and row.details == {"obligations": []}
 
@@ -87,14 +88,12 @@ def test_a_crashing_reference_is_an_error_row_naming_the_users_line():
     assert "test_check.py" in row.notes[-1] and row.details["obligations"] == []
 
 
-def test_a_variant_without_a_statement_is_refuted_by_exact_replay_or_left_unknown(claims):
+def test_a_variant_without_a_statement_is_refuted_by_exact_replay_or_left_unknown():
     """No all-n statement: a departure on a real run refutes every n (the replay's counterexample); else unknown."""
-    from symcot.check.context import RunContext
-
-    claim = claims["thm:cotwidoftree"]
-    rows = {chk.variant: chk.run(RunContext("thm:cotwidoftree", 4)) for chk in claim.selected(all_n=True)
-            if chk.variant in ("as-written", "repaired")}
-    bad, good = rows["as-written"], rows["repaired"]
+    m = importlib.import_module("proofs.cot_path_to_tree.thm_cotwidoftree")
+    bad, good = (AllNCheck(make, m.SPEC, m.TREE_FAMILIES).run(RunContext("thm:cotwidoftree", 4))
+                 for make in (lambda: WidthTreeConstruction("as-written"),
+                              lambda: WidthTreeConstruction("repaired", v_max=n + 1)))
     assert bad.verdict == "refuted" and bad.method.startswith("all-n row refuted by exact replay")
     c = bad.counterexample
     assert (c["input"]["edges"], c["step"], c["layer"], c["block"]) == ([[0, 1]], 1, 1, "dis")

@@ -1,6 +1,7 @@
 """The Dijkstra dynamic ``Dkst^(t)`` and BFS with ``twd``/``mwd`` (obs:dynamicwidbfs), on a batch.
 
 The numpy reading of :data:`proofs.cot_path_to_tree.algorithms.dijkstra.DIJKSTRA` (the algorithm's one statement)
+and of :data:`~proofs.cot_path_to_tree.algorithms.dijkstra.WIDTH_BFS` (BFS with the width fold of obs:dynamicwidbfs),
 and the width fields of :func:`~proofs.cot_path_to_tree.algorithms.dijkstra.bfs_width_dynamic` over it (the tests
 compare them on every ordered tree up to 9 vertices). Integer weights only (``weights[b, i, j] > 0`` for an arc,
 0 without one); ``∞`` is the mask of ``Dist`` where it is not finite.
@@ -14,6 +15,7 @@ import numpy as np
 
 from proofs.cot_path_to_tree.algorithms.dijkstra import (
     DIJKSTRA,
+    WIDTH_BFS,
     WeightedInput,
     dkst_state,
     validate_bfs_input,
@@ -138,7 +140,9 @@ def _bfs_tree(inp: tuple[Digraph, int]) -> WeightedInput:
 
 
 #: BFS on a tree with ``twd``/``mwd`` of obs:dynamicwidbfs, repaired reading (thm:cotwidoftree:width): the run of
-#: DIJKSTRA with unit weights, and the Observation's definitions of ``twd``/``mwd`` read off its states.
-BFS_WIDTH_REFERENCE = Reference(DIJKSTRA, _bfs_tree,
+#: :data:`~proofs.cot_path_to_tree.algorithms.dijkstra.WIDTH_BFS` (Dkst with unit weights and the width fold, the
+#: transition thm:cotwidoftree's all-n statement speaks of), and the Observation's definitions of ``twd``/``mwd`` read
+#: off its states: the fold's own values are compared with these by the all-n check's concrete phase.
+BFS_WIDTH_REFERENCE = Reference(WIDTH_BFS, _bfs_tree,
                                 lambda r, inp: width_states_of([dkst_state(st) for st in r.states], "repaired"),
                                 _graphs, lambda r, g: width_fields(dkst_fields(r, g), "repaired"))

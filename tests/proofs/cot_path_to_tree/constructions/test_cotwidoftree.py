@@ -198,3 +198,103 @@ def test_repaired_width_on_every_rooted_tree_up_to_7(W):
 def test_repaired_observation_on_every_ordered_tree_up_to_12(W):
     row = W.CLAIMS[0].run(max_size=12, variants=["repaired"])[0]
     assert row.verdict == "verified" and row.max_size == 12
+
+
+# -- the statement for every n ------------------------------------------------------------------------------
+
+#: sha256 of ``repr((labels, tokens))`` of every prompt, tree by tree in the family's order, per variant and size:
+#: the prompts as the construction wrote them token by token before it read them from the statement's segments.
+PROMPT_DIGESTS = {
+    "as-written": ["3605e4587f16c008c8352874ce018aec851a6bb010179b00dd57c50c47cee8b8",
+                   "a56664eb42b24385be320ccff92ecbba7f56b776b620d371a6157c66f4df7300",
+                   "d01fa84ac1715cde744083af87736d5f61da2fba87c806141ecc7772c57181b6",
+                   "9c5d65084e5f174ce814fbc0c9e3eba01665e136577ca717b9f20044f331ea3c",
+                   "89fd65482bd31005dfd9885004109e4a6f10ebdc39cf3a3bb949bcf529b67b26",
+                   "a7c534ad012457a4be6d1c75501ca5041f12853e56ecbb8ac64d080c0e864e62"],
+    "repaired": ["eb3b1fca84434ace4ca718a2036494790f63be3d34af8fbb65ef545bb6434c6a",
+                 "03d42ad6e7913e50beccdbeaeceafab9bb66c346a81d030245cef5dd4e52b4cb",
+                 "97ca830aec89bd52eb235f65f3a73521fc469c73bcdf9ad747a94b6d4f3ec130",
+                 "dc7bbab031061b57db0d65cbad6f3a48410853f0ed0196a0d5c5b14983a608ac",
+                 "38a69db3f8752a5c525d53e41308d8e3345b813554598cd383d8a1689a644666",
+                 "229773c0f8f343b4c0f208405543f9e0be4cbd3256ec42a61ba69f7ac3278b68"],
+}
+
+
+@pytest.mark.parametrize("variant", ["as-written", "repaired"])
+def test_the_prompt_read_from_the_segments_is_the_one_written_token_by_token(variant):
+    import hashlib
+
+    cons = WidthTreeConstruction(variant)
+    for size, want in enumerate(PROMPT_DIGESTS[variant], start=1):
+        h = hashlib.sha256()
+        for inp in rooted_labeled_trees(size):
+            p = cons.prompt(inp)
+            h.update(repr((p.labels, p.tokens)).encode())
+        assert h.hexdigest() == want, (variant, size)
+
+
+def test_the_statement_is_the_repaired_readings_and_every_reading_states_its_prompt_by_segments():
+    from proofs.cot_path_to_tree.constructions.cotdijkstra import MISSING_ARC_ZERO
+    from proofs.cot_path_to_tree.constructions.cotdijkstra import STATEMENT as DKST_STATEMENT
+
+    # the statement is the repaired decoder's with the printed V_max = n; every other reading states its prompt only
+    for cons, stated in ((WidthTreeConstruction("as-written"), False), (WidthTreeConstruction("repaired"), True),
+                         (WidthTreeConstruction("0-for-non-arcs", encoding=MISSING_ARC_ZERO), False),
+                         (WidthTreeConstruction("repaired", v_max=3), False)):
+        assert (cons.all_n is not None) == stated, cons.label
+        assert cons.stated_prompt() is not None and (cons.all_n is None or cons.stated_prompt() == cons.all_n.prompt)
+    stmt = WidthTreeConstruction("repaired").all_n
+    assert set(stmt.token.blocks) == set(build_decoder().layout.names)
+    assert stmt.choices == DKST_STATEMENT.choices and set(stmt.cuts) == {1, 2, 3}  # layer 3 has no head
+    assert set(stmt.cuts[2].blocks) == {*DKST_STATEMENT.cuts[2].blocks, "dif"}
+    assert set(stmt.cuts[3].blocks) == {"twd", "mwd"} and set(stmt.quotes) >= {(2, "dif"), (3, "twd"), (3, "mwd")}
+
+
+def test_the_statement_holds_on_every_tree_to_five_vertices(W):
+    from symcot.prove.alln.concrete import check_statement
+
+    cons = WidthTreeConstruction("repaired")
+    rep = check_statement(cons, cons.all_n, W.SPEC.reference, W.TREE_FAMILIES, 5, 4, 3)
+    assert rep.failure is None and rep.max_size == 5
+    assert rep.inputs == sum(k ** (k - 1) for k in range(1, 6)) + sum(1 for k in range(1, 6)
+                                                                      for _ in W.ORDERED_ROOTED.inputs(k))
+    assert rep.fact_instances["dif-range"] and rep.fact_instances["width-bound"]
+
+
+def test_a_too_small_v_max_fails_the_statement_at_layer_3(W):
+    """V_max = 1 < twd: on a deeper visit after two siblings h2 = ReLU(twd - V_max) = 1 survives, twd is not reset."""
+    from symcot.prove.alln.concrete import check_statement
+
+    stmt = WidthTreeConstruction("repaired").all_n
+    rep = check_statement(WidthTreeConstruction("repaired", v_max=1), stmt, W.SPEC.reference, [W.TREES], 4, 1, 1)
+    f = rep.failure
+    assert f is not None and (f.kind, f.step, f.what) == ("cut", 2, "layer 3 block twd")
+    assert (f.expected, f.got) == ([1], [2]) and f.input["text"] == "tree {0-1, 0-2, 1-3}, root 0"
+
+
+def test_a_wrong_statement_fails_on_a_concrete_run(W):
+    """A statement whose layer-2 cut says dif is the current step's (not the next one's) is caught at its first step."""
+    from symcot.constructions.encoding import scalar
+    from symcot.prove.alln.concrete import check_statement
+
+    cons = WidthTreeConstruction("repaired")
+    stmt = cons.all_n
+    wrong = dataclasses.replace(stmt, cuts={**stmt.cuts, 2: stmt.cuts[2].extended(dif=scalar("dif"))})
+    rep = check_statement(cons, wrong, W.SPEC.reference, [W.TREES], 3, 1, 1)
+    f = rep.failure
+    assert f is not None and (f.kind, f.step, f.what, f.expected, f.got) == ("cut", 0, "layer 2 block dif", [0], [1])
+
+
+@pytest.mark.slow
+def test_the_repaired_decoder_is_proved_for_every_n(W):
+    claim = next(c for c in W.CLAIMS if c.id == "thm:cotwidoftree")
+    chk = next(c for c in claim.checks if type(c).__name__ == "AllNCheck" and c.variant == "repaired")
+    row = chk.run(RunContext("thm:cotwidoftree", 6))
+    assert row.verdict == "proved" and row.scope.startswith("all n"), row.notes
+    assert all(o["status"] == "proved" for o in row.details["obligations"])
+    layers = {(o["layer"], o["where"]) for o in row.details["obligations"] if o["phase"] == "step"}
+    assert (2, "after the layer, block dif") in layers and (3, "after the layer, block twd") in layers
+    facts = {o["where"] for o in row.details["obligations"] if o["phase"] == "fact"}
+    assert {"frontier", "dif-range", "fold-range", "width-bound"} <= facts
+    aw = next(c for c in claim.checks if type(c).__name__ == "AllNCheck" and c.variant == "as-written")
+    assert aw.run(RunContext("thm:cotwidoftree", 6)).verdict == "refuted"
