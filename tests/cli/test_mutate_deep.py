@@ -83,25 +83,13 @@ def test_bad_deep_options_are_one_line_errors(capsys, argv, message):
     assert message in err
 
 
-def test_a_claim_without_an_all_n_statement_is_named(capsys, monkeypatch):
-    """thm:cotwidoftree with its as-written all-n check only: a construction without a statement."""
-    import dataclasses
+def test_a_claim_without_an_all_n_statement_is_named(capsys, tmp_path):
+    """A user's claim whose all-n checks have no statement (tests/fixtures/unstated.py)."""
+    from tests.fixtures.unstated import write_claims
 
-    from symcot import registry
-
-    real = registry.load_claims
-
-    def without_statement(directory=None):
-        claims = real(directory)
-        claim = claims["thm:cotwidoftree"]
-        checks = [c for c in claim.checks if type(c).__name__ != "AllNCheck" or c.variant == "as-written"]
-        assert checks != claim.checks and all(c.construction().all_n is None for c in checks
-                                              if type(c).__name__ == "AllNCheck")
-        return {**claims, claim.id: dataclasses.replace(claim, checks=checks)}
-
-    monkeypatch.setattr(registry, "load_claims", without_statement)
-    err = _one_line_error(capsys, ["mutate", "thm:cotwidoftree", "--deep"])
-    assert "thm:cotwidoftree's all-n checks have no all-n statement" in err
+    claims = str(write_claims(tmp_path / "claims"))
+    err = _one_line_error(capsys, ["mutate", "mine:width", "--deep", "--proofs", claims])
+    assert "mine:width's all-n checks have no all-n statement" in err
     err = _one_line_error(capsys, ["mutate", "thm:cotdfs:tree:nope", "--deep"])
     assert "unknown claim" in err
 
