@@ -27,7 +27,9 @@ Checked:
     ``inherited_from`` names it.
 
     *thm:cotwidoftree:width*: the same replay, families and conclusion, comparing every block of ``enc``
-    but ``dis``.
+    but ``dis``; and for every n (``symcot verify --all-n``) the as-written decoder's statement
+    (:data:`~proofs.cot_path_to_tree.constructions.cotwidoftree.STATEMENT_AS_WRITTEN`: every block of every
+    token, ``π_dis`` the source's relaxed-back distance at the source), with ``enc`` every block but ``dis``.
 
     *obs:dynamicwidbfs* (reference level, no decoder): on every ordered tree (root 0, vertices in
     preorder, ``ψ`` of every Dyck word) and on seeded random labeled trees with random roots, the
@@ -211,6 +213,19 @@ def _all_n(variant: str) -> AllNCheck:
                                 "fold at every step of the concrete phase), not part of this proof")
 
 
+def _width_all_n() -> AllNCheck:
+    """thm:cotwidoftree:width's all-n row: the as-written decoder, ``enc`` every block but ``dis`` (:data:`WIDTH_SPEC`).
+
+    Its statement (the as-written one: ``π_dis`` is ``Dist`` but at the source) is checked on every tree and root to
+    n = 6 (facts to 5, the prover's reading to 3) before the proof.
+    """
+    return AllNCheck(lambda: WidthTreeConstruction("as-written", compared=WIDTH_BLOCKS), WIDTH_SPEC, TREE_FAMILIES,
+                     concrete_size=6, facts_size=5, reading_size=3,
+                     conclusion="that the fold's final mwd is wd(G_T) is obs:dynamicwidbfs with the Observation's "
+                                "repaired definitions of twd/mwd (checked exhaustively by its rows, and against the "
+                                "fold at every step of the concrete phase), not part of this proof")
+
+
 CLAIMS = [
     Claim(
         id="obs:dynamicwidbfs",
@@ -251,7 +266,7 @@ CLAIMS = [
                   "twd, mwd) right at every step.",
         where="Appendix Realizing wd (app:cotwid), proof of thm:cotwidoftree, last sentence: \"Clearly, "
               "π_mwd(y_{n-1}) = wd(G_T)\" (id ours)",
-        checks=[_check("as-written", WIDTH_SPEC, traced=False)],
+        checks=[_check("as-written", WIDTH_SPEC, traced=False), _width_all_n()],
         default_max_size=6,
         notes=["thm:cotwidoftree's construction and comparison with thm:cotdijkstra's dis block left out: the "
                "distance defect it inherits from thm:cotdijkstra does not reach the width."],

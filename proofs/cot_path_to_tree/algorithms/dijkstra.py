@@ -392,6 +392,40 @@ WIDTH_BFS = extend(DIJKSTRA, "obs:dynamicwidbfs", WIDTH_STATE, _width_init, _wid
                    (Aux("rise", "let", doc="Dist[cur^(τ+1)] - Dist[cur^(τ)]: how much deeper the step's vertex is"),))
 
 
+#: The source's own coordinate as the as-written reading of thm:cotwidoftree relaxes it (``a_ss = ∞`` on the
+#: diagonal and ``π_dis(y_0) = λ^n``, so nothing ever sets it to ``Dist[s] = 0``).
+SOURCE_BACK_STATE = (
+    StateVar("back", "bool", doc="an arc (cur^(τ'), s) from a current vertex into the source s has been relaxed, "
+                                 "τ' < τ"),
+    StateVar("bdist", doc="the least Dist^(τ')[cur^(τ')] + a_{cur^(τ'), s} over those arcs (0 while there is none)"),
+)
+
+
+def _source_back_init(o: Any, g: Any) -> dict[str, Any]:
+    """No arc into the source relaxed yet."""
+    return {"back": False, "bdist": 0}
+
+
+def _source_back_step(o: Any, g: Any, s: Any, new: Any) -> dict[str, Any]:
+    """Relax the source's coordinate from ``cur^(τ) = v_i`` as :func:`_step` relaxes every other one.
+
+    ``min(bdist, Dist[i] + a_is)``: the candidate replaces ``bdist`` when there is an arc ``(v_i, s)`` and none was
+    relaxed before or the candidate is strictly smaller.
+    """
+    i = s.cur
+    cand = o.at(s.dist, i, 0) + g.w(i, g.src)
+    better = o.and_(g.arc(i, g.src), o.or_(o.not_(s.back), o.lt(cand, s.bdist)))
+    return {"back": o.or_(s.back, g.arc(i, g.src)), "bdist": o.ite(better, cand, s.bdist)}
+
+
+#: :data:`WIDTH_BFS` carrying the source's relaxed-back distance: ``Dist`` relaxed along the run from a source whose
+#: own entry starts at ``∞`` (thm:cotwidoftree as written, ``a_ii = ∞``): ``∞`` until an arc ``(cur^(τ'), s)`` is
+#: relaxed, then the least ``Dist^(τ')[cur^(τ')] + a_{cur^(τ'), s}`` (``back``, ``bdist``). Every other coordinate is
+#: ``Dkst``'s (the source is visited from the start, so the selection never reads it).
+WIDTH_BFS_SOURCE = extend(WIDTH_BFS, "obs:dynamicwidbfs, source relaxed from ∞", SOURCE_BACK_STATE,
+                          _source_back_init, _source_back_step)
+
+
 def width_update_rule(states: Sequence[DkstState]) -> list[tuple[Value, int, int]]:
     """``(dif_t, twd_t, mwd_t)`` by the Observation's update rule, from ``(0, 1, 1)`` at ``t = 0``.
 

@@ -47,8 +47,13 @@ For every n: :data:`STATEMENT` states what every token holds for the ``repaired`
 ``V_max = n``), over the vocabulary :mod:`proofs.cot_path_to_tree.algorithms.widthtree_facts` (BFS with the width fold
 :data:`~proofs.cot_path_to_tree.algorithms.dijkstra.WIDTH_BFS`): thm:cotdijkstra's statement (its head choices and cuts)
 with ``dif``, ``twd``, ``mwd`` of the fold in every ``y_τ``, ``π_dif`` after layer 2 and lem:widsupffn's update after
-layer 3 (valued under ``dif ∈ {0, 1}`` and ``1 ≤ twd ≤ mwd ≤ n``, derived facts). Every variant states its prompt by
-the same segments (:func:`prompt_statement`).
+layer 3 (valued under ``dif ∈ {0, 1}`` and ``1 ≤ twd ≤ mwd ≤ n``, derived facts). :data:`STATEMENT_AS_WRITTEN`
+states the same for the ``as-written`` decoder (``a_ii = λ``), over
+:mod:`proofs.cot_path_to_tree.algorithms.widthtree_aswritten_facts`: every block is the repaired one's but the
+source's distance, ``λ`` until an arc ``(cur^(τ'), s)`` is relaxed, then the least ``Dist[cur^(τ')] + 1`` over them
+(``back``, ``bdist`` of :data:`~proofs.cot_path_to_tree.algorithms.dijkstra.WIDTH_BFS_SOURCE`): what
+thm:cotwidoftree:width proves, whose ``enc`` is every block but ``dis`` (``compared``). Every other variant states its
+prompt by the same segments (:func:`prompt_statement`).
 """
 
 from __future__ import annotations
@@ -57,7 +62,8 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
-from proofs.cot_path_to_tree.algorithms.dijkstra import DkstState, validate_bfs_input, width_update_rule
+from proofs.cot_path_to_tree.algorithms.dijkstra import INF, DkstState, validate_bfs_input, width_update_rule
+from proofs.cot_path_to_tree.algorithms.widthtree_aswritten_facts import VOCABULARY as AS_WRITTEN_VOCABULARY
 from proofs.cot_path_to_tree.algorithms.widthtree_facts import VOCABULARY as WIDTH_VOCABULARY
 from proofs.cot_path_to_tree.constructions.cotdijkstra import AS_WRITTEN as DKST_AS_WRITTEN
 from proofs.cot_path_to_tree.constructions.cotdijkstra import BLOCKS as DKST_BLOCKS
@@ -80,7 +86,7 @@ from proofs.cot_path_to_tree.constructions.cotdijkstra import prompt_segments as
 from proofs.cot_path_to_tree.gadgets import Gadget, widsupffn
 from symcot.constructions.alln import AllNStatement, PromptStatement, Segment
 from symcot.constructions.base import Construction, Expectation
-from symcot.constructions.encoding import StateEncoding, W, const, scalar
+from symcot.constructions.encoding import StateEncoding, W, const, scalar, vector
 from symcot.constructions.readings import Reading, as_written, repair
 from symcot.inputs.trees import validate_tree
 from symcot.ir import Layout, Map, n
@@ -197,13 +203,57 @@ STATEMENT = AllNStatement(
     stop_witness=lambda c, t: c.cur(t + 1))
 
 
+def _lam(c: Any) -> Any:
+    """``∞`` as the statement writes it: the prover's ``λ`` where it binds one, the reference's ``∞`` elsewhere."""
+    return getattr(c, "lam", INF)
+
+
+def _dis_as_written(c: Any, t: Any) -> Any:
+    """``π_dis(y_τ)`` as written: ``Dist^(τ)`` (``∞ ↦ λ``), but ``bdist(τ)`` at the source where ``back(τ)``, else λ.
+
+    At ``τ = 0`` it is ``λ^n``, as ``y_0`` carries it (``back(0)`` is false, every ``v ≠ s`` is at ``∞``).
+    """
+    return c.vec(lambda v: c.ite(v == c.src, c.ite(c.back(t), c.bdist(t), _lam(c)),
+                                 c.ite(c.fin(t, v), c.dist(t, v), _lam(c))), c.n)
+
+
+#: The repaired statement's views, with ``π_dis`` and layer 1's relaxation as written (:func:`_dis_as_written`).
+AS_WRITTEN_VIEWS = {
+    **{k: v for k, v in TOKEN_VIEWS.items() if k not in ("dis_in", "dist_next")},
+    "dis_as_written": _dis_as_written,
+    "relaxed_as_written": lambda c, t: _dis_as_written(c, t + 1),
+}
+#: :data:`TOKEN` with ``π_dis`` as written.
+TOKEN_AS_WRITTEN = TOKEN.extended(dis=vector("dis_as_written"))
+#: :data:`CUTS` with layer 1's ``π_dis`` as written: ``min(π_dis[j], π_crd + a_{cur,j})`` with ``a_ss = λ`` leaves the
+#: source at ``λ`` at ``τ = 0`` and lowers it only along an arc ``(cur^(τ), s)``.
+CUTS_AS_WRITTEN = {**CUTS, 1: CUTS[1].extended(dis=vector("relaxed_as_written"))}
+#: The statement of the as-written decoder (``a_ii = λ``, λ for a missing arc, printed ``V_max = n``) on a tree with
+#: BFS weights: :data:`STATEMENT`'s head choices, cuts and stop witness, with the as-written prompt and the source's
+#: distance of :data:`~proofs.cot_path_to_tree.algorithms.dijkstra.WIDTH_BFS_SOURCE` in ``dis`` (never read by head S:
+#: the source is visited from the start).
+STATEMENT_AS_WRITTEN = AllNStatement(
+    AS_WRITTEN_VOCABULARY, {n: lambda c: c.n, W: lambda c: c.W}, prompt_segments(AS_WRITTEN), Y0_SEGMENT,
+    TOKEN_AS_WRITTEN, AS_WRITTEN_VIEWS, DKST_CHOICES, CUTS_AS_WRITTEN, quotes=QUOTES,
+    notes=("the statement of the as-written reading (a_ii = λ, λ for a missing arc) on BFS weights: π_dis is Dist but "
+           "at the source, λ until an arc into it is relaxed (then the least Dist[u] + 1); no hand fact: the "
+           "definitions of the transition WIDTH_BFS_SOURCE (Dkst with the width fold and the source relaxed from ∞) "
+           "and the domain's unit weights",),
+    stop_witness=lambda c, t: c.cur(t + 1))
+
+
 class WidthTreeConstruction(DijkstraConstruction):
     """The width decoder: BFS as Dijkstra plus the ``twd``/``mwd`` update of lem:widsupffn."""
 
     encoding = ENCODING
 
     def __init__(self, variant: str = "as-written", encoding: Encoding | None = None,
-                 notes: list[str] | None = None, v_max: Any = V_MAX):
+                 notes: list[str] | None = None, v_max: Any = V_MAX, compared: Sequence[str] | None = None):
+        """The ``variant`` of the input ``encoding`` (its reading of ``A``), ``V_max``, and ``enc``'s blocks.
+
+        ``compared``: the blocks of :data:`ENCODING` a claim's ``enc`` keeps (thm:cotwidoftree:width:
+        :data:`WIDTH_BLOCKS`); all of them by default.
+        """
         enc = encoding or (AS_WRITTEN if variant == "as-written" else REPAIRED)
         default_notes = [
             f"A_{{i,:}} ∈ {{1, λ}} off the diagonal, a_ii = {enc.diagonal}"
@@ -215,9 +265,16 @@ class WidthTreeConstruction(DijkstraConstruction):
                               build_decoder(f"thm:cotwidoftree/{variant}", v_max),
                               notes if notes is not None else default_notes)
         self.arcs = enc
-        #: The statement of the repaired decoder's proof (with the printed ``V_max = n``); the other readings state
+        if compared is not None:
+            self.encoding = StateEncoding({b: ENCODING.blocks[b] for b in compared})  # type: ignore[misc]
+        #: The statement of the repaired decoder's proof, and of the as-written one's where ``enc`` leaves ``dis`` out
+        #: (thm:cotwidoftree:width; with ``dis`` compared it departs from ``enc`` at ``y_1``, ``π_dis[s] = λ ≠ 0``,
+        #: which exact replay shows without a statement), both with the printed ``V_max = n``; the other readings state
         #: their prompt by the same segments (a variant of the same class may have none, so it is the instance's).
-        self.all_n = STATEMENT if enc == REPAIRED and v_max is V_MAX else None  # type: ignore[misc]
+        stated = {REPAIRED: STATEMENT}.get(enc)
+        if enc == AS_WRITTEN and "dis" not in self.encoding.blocks:
+            stated = STATEMENT_AS_WRITTEN
+        self.all_n = stated if v_max is V_MAX else None  # type: ignore[misc]
         if self.all_n is None:
             self.prompt_segments = prompt_statement(enc)  # type: ignore[misc]
 

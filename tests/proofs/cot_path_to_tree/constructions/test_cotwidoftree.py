@@ -236,12 +236,17 @@ def test_the_prompt_read_from_the_segments_is_the_one_written_token_by_token(var
 def test_the_statement_is_the_repaired_readings_and_every_reading_states_its_prompt_by_segments():
     from proofs.cot_path_to_tree.constructions.cotdijkstra import MISSING_ARC_ZERO
     from proofs.cot_path_to_tree.constructions.cotdijkstra import STATEMENT as DKST_STATEMENT
+    from proofs.cot_path_to_tree.constructions.cotwidoftree import STATEMENT, STATEMENT_AS_WRITTEN, WIDTH_BLOCKS
 
-    # the statement is the repaired decoder's with the printed V_max = n; every other reading states its prompt only
-    for cons, stated in ((WidthTreeConstruction("as-written"), False), (WidthTreeConstruction("repaired"), True),
-                         (WidthTreeConstruction("0-for-non-arcs", encoding=MISSING_ARC_ZERO), False),
-                         (WidthTreeConstruction("repaired", v_max=3), False)):
-        assert (cons.all_n is not None) == stated, cons.label
+    # the repaired decoder with the printed V_max = n has a statement, and the as-written one where enc leaves dis out
+    # (thm:cotwidoftree:width); every other reading states its prompt only
+    for cons, stated in ((WidthTreeConstruction("as-written"), None),
+                         (WidthTreeConstruction("as-written", compared=WIDTH_BLOCKS), STATEMENT_AS_WRITTEN),
+                         (WidthTreeConstruction("repaired"), STATEMENT),
+                         (WidthTreeConstruction("0-for-non-arcs", encoding=MISSING_ARC_ZERO), None),
+                         (WidthTreeConstruction("repaired", v_max=3), None),
+                         (WidthTreeConstruction("as-written", v_max=3, compared=WIDTH_BLOCKS), None)):
+        assert cons.all_n is stated, cons.label
         assert cons.stated_prompt() is not None and (cons.all_n is None or cons.stated_prompt() == cons.all_n.prompt)
     stmt = WidthTreeConstruction("repaired").all_n
     assert set(stmt.token.blocks) == set(build_decoder().layout.names)
@@ -283,6 +288,73 @@ def test_a_wrong_statement_fails_on_a_concrete_run(W):
     rep = check_statement(cons, wrong, W.SPEC.reference, [W.TREES], 3, 1, 1)
     f = rep.failure
     assert f is not None and (f.kind, f.step, f.what, f.expected, f.got) == ("cut", 0, "layer 2 block dif", [0], [1])
+
+
+def test_the_as_written_statement_differs_from_the_repaired_one_in_dis_only():
+    from proofs.cot_path_to_tree.constructions.cotwidoftree import STATEMENT, STATEMENT_AS_WRITTEN, WIDTH_BLOCKS
+
+    aw, rep = STATEMENT_AS_WRITTEN, STATEMENT
+    assert aw.choices == rep.choices and set(aw.cuts) == set(rep.cuts) and aw.y0 is rep.y0
+    assert {b: t for b, t in aw.token.blocks.items() if b != "dis"} == {b: t for b, t in rep.token.blocks.items()
+                                                                        if b != "dis"}
+    assert aw.cuts[2] is rep.cuts[2] and aw.cuts[3] is rep.cuts[3] and aw.cuts[1].blocks["wei"] == rep.cuts[1].blocks[
+        "wei"]
+    assert aw.token.blocks["dis"] != rep.token.blocks["dis"] and aw.cuts[1].blocks["dis"] != rep.cuts[1].blocks["dis"]
+    cons = WidthTreeConstruction("as-written", compared=WIDTH_BLOCKS)
+    assert set(cons.encoding.blocks) == set(WIDTH_BLOCKS) and cons.all_n is aw
+    assert "dis" in WidthTreeConstruction("as-written").encoding.blocks  # the instance's enc, not the class's
+
+
+def test_the_as_written_statement_holds_on_every_tree_to_five_vertices(W):
+    """π_dis is Dist but at the root (λ until a child of the root is current, then 2); enc every block but dis."""
+    from proofs.cot_path_to_tree.constructions.cotwidoftree import WIDTH_BLOCKS
+    from symcot.prove.alln.concrete import check_statement
+
+    cons = WidthTreeConstruction("as-written", compared=WIDTH_BLOCKS)
+    rep = check_statement(cons, cons.all_n, W.WIDTH_SPEC.reference, W.TREE_FAMILIES, 5, 4, 3)
+    assert rep.failure is None and rep.max_size == 5
+    assert rep.inputs == sum(k ** (k - 1) for k in range(1, 6)) + sum(1 for k in range(1, 6)
+                                                                      for _ in W.ORDERED_ROOTED.inputs(k))
+    assert rep.fact_instances["back-range"] and rep.fact_instances["width-bound"]
+
+
+def test_the_as_written_decoder_departs_from_enc_on_dis_all_the_same(W):
+    """With thm:cotwidoftree's enc (dis compared) the as-written statement holds but the decoder leaves enc at y_1."""
+    from proofs.cot_path_to_tree.constructions.cotwidoftree import STATEMENT_AS_WRITTEN
+    from symcot.prove.alln.concrete import check_statement
+
+    cons = WidthTreeConstruction("as-written")
+    f = check_statement(cons, STATEMENT_AS_WRITTEN, W.SPEC.reference, [W.TREES], 3, 2, 2).failure
+    assert f is not None and f.decoder_departs and (f.kind, f.step, f.what) == ("encoding", 1, "block dis of y_1")
+    assert (f.expected, f.got) == ([0, 1], [2, 1]) and f.input["text"] == "tree {0-1}, root 0"
+
+
+def test_the_repaired_statement_fails_on_the_as_written_decoder_at_step_0(W):
+    """The repaired statement with the as-written prompt: layer 1 leaves the root at λ, not Dist^(1)[root] = 0."""
+    from proofs.cot_path_to_tree.constructions.cotdijkstra import AS_WRITTEN
+    from proofs.cot_path_to_tree.constructions.cotwidoftree import STATEMENT, WIDTH_BLOCKS, prompt_segments
+    from symcot.prove.alln.concrete import check_statement
+
+    cons = WidthTreeConstruction("as-written", compared=WIDTH_BLOCKS)
+    wrong = dataclasses.replace(STATEMENT, segments=prompt_segments(AS_WRITTEN))
+    f = check_statement(cons, wrong, W.WIDTH_SPEC.reference, [W.TREES], 3, 1, 1).failure
+    assert f is not None and not f.decoder_departs
+    assert (f.kind, f.step, f.what, f.expected, f.got) == ("cut", 0, "layer 1 block dis", [0, 1], [2, 1])
+    assert f.input["text"] == "tree {0-1}, root 0"
+
+
+@pytest.mark.slow
+def test_the_as_written_width_is_proved_for_every_n(W):
+    claim = next(c for c in W.CLAIMS if c.id == "thm:cotwidoftree:width")
+    chk = next(c for c in claim.checks if type(c).__name__ == "AllNCheck")
+    assert chk.variant == "as-written" and chk.spec is W.WIDTH_SPEC
+    row = chk.run(RunContext("thm:cotwidoftree:width", 6))
+    assert row.verdict == "proved" and row.scope.startswith("all n"), row.notes
+    assert all(o["status"] == "proved" for o in row.details["obligations"])
+    cuts = {(o["layer"], o["where"]) for o in row.details["obligations"] if o["phase"] == "step"}
+    assert (1, "after the layer, block dis") in cuts and (3, "after the layer, block mwd") in cuts
+    facts = {o["where"] for o in row.details["obligations"] if o["phase"] == "fact"}
+    assert {"back-range", "frontier", "dif-range", "fold-range", "width-bound"} <= facts
 
 
 @pytest.mark.slow
