@@ -18,6 +18,7 @@ from symcot.inputs.weighted import (
 from symcot.prove.alln.context import Context
 from symcot.prove.alln.facts import hypotheses_for, prove_fact, prove_vocabulary
 from symcot.prove.alln.ops import Symbolic
+from tests.fixtures.vocabularies import replaced
 
 FIELDS = ["dist", "cur", "vst", "dist_cur", "t"]
 DERIVED = ["clock", "last-step", "steps", "source", "relaxed", "stuck", "stuck-full", "count-init", "count-step",
@@ -115,11 +116,6 @@ def test_an_unreachable_vertex_breaks_the_domain_fact_reachable():
     assert fail is not None and fail.fact == "reachable" and fail.values == {"v": 2}
 
 
-def _replaced(name, fact):
-    facts = tuple(fact if f.name == name else f for f in VOCABULARY.facts)
-    return Vocabulary("wrong", VOCABULARY.symbols, facts, VOCABULARY.views, VOCABULARY.interpret)
-
-
 def test_a_wrong_definition_is_caught_on_a_small_run():
     # selecting the highest Dist among the unvisited finite vertices is another algorithm: the run disagrees
     least = next(f for f in VOCABULARY.facts if f.name == "sel:least")
@@ -127,14 +123,15 @@ def test_a_wrong_definition_is_caught_on_a_small_run():
         c.and_(c.not_(c.vis(t, j)), c.fin(t + 1, j)),
         c.and_(c.sel(t) != -1, c.dist(t + 1, c.sel(t)) >= c.dist(t + 1, j))), "definition")
     inp = (Digraph.from_weighted_arcs(3, {(0, 1): 1, (0, 2): 2}), 0)
-    fail = check_facts(_replaced("sel:least", wrong), Concrete(VOCABULARY.interpret(inp, dijkstra_dynamic(*inp))))
+    wrong_vocab = replaced(VOCABULARY, "sel:least", wrong)
+    fail = check_facts(wrong_vocab, Concrete(VOCABULARY.interpret(inp, dijkstra_dynamic(*inp))))
     assert fail is not None and fail.fact == "sel:least" and fail.values == {"τ": 0, "j": 2}
 
 
 def test_a_wrong_derived_fact_is_caught_on_a_small_run():
     shrinks = Fact("dist-cur-grows", (MOVE,), lambda c, t: dist_cur(c, t + 1) <= dist_cur(c, t), "derived", Direct())
     inp = (Digraph.from_weighted_arcs(2, {(0, 1): 1}), 0)
-    fail = check_facts(_replaced("dist-cur-grows", shrinks),
+    fail = check_facts(replaced(VOCABULARY, "dist-cur-grows", shrinks),
                        Concrete(VOCABULARY.interpret(inp, dijkstra_dynamic(*inp))))
     assert fail is not None and fail.fact == "dist-cur-grows" and fail.values == {"τ": 0}
 

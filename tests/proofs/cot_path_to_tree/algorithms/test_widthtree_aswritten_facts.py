@@ -20,9 +20,8 @@ from symcot.algorithms.logic import Concrete, Fact, Induction, Vocabulary, check
 from symcot.algorithms.transition import run
 from symcot.inputs import Digraph, rooted_labeled_trees
 from symcot.model.semantics import generate
-from symcot.prove.alln.context import Context
-from symcot.prove.alln.facts import prove_fact, prove_vocabulary
-from symcot.prove.alln.ops import Symbolic
+from symcot.prove.alln.facts import prove_vocabulary
+from tests.fixtures.vocabularies import prove_one, replaced
 
 FIELDS = ["dist", "cur", "vst", "dist_cur", "t", "dif", "twd", "mwd"]
 
@@ -94,25 +93,14 @@ def test_the_relaxed_back_distance_on_a_run():
     assert [(c.back(t), c.bdist(t)) for t in range(4)] == [(False, 0), (False, 0), (True, 2), (True, 2)]
 
 
-def _replaced(name, fact):
-    facts = tuple(fact if f.name == name else f for f in VOCABULARY.facts)
-    return Vocabulary("wrong", VOCABULARY.symbols, facts, VOCABULARY.views, VOCABULARY.interpret)
-
-
 def test_a_wrong_derived_fact_is_caught_on_a_small_run():
     # "bdist ≤ 1": false once the arc back from a child of the root is relaxed (Dist 1 + 1 = 2)
     tight = Fact("back-range", (STEP,), lambda c, t: c.implies(c.back(t), c.bdist(t) <= 1), "derived",
                  Induction("τ"))
     inp = (Digraph.undirected(3, [(0, 1), (0, 2)]), 0)
-    fail = check_facts(_replaced("back-range", tight), Concrete(VOCABULARY.interpret(inp, bfs_width_dynamic(*inp))))
+    wrong_vocab = replaced(VOCABULARY, "back-range", tight)
+    fail = check_facts(wrong_vocab, Concrete(VOCABULARY.interpret(inp, bfs_width_dynamic(*inp))))
     assert fail is not None and fail.fact == "back-range" and fail.values == {"τ": 2}
-
-
-def _prove_one(vocab, fact, timeout_s=5):
-    c = Symbolic(vocab)
-    ctx = Context([], timeout_s)
-    ctx.kinds = c.kinds
-    return prove_fact(ctx, vocab, c, fact)
 
 
 def test_a_false_fact_is_not_proved():
@@ -120,7 +108,7 @@ def test_a_false_fact_is_not_proved():
     never = Fact("never", (STEP,), lambda c, t: c.not_(c.back(t)), "derived", Induction("τ"))
     vocab = Vocabulary("back+false", VOCABULARY.symbols, (*VOCABULARY.facts, never), VOCABULARY.views,
                        VOCABULARY.interpret)
-    obs = _prove_one(vocab, never)
+    obs = prove_one(vocab, never)
     assert obs and not all(o.ok for o in obs)
 
 

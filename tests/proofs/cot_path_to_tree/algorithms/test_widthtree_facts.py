@@ -17,9 +17,8 @@ from proofs.cot_path_to_tree.algorithms.widthtree_facts import VOCABULARY
 from symcot.algorithms.logic import Concrete, Direct, Fact, Induction, Vocabulary, check_facts, check_views
 from symcot.algorithms.transition import run
 from symcot.inputs import Digraph, rooted_labeled_trees
-from symcot.prove.alln.context import Context
-from symcot.prove.alln.facts import prove_fact, prove_vocabulary
-from symcot.prove.alln.ops import Symbolic
+from symcot.prove.alln.facts import prove_vocabulary
+from tests.fixtures.vocabularies import prove_one, replaced
 
 FIELDS = ["dist", "cur", "vst", "dist_cur", "t", "dif", "twd", "mwd"]
 WIDTH_DERIVED = ["dif-step", "frontier", "next-depth", "dif-range", "fold-range", "width-bound"]
@@ -102,24 +101,13 @@ def test_a_weight_other_than_one_breaks_the_domain_fact_unit():
     assert fail is not None and fail.fact == "unit" and fail.values == {"i": 0, "j": 1}
 
 
-def _replaced(name, fact):
-    facts = tuple(fact if f.name == name else f for f in VOCABULARY.facts)
-    return Vocabulary("wrong", VOCABULARY.symbols, facts, VOCABULARY.views, VOCABULARY.interpret)
-
-
 def test_a_wrong_derived_fact_is_caught_on_a_small_run():
     # "twd ≤ τ": false at τ = 0, where twd = 1
     tight = Fact("fold-range", (STEP,), lambda c, t: c.twd(t) <= t, "derived", Induction("τ"))
     inp = (Digraph.undirected(2, [(0, 1)]), 0)
-    fail = check_facts(_replaced("fold-range", tight), Concrete(VOCABULARY.interpret(inp, bfs_width_dynamic(*inp))))
+    wrong_vocab = replaced(VOCABULARY, "fold-range", tight)
+    fail = check_facts(wrong_vocab, Concrete(VOCABULARY.interpret(inp, bfs_width_dynamic(*inp))))
     assert fail is not None and fail.fact == "fold-range" and fail.values == {"τ": 0}
-
-
-def _prove_one(vocab, fact, timeout_s=5):
-    c = Symbolic(vocab)
-    ctx = Context([], timeout_s)
-    ctx.kinds = c.kinds
-    return prove_fact(ctx, vocab, c, fact)
 
 
 def test_a_false_fact_is_not_proved():
@@ -130,7 +118,7 @@ def test_a_false_fact_is_not_proved():
     for false in (deeper, flat):
         vocab = Vocabulary("width+false", VOCABULARY.symbols, (*VOCABULARY.facts, false), VOCABULARY.views,
                            VOCABULARY.interpret)
-        obs = _prove_one(vocab, false)
+        obs = prove_one(vocab, false)
         assert obs and not all(o.ok for o in obs), false.name
 
 
@@ -139,7 +127,7 @@ def test_the_frontier_needs_the_unit_weights():
     vocab = Vocabulary("width-unit", VOCABULARY.symbols, tuple(f for f in VOCABULARY.facts if f.name != "unit"),
                        VOCABULARY.views, VOCABULARY.interpret)
     frontier = next(f for f in vocab.facts if f.name == "frontier")
-    base, step = _prove_one(vocab, frontier)
+    base, step = prove_one(vocab, frontier)
     assert base.ok and not step.ok and "step" in step.statement
 
 
