@@ -275,9 +275,18 @@ def inputs(inp: tuple[Any, int]) -> dict[str, Any]:
     return {"n": wi.n, "src": wi.src, "arc": wi.arc, "w": wi.w}
 
 
+def infinity(c: Any) -> Any:
+    """``∞`` as a statement writes it.
+
+    The ``λ`` an interpretation binds (the prover's, or a run's where its row has one), else the reference's
+    :data:`~proofs.cot_path_to_tree.algorithms.dijkstra.INF`.
+    """
+    return getattr(c, "lam", INF)
+
+
 def _dist_view(c: Any, t: Any) -> Any:
     """``Dist^(τ)``: ``dist(τ, v)`` where finite, ``∞`` elsewhere (the prover's ``λ``, which the encoding writes)."""
-    inf = getattr(c, "lam", INF)
+    inf = infinity(c)
     return c.vec(lambda v: c.ite(c.fin(t, v), c.dist(t, v), inf), c.n)
 
 

@@ -60,6 +60,7 @@ from typing import Any, Literal
 
 from proofs.cot_path_to_tree.algorithms.dijkstra import INF, DkstState, validate_dijkstra_input
 from proofs.cot_path_to_tree.algorithms.dijkstra_facts import VOCABULARY as DKST_VOCABULARY
+from proofs.cot_path_to_tree.algorithms.dijkstra_facts import infinity
 from symcot.constructions.alln import AllNStatement, Choice, PromptStatement, Segment
 from symcot.constructions.base import Construction, Expectation
 from symcot.constructions.encoding import (
@@ -250,11 +251,6 @@ def dijkstra_invariants(states: Sequence[DkstState], t: int, lam_value: Number, 
 
 # -- the statement for every n (read by the all-n prover, symcot.prove.alln) -------------------------------
 
-def _inf(c: Any) -> Any:
-    """``∞`` as the statement writes it: the prover's ``λ`` where it binds one, the reference's ``∞`` elsewhere."""
-    return getattr(c, "lam", INF)
-
-
 class _MinusLambda(Term):
     """``[-λ]`` from a field that is ``∞`` (``π_crd(x_i) = -λ``): a scalar term, negated, with ``∞ ↦ λ``."""
 
@@ -268,8 +264,8 @@ def _row_view(enc: Encoding) -> Callable[[Any, Any], Any]:
     """``A_{i,:}`` under the reading ``enc``: ``a_ij`` on an arc, ``absent`` off the arcs, ``diagonal`` at ``a_ii``."""
 
     def row(c: Any, i: Any) -> Any:
-        off = 0 if enc.absent == "0" else _inf(c)
-        diag = 0 if enc.diagonal == "0" else _inf(c)
+        off = 0 if enc.absent == "0" else infinity(c)
+        diag = 0 if enc.diagonal == "0" else infinity(c)
         return c.vec(lambda j: c.ite(i == j, diag, c.ite(c.arc(i, j), c.w(i, j), off)), c.n)
 
     return row
@@ -277,7 +273,7 @@ def _row_view(enc: Encoding) -> Callable[[Any, Any], Any]:
 
 def _lam_row(c: Any, _p: Any) -> Any:
     """``λ^n`` (``∞`` in every coordinate)."""
-    return c.vec(lambda j: _inf(c), c.n)
+    return c.vec(lambda j: infinity(c), c.n)
 
 
 #: ``x_i = [e_i ‖ -λ ‖ 0^n ‖ A_{i,:} ‖ λ^n ‖ 0^n]`` (unlisted blocks are 0).
@@ -292,7 +288,7 @@ Y0_SEGMENT = Segment("y_0", lambda c: 1, Y0_TOKEN, {"src_at": lambda c, i: c.src
 
 def prompt_segments(enc: Encoding) -> tuple[Segment, ...]:
     """``x_0 … x_{n-1}`` under the reading ``enc`` of ``A_{i,:}`` (no sentinel in this proof)."""
-    views = {"i": lambda c, i: i, "inf": lambda c, i: _inf(c), "row": _row_view(enc), "lam_row": _lam_row}
+    views = {"i": lambda c, i: i, "inf": lambda c, i: infinity(c), "row": _row_view(enc), "lam_row": _lam_row}
     return (Segment("x", lambda c: c.n, X_TOKEN, views, lambda i: f"x_{i}"),)
 
 
@@ -309,7 +305,8 @@ def _dist(c: Any, t: Any) -> Any:
 #: Views of ``y_τ`` and of step ``τ``: ``π_dis(y_τ)`` (``λ^n`` at ``τ = 0``, as ``y_0`` carries it; ``Dist^(τ)``
 #: after), ``Dist^(τ+1)`` (layer 1's relaxation), ``cur^(τ+1)`` and its distance (layer 2's selection).
 TOKEN_VIEWS = {
-    "dis_in": lambda c, t: c.vec(lambda v: c.ite(t == 0, _inf(c), c.ite(c.fin(t, v), c.dist(t, v), _inf(c))), c.n),
+    "dis_in": lambda c, t: c.vec(lambda v: c.ite(t == 0, infinity(c),
+                                                  c.ite(c.fin(t, v), c.dist(t, v), infinity(c))), c.n),
     "dist_next": lambda c, t: _dist(c, t + 1),
     "next_cur": lambda c, t: c.cur(t + 1),
     "next_dist_cur": lambda c, t: c.dist(t + 1, c.cur(t + 1)),

@@ -62,7 +62,8 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
-from proofs.cot_path_to_tree.algorithms.dijkstra import INF, DkstState, validate_bfs_input, width_update_rule
+from proofs.cot_path_to_tree.algorithms.dijkstra import DkstState, validate_bfs_input, width_update_rule
+from proofs.cot_path_to_tree.algorithms.dijkstra_facts import infinity
 from proofs.cot_path_to_tree.algorithms.widthtree_aswritten_facts import VOCABULARY as AS_WRITTEN_VOCABULARY
 from proofs.cot_path_to_tree.algorithms.widthtree_facts import VOCABULARY as WIDTH_VOCABULARY
 from proofs.cot_path_to_tree.constructions.cotdijkstra import AS_WRITTEN as DKST_AS_WRITTEN
@@ -203,18 +204,13 @@ STATEMENT = AllNStatement(
     stop_witness=lambda c, t: c.cur(t + 1))
 
 
-def _lam(c: Any) -> Any:
-    """``∞`` as the statement writes it: the prover's ``λ`` where it binds one, the reference's ``∞`` elsewhere."""
-    return getattr(c, "lam", INF)
-
-
 def _dis_as_written(c: Any, t: Any) -> Any:
     """``π_dis(y_τ)`` as written: ``Dist^(τ)`` (``∞ ↦ λ``), but ``bdist(τ)`` at the source where ``back(τ)``, else λ.
 
     At ``τ = 0`` it is ``λ^n``, as ``y_0`` carries it (``back(0)`` is false, every ``v ≠ s`` is at ``∞``).
     """
-    return c.vec(lambda v: c.ite(v == c.src, c.ite(c.back(t), c.bdist(t), _lam(c)),
-                                 c.ite(c.fin(t, v), c.dist(t, v), _lam(c))), c.n)
+    return c.vec(lambda v: c.ite(v == c.src, c.ite(c.back(t), c.bdist(t), infinity(c)),
+                                 c.ite(c.fin(t, v), c.dist(t, v), infinity(c))), c.n)
 
 
 #: The repaired statement's views, with ``π_dis`` and layer 1's relaxation as written (:func:`_dis_as_written`).
