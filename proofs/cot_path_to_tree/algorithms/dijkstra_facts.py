@@ -42,11 +42,11 @@ on a moving step is at most ``(n - 1)·W``.
 
 from __future__ import annotations
 
-from collections import deque
 from collections.abc import Sequence
 from itertools import accumulate
 from typing import Any
 
+from proofs.cot_path_to_tree.algorithms import reach
 from proofs.cot_path_to_tree.algorithms.dfs_facts import MOVE, STEP, VERTEX, valid, vertex
 from proofs.cot_path_to_tree.algorithms.dijkstra import DIJKSTRA, INF, DkstState, weighted_input
 from symcot.algorithms.logic import Direct, Fact, Induction, Sig, Var, Vocabulary
@@ -59,8 +59,7 @@ SYMBOLS = (
     Sig("arc", 2, "bool", "an arc (v_i, v_j)", ("vertex", "vertex")),
     Sig("w", 2, "int", "a_ij, the weight of the arc (v_i, v_j)", ("vertex", "vertex")),
     Sig("W", 0, doc="the largest arc weight (0 without arcs)"),
-    Sig("hop", 1, "int", "the number of arcs on a shortest directed path from s to v", ("vertex",)),
-    Sig("pre", 1, "int", "the vertex before v on such a path (-1 for s)", ("vertex",), "vertex"),
+    *reach.SYMBOLS,
     *DIJKSTRA.symbols(),
     Sig("cnt", 2, "int", "|{v < k : vst^(τ)(v) = 1}|", ("step", "vertex")),
 )
@@ -72,12 +71,6 @@ def dist_cur(c: Any, t: Any) -> Any:
     return c.dist(t, c.cur(t))
 
 
-def _reachable(c: Any, v: Any) -> Any:
-    before = c.pre(v)
-    return c.and_(0 <= c.hop(v), c.hop(v) <= c.n - 1, (c.hop(v) == 0) == (v == c.src),
-                  c.implies(v != c.src, c.and_(valid(c, before), c.arc(before, v), c.hop(before) == c.hop(v) - 1)))
-
-
 DOMAIN = (
     Fact("graph", (), lambda c: c.and_(c.n >= 1, valid(c, c.src)), "domain",
          source="G = (V, E, A) with n = |V| ≥ 1 vertices and a source s = v_p ∈ V (Section 2.1)"),
@@ -85,7 +78,7 @@ DOMAIN = (
          source="G is simple: no self-loop (a_ii = ∞)"),
     Fact("positive", (vertex("i"), vertex("j")), lambda c, i, j: c.implies(c.arc(i, j), c.w(i, j) >= 1), "domain",
          source="A ∈ ℝ_{>0}^{n×n}: every arc's weight is positive (≥ 1 on integer weights: see the module docstring)"),
-    Fact("reachable", (VERTEX,), _reachable, "domain",
+    Fact("reachable", (VERTEX,), reach.reachable("arc"), "domain",
          source="every vertex is reachable from s by a directed path (the domain of Dkst, Section 2.1), in first-order "
                 "form: a path s = pre^h(v) → … → pre(v) → v with h = hop(v) ≤ n - 1 arcs (a breadth-first tree)"),
 )
@@ -139,7 +132,7 @@ def _step_hints(c: Any, t: Any) -> list[Any]:
 
 #: ``k`` over ``0 … n`` (a count's bound), ``h`` over the path lengths ``0 … n - 1``.
 BOUND = Var("k", lambda c, *_: 0, lambda c, *_: c.n, "vertex")
-HOPS = Var("h", lambda c, *_: 0, lambda c, *_: c.n - 1, "hops")
+HOPS = reach.HOPS
 
 
 def _relaxed(c: Any, t: Any, u: Any, x: Any) -> Any:
@@ -225,19 +218,10 @@ DERIVED = (
 def _search(g: Any) -> dict[str, Any]:
     """``W``, ``hop`` and ``pre`` of a :class:`~proofs.cot_path_to_tree.algorithms.dijkstra.WeightedInput`.
 
-    ``hop`` and ``pre`` come from a breadth-first search from ``src`` (out-neighbours in index order); a vertex it
-    does not reach (outside the domain) has ``hop = -1``.
+    ``hop`` and ``pre`` come from :func:`~proofs.cot_path_to_tree.algorithms.reach.breadth_first`.
     """
     weights = [g.w(i, j) for (i, j) in g.arcs]
-    hop, pre = {g.src: 0}, {g.src: -1}
-    queue = deque([g.src])
-    while queue:
-        u = queue.popleft()
-        for v in range(g.n):
-            if g.arc(u, v) and v not in hop:
-                hop[v], pre[v] = hop[u] + 1, u
-                queue.append(v)
-    return {"W": max(weights, default=0), "hop": lambda v: hop.get(v, -1), "pre": lambda v: pre.get(v, -1)}
+    return {"W": max(weights, default=0), **reach.breadth_first(g.n, g.src, g.arc)}
 
 
 def interpret(inp: tuple[Any, int], states: Sequence[DkstState]) -> dict[str, Any]:
