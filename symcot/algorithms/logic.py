@@ -78,18 +78,32 @@ class Induction:
     range): the step of each may assume all of them at ``v``. ``split(c, v)`` lists case conditions (they
     must cover every case: the prover checks it) under which the step is proved separately. ``hints(c, v)``
     lists terms the prover instantiates the hypotheses' variables with (guidance only: instances of true
-    statements are true).
+    statements are true). ``without`` names facts the proof may not use (see :class:`Direct`); a joint group
+    shares it.
     """
 
     var: str
     joint: tuple[str, ...] = ()
     split: Callable[[Any, Any], Sequence[Any]] | None = None
     hints: Callable[[Any, Any], Sequence[Any]] | None = None
+    without: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
 class Direct:
-    """Proof from the facts stated before (no induction)."""
+    """Proof from the facts stated before (no induction).
+
+    ``hints(c, *vars)`` lists terms the prover instantiates the hypotheses' variables with (guidance only, as for
+    :class:`Induction`): ``T - 1``, say, for a statement about the last move.
+
+    ``without`` names domain or definition facts the proof may not use: they are left out of its hypotheses, and
+    so is every derived fact not itself proved without them. The fact then holds in every model of the others:
+    ``without=("ends",)`` proves it of every prefix of a run that moves at each step, one that never stops included
+    (a bound on its length is a proof that it stops).
+    """
+
+    hints: Callable[..., Sequence[Any]] | None = None
+    without: tuple[str, ...] = ()
 
 
 FACT_KINDS = ("domain", "definition", "derived", "hand")

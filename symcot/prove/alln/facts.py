@@ -23,13 +23,27 @@ from symcot.prove.alln.context import Context, Obligation
 from symcot.prove.alln.ops import Symbolic, as_arith, as_bool, bound_var, fresh_int, quantified, reading
 
 
+def without(fact: Fact) -> frozenset[str]:
+    """The facts ``fact``'s proof may not use (none for a fact without a proof)."""
+    return frozenset(fact.proof.without) if fact.proof is not None else frozenset()
+
+
 def hypotheses_for(vocab: Vocabulary, c: Symbolic, fact: Fact) -> list[tuple[str, Any]]:
-    """Domain and definition facts, and the derived/hand facts before ``fact`` and its joint group."""
+    """Domain and definition facts, and the derived/hand facts before ``fact`` and its joint group.
+
+    Less the facts its proof is ``without``, and every derived or hand fact not proved without them too.
+    """
     group = {fact.name, *(fact.proof.joint if isinstance(fact.proof, Induction) else ())}
     first = min(k for k, f in enumerate(vocab.facts) if f.name in group)
+    skip = without(fact)
+    odd = sorted(f.name for f in vocab.facts if f.name in group and without(f) != skip)
+    if odd:
+        raise ValueError(f"joint induction of {fact.name}: {odd} are proved without other facts than it")
     out = []
     for k, f in enumerate(vocab.facts):
-        if f.name in group:
+        if f.name in group or f.name in skip:
+            continue
+        if f.kind in ("derived", "hand") and not skip <= without(f):
             continue
         if f.kind in ("domain", "definition") or k < first:
             out.append((f.name, quantified(c, f)))
@@ -88,7 +102,9 @@ def prove_fact(ctx: Context, vocab: Vocabulary, c: Symbolic, fact: Fact) -> list
     if isinstance(fact.proof, Direct):
         xs = [fresh_int(v.name) for v in fact.vars]
         goal = z3.Implies(_all(_bounds(c, fact, xs)), as_bool(fact.body(c, *xs)))
-        return _check_parts(ctx, goal, fact, fact.source or "as stated", [], hyps, "Z3 from the facts before it")
+        hints = [as_arith(h) for h in fact.proof.hints(c, *xs)] if fact.proof.hints else []
+        return _check_parts(ctx, goal, fact, fact.source or "as stated", [], hyps, "Z3 from the facts before it",
+                            hints)
     assert isinstance(fact.proof, Induction)
     i = [v.name for v in fact.vars].index(fact.proof.var)
     var = fact.vars[i]

@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from symcot.constructions.alln import AllNStatement
+from symcot.prove.alln.facts import without
 
 #: Shared by every all-n proof (docs/all-n.md, "Trusted base").
 SHARED = (
@@ -50,8 +51,10 @@ def trusted_base(stmt: AllNStatement, concrete: dict[str, Any], lam: str | None 
     for f in stmt.vocabulary.facts:
         if f.kind in labels:
             n = concrete.get("fact_instances", {}).get(f.name, 0)
+            free = [g.name for g in stmt.vocabulary.facts if f.name in without(g)]
+            spared = f"; the facts {', '.join(free)} are proved without it" if free else ""
             out.append(f"{labels[f.kind]} {f.name} ({f.source or 'no source given'}): assumed; holds at {n} "
-                       f"assignments, {where}")
+                       f"assignments, {where}{spared}")
     views = sorted(stmt.all_views())
     out.append(f"views {', '.join(views)}: what the reference state's fields are; the ones enc reads equal the "
                f"reference states' fields on every input to size {sizes}; {where} (one view per name)")

@@ -63,3 +63,29 @@ def test_an_induction_over_its_only_variable_has_no_empty_conjunction():
 
     scripts = [text(o.query) for o in obs if o.query is not None]
     assert scripts and not any(re.search(r"[(\s]and[\s)]", s.replace("(and ", "")) for s in scripts), scripts
+
+
+def test_a_fact_proved_without_a_definition_never_reads_it_or_a_fact_that_did():
+    """``T = 3`` follows from the definition ``ends`` (the run stops where ``acc`` reaches 3), and not without it; a
+    fact proved with ``ends`` is left out of the hypotheses of a fact proved without it, one proved without is not."""
+    from symcot.algorithms.logic import Direct, Sig, Var
+
+    step = Var("τ", lambda c, *_: 0, lambda c, *_: c.T, "step")
+    move = Var("τ", lambda c, *_: 0, lambda c, *_: c.T - 1, "step")
+    last = Fact("last", (), lambda c: c.T == 3, "derived", Direct())
+    free = Fact("free", (), lambda c: c.T == 3, "derived", Direct(without=("ends",)))
+    vocab = Vocabulary("acc", (Sig("T", 0, result="step"), Sig("acc", 1, "int", "", ("step",))),
+                       (Fact("init", (), lambda c: c.acc(0) == 0, "definition"),
+                        Fact("add", (move,), lambda c, t: c.acc(t + 1) == c.acc(t) + 1, "definition"),
+                        Fact("ends", (), lambda c: c.and_(c.T >= 0, c.acc(c.T) == 3), "definition"),
+                        Fact("count", (step,), lambda c, t: c.acc(t) == t, "derived",
+                             Induction("τ", without=("ends",))),
+                        last, free),
+                       {}, lambda inp, states: {})
+    c = Symbolic(vocab)
+    ctx = Context([], 10)
+    ctx.kinds = c.kinds
+    assert [o.status for o in prove_fact(ctx, vocab, c, vocab.facts[3])] == ["proved", "proved"]
+    assert [o.status for o in prove_fact(ctx, vocab, c, last)] == ["proved"]
+    assert [n for n, _ in hypotheses_for(vocab, c, free)] == ["init", "add", "count"]  # no ends, no last
+    assert [o.status for o in prove_fact(ctx, vocab, c, free)] != ["proved"]
