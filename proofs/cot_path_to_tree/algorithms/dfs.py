@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from symcot.algorithms.transition import Aux, Index, Run, StateVar, Transition, run
+from symcot.algorithms.transition import Aux, Index, Run, StateVar, Transition, extend, run
 from symcot.errors import InvalidInputError
 from symcot.inputs.graphs import Digraph
 
@@ -95,6 +95,32 @@ DFS = Transition(
              over=VERTEX),
          Aux("tr", "let", "bool", doc="the move from τ to τ + 1 is a traverse")),
 )
+
+
+#: The traversal's stack, carried along the run (what a count of its moves reads): the depth ``dep`` of the current
+#: vertex on the stack (``-1`` after the backtrack from ``s``), the depth ``lvl(v)`` at which ``v`` was traversed to,
+#: and whether ``v`` is ``done`` (backtracked from).
+STACK_STATE = (
+    StateVar("dep", doc="the depth of dfs^(τ)(s) on the stack: +1 per traverse, -1 per backtrack, from 0"),
+    StateVar("lvl", "int", VERTEX, "the depth v was traversed to at (0 for s and while unvisited)"),
+    StateVar("done", "bool", VERTEX, "v has been backtracked from"),
+)
+
+
+def _stack_init(o: Any, g: Any) -> dict[str, Any]:
+    return {"dep": 0, "lvl": o.array(VERTEX, lambda v: 0), "done": o.array(VERTEX, lambda v: False)}
+
+
+def _stack_step(o: Any, g: Any, s: Any, new: Any) -> dict[str, Any]:
+    """A traverse to ``nxt`` pushes it at depth ``dep + 1``; a backtrack pops the current vertex, which is done."""
+    tr = o.get("tr")
+    return {"dep": o.ite(tr, s.dep + 1, s.dep - 1),
+            "lvl": o.put(s.lvl, o.get("nxt"), s.dep + 1),
+            "done": o.put(s.done, o.ite(tr, -1, s.cur), True)}
+
+
+#: :data:`DFS` with its stack: the same run, and the counters a proof of its length reads (``dfstree_facts``).
+DFS_STACK = extend(DFS, "eq:dfsdynamic with its stack", STACK_STATE, _stack_init, _stack_step)
 
 
 @dataclass(frozen=True)

@@ -74,7 +74,7 @@ def _run(c: Any, t: Any, v: Any) -> Any:
 DERIVED = (
     Fact("starts", (), lambda c: c.T >= 1, "derived", Direct(),
          source="the run moves at least once: dfs^(0)(s) = s ≠ φ"),
-    Fact("run", (STEP, VERTEX), _run, "derived", Induction("τ"),
+    Fact("run", (STEP, VERTEX), _run, "derived", Induction("τ", without=("ends",)),
          source="the current vertex is a visited vertex; every visited vertex but s has a visited parent "
                 "other than itself; s has none"),
     Fact("monotone", (Var("τ1", lambda c, *_: 0, lambda c, *_: c.T, "step"),
