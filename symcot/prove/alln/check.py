@@ -21,6 +21,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from symcot.algorithms.logic import Vocabulary
 from symcot.check.context import RunContext
 from symcot.check.exhaustive import Family, run_construction_check
 from symcot.check.spec import StepwiseSpec
@@ -28,6 +29,14 @@ from symcot.check.verdict import Verdict
 from symcot.constructions.alln import AllNStatement
 from symcot.constructions.base import Construction
 from symcot.errors import SymcotError, locate
+from symcot.prove.alln.conclude import (
+    Concluded,
+    check_concludes,
+    concluded,
+    narrowed,
+    prove_extension,
+    trusted_items,
+)
 from symcot.prove.alln.concrete import ConcreteFailure, check_statement, check_witness
 from symcot.prove.alln.context import DEFAULT_TIMEOUT_S
 from symcot.prove.alln.ops import NameClash, SymbolicTruthiness
@@ -52,8 +61,13 @@ class AllNCheck:
         facts_size: the largest size at which every fact is evaluated at every assignment.
         conclusion: what the claim concludes beyond the step-by-step encoding and how that part stands
             (it is not proved here; e.g. "π_M(y_{2n-1}) = str(G_T) is obs:dynamicstrdfs"); reported with the row.
-        beyond: set when the claim *is* such a conclusion (a step count on trees): the realization may be
-            proved, but the row stays ``unknown`` with this reason.
+        beyond: set when the claim *is* such a conclusion (a step count on trees) and no fact states it: the
+            realization may be proved, but the row stays ``unknown`` with this reason.
+        vocabulary: the statement read over this extension of its vocabulary (the claim's narrower domain, and the
+            facts its conclusions need; :mod:`symcot.prove.alln.conclude`): the concrete phase checks it, the step
+            obligations are proved over the statement's own vocabulary, and the facts it adds after them.
+        concludes: the spec's conclusions stated by derived facts of the vocabulary: proved with it, each with its
+            reading in the trusted base.
         timeout_s: Z3's limit per obligation.
         reading_size: the prover's (Z3) reading of the statement is compared with the concrete one on every
             input up to this size (and ``facts_size``) and on the witness run.
@@ -74,6 +88,8 @@ class AllNCheck:
     facts_size: int = 3
     conclusion: str = ""
     beyond: str = ""
+    vocabulary: Vocabulary | None = None
+    concludes: Sequence[Concluded] = ()
     timeout_s: float = DEFAULT_TIMEOUT_S
     reading_size: int = 4
     witness_size: int | None = None
@@ -101,6 +117,12 @@ class AllNCheck:
         stmt = cons.all_n
         if stmt is None:
             return self._without_statement(ctx, cons, notes, t0)
+        try:
+            if self.vocabulary is not None:
+                stmt = narrowed(stmt, self.vocabulary)
+            check_concludes(self.concludes, self.spec, stmt.vocabulary)
+        except ValueError as e:
+            return self._error(claim_id, cons.variant, e, "the all-n check is misstated", notes, t0)
         try:
             return self._checked(claim_id, cons, stmt, notes, t0)
         except (SymbolicTruthiness, NameClash) as e:
@@ -176,8 +198,10 @@ class AllNCheck:
         if wit.failure is not None:
             return self._concrete_failure(claim_id, cons, wit.failure, conc.max_size, conc.inputs, concrete,
                                           [*notes, f"no real run of size {wsize} satisfies the hypotheses"], t0)
-        res = prove(cons, stmt, timeout_s=self.timeout_s)
-        return self._verdict(claim_id, cons, res, concrete, notes, time.perf_counter() - t0)
+        res = prove(cons, cons.all_n if self.vocabulary is not None else stmt, timeout_s=self.timeout_s)
+        if self.vocabulary is not None and cons.all_n is not None:
+            prove_extension(res, cons.all_n.vocabulary, stmt.vocabulary, self.timeout_s)
+        return self._verdict(claim_id, cons, stmt, res, concrete, notes, time.perf_counter() - t0)
 
     def _concrete_failure(self, claim_id: str, cons: Construction, f: ConcreteFailure, max_size: int | None,
                           inputs: int, concrete: dict[str, Any], notes: list[str], t0: float) -> Verdict:
@@ -202,13 +226,12 @@ class AllNCheck:
                        None, [*notes, false], scope="nothing established for all n",
                        details={"concrete": concrete, "concrete_failure": ce, "obligations": []})
 
-    def _verdict(self, claim_id: str, cons: Construction, res: AllNResult, concrete: dict[str, Any],
-                 notes: list[str], seconds: float) -> Verdict:
-        stmt = cons.all_n
-        assert stmt is not None
+    def _verdict(self, claim_id: str, cons: Construction, stmt: AllNStatement, res: AllNResult,
+                 concrete: dict[str, Any], notes: list[str], seconds: float) -> Verdict:
         lam_words = (f"λ = {res.lam_fixed} (fixed)" if res.lam_fixed is not None else
                      f"λ ≥ {res.lam_bound} assumed" if res.lam_bound is not None else None)
-        trusted = trusted_base(stmt, concrete, lam_words, self.conclusion, stops=cons.stop is not None)
+        trusted = [*trusted_base(stmt, concrete, lam_words, self.conclusion, stops=cons.stop is not None),
+                   *trusted_items(self.concludes)]
         second = second_opinion(claim_id, cons.variant, res.obligations, res.proved, self.second_solver,
                                 self.second_timeout_s, self.smt2_dir)
         if second.recheck is not None:
@@ -220,6 +243,13 @@ class AllNCheck:
         if res.proved:
             details["second_solver"] = second.details(res.obligations)
         both = second.agreement.notes(res.obligations)
+        stated = concluded(self.concludes, res.obligations)
+        if stated:
+            details["conclusions"] = stated
+            notes = [*notes, *(f"conclusion \"{c['conclusion']}\": " + (
+                f"proved ({', '.join(c['facts'])}; {c['reads']})" if c["proved"] and res.proved else
+                f"its facts {', '.join(c['facts'])} are proved, the realization is not" if c["proved"] else
+                f"not proved (facts {', '.join(c['facts'])})") for c in stated)]
         if self.conclusion:
             details["conclusion_not_proved_here"] = self.conclusion
             notes = [*notes, f"not part of this proof: {self.conclusion}"]
@@ -242,6 +272,11 @@ class AllNCheck:
             return Verdict(claim_id, cons.variant, "error", self.method, None, concrete["inputs"], seconds, None,
                            [*notes, *both], details=details,
                            scope="nothing established for all n (the two solvers disagree)")
+        unproved = [c["conclusion"] for c in stated if not c["proved"]]
+        if res.proved and unproved:
+            return Verdict(claim_id, cons.variant, "unknown", self.method, None, concrete["inputs"], seconds, None,
+                           [*notes, *both, f"the realization is proved, but not the conclusions {unproved}"],
+                           details=details, scope="the realization for all n; the claim's conclusions not established")
         if res.proved and self.beyond:
             return Verdict(claim_id, cons.variant, "unknown", self.method, None, concrete["inputs"], seconds, None,
                            [*notes, *both, f"the decoder's realization is proved for all n, but the claim is more: "
@@ -249,7 +284,9 @@ class AllNCheck:
                            scope=f"the realization for all n ({second.agreement.text}); the claim's own statement "
                                  "not established")
         if res.proved:
-            scope = (f"all n{lam_text} (every input of every size; the statement's trusted base in details); "
+            names = ", ".join(c.conclusion for c in self.concludes)
+            also = f"; the claim's conclusions too ({names})" if stated else ""
+            scope = (f"all n{lam_text} (every input of every size; the statement's trusted base in details){also}; "
                      f"{second.agreement.text}")
             return Verdict(claim_id, cons.variant, "proved", f"{self.method}; {second.agreement.text}", None,
                            concrete["inputs"], seconds, None,

@@ -56,7 +56,8 @@ def test_a_false_statement_of_a_right_decoder_is_unknown_before_any_proof():
 def _row(res, **kw):
     m = importlib.import_module("proofs.cot_path_to_tree.thm_cotdfs")
     chk = AllNCheck(DfsConstruction, m.SPEC, [m.DIGRAPHS], **kw)
-    return chk._verdict("thm:cotdfs", DfsConstruction(), res, {"inputs": 5, "facts_size": 3, "sizes_complete": 3},
+    cons = DfsConstruction()
+    return chk._verdict("thm:cotdfs", cons, cons.all_n, res, {"inputs": 5, "facts_size": 3, "sizes_complete": 3},
                         [], 1.0)
 
 
@@ -66,6 +67,8 @@ def test_rows_from_results():
     row = _row(res)
     assert row.verdict == "proved" and row.scope.startswith("all n")
     assert any("definition nxt:lowest" in t for t in row.details["trusted_base"])
+    ends = next(t for t in row.details["trusted_base"] if t.startswith("definition ends"))
+    assert ends.endswith("; the facts run are proved without it")  # DFS's `run` holds on runs that need not stop
     res_bad = AllNResult("thm:cotdfs/as-written", [ok, Obligation("stop", "block cur", "s", "unknown", detail="Z3")])
     row = _row(res_bad)
     assert row.verdict == "unknown" and "first obligation not proved: [unknown] stop" in row.notes[-1]

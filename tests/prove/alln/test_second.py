@@ -50,7 +50,8 @@ def _pigeonhole(n=13):
 def _row(res, **kw):
     m = importlib.import_module("proofs.cot_path_to_tree.thm_cotdfs")
     chk = AllNCheck(DfsConstruction, m.SPEC, [m.DIGRAPHS], **kw)
-    return chk._verdict("thm:cotdfs", DfsConstruction(), res, dict(CONCRETE), [], 1.0)
+    cons = DfsConstruction()
+    return chk._verdict("thm:cotdfs", cons, cons.all_n, res, dict(CONCRETE), [], 1.0)
 
 
 def test_an_obligation_built_by_hand_is_proved_by_both():
