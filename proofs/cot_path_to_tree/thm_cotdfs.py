@@ -24,6 +24,8 @@ from typing import Any
 
 from proofs.cot_path_to_tree.algorithms.batched.dfs import DFS_REFERENCE
 from proofs.cot_path_to_tree.algorithms.dfs import DfsState
+from proofs.cot_path_to_tree.algorithms.dfsstack_facts import VOCABULARY as DFS_STACK
+from proofs.cot_path_to_tree.algorithms.dfstree_facts import VOCABULARY as DFS_TREE
 from proofs.cot_path_to_tree.constructions.cotdfs import PAPER_D, DfsConstruction
 from symcot.check.exhaustive import Family
 from symcot.check.spec import Conclusion, Run, StepwiseSpec
@@ -31,6 +33,7 @@ from symcot.claims import Claim, ConstructionCheck
 from symcot.inputs import Digraph, digraph_count, digraphs_with_sources, random_digraph, rooted_labeled_trees
 from symcot.inputs.dyck_families import ordered_rooted_tree_family
 from symcot.prove.alln.check import AllNCheck
+from symcot.prove.alln.conclude import Concluded
 
 PAPER_SIZES = {"d": PAPER_D, "layers": 2, "heads": 2}
 
@@ -49,7 +52,16 @@ def state_text(st: DfsState) -> str:
 
 
 #: The reference: eq:dfsdynamic, one transition read per input and per batch.
-SPEC = StepwiseSpec(reference=DFS_REFERENCE, state_text=state_text)
+def _within_bound(run: Run, inp: tuple[Digraph, int]) -> Any:
+    """Whether the run stops within ``2n - 1`` steps (every row's, on a batch)."""
+    return run.steps <= 2 * inp[0].n - 1
+
+
+#: The theorem's step bound: the run stops, within ``2n - 1 = O(|V|)`` steps (the exact count is
+#: ``2·|reachable(s)| - 1``).
+BOUND = Conclusion("the CoT stops within 2n - 1 steps, O(|V| + |E|)", read=_within_bound, answer=lambda inp: True)
+
+SPEC = StepwiseSpec(reference=DFS_REFERENCE, state_text=state_text, conclusions=(BOUND,))
 
 
 def _random_digraphs(size: int, per_size: int = 12) -> list[tuple[Digraph, int]]:
@@ -90,11 +102,23 @@ TREE_SPEC = StepwiseSpec(SPEC.reference, state_text, conclusions=(
                trace=("cur", "vis")),
 ))
 
-#: What the all-n proof of thm:cotdfs takes from the algorithm rather than proving it.
-TERMINATION = ("termination: that the run reaches the backtrack from s (definition `ends`, eq:dfsdynamic) is "
-               "assumed, checked on every input of the concrete phase and the witness run; the theorem's step bound "
-               "O(|V|+|E|) is not proved for all n (T is the reference run's length; the exact rows check "
-               "T = 2·|reachable(s)| - 1)")
+#: The step bound as facts of DFS with its stack (``bound`` is proved without the definition ``ends``: the run stops).
+CONCLUDES = (
+    Concluded(BOUND.text, ("bound",),
+              "the stop rule fires exactly at T (the realization), and T ≤ 2n - 1; `bound` is proved without the "
+              "definition `ends` (that the run stops), from `moving` (every step that moves is at most 2n - 2): no "
+              "run moves 2n - 1 times, so it stops"),
+)
+
+#: The sentence's conclusions, as facts of the DFS vocabulary on a graph reachable from s (a tree from its root).
+TREE_CONCLUDES = (
+    Concluded("the stop rule fires at step 2(n-1) + 1", ("bound", "tree-steps"),
+              "the stop rule fires exactly at T (the realization), the run stops (`bound`, proved without `ends`), and "
+              "T = 2n - 1"),
+    Concluded("y_{2(n-1)} is at the root with every vertex visited", ("tree-steps", "tree-root"),
+              "y_{T-1} encodes cur^(T-1) and vst^(T-1) (the realization); T - 1 = 2(n - 1), cur^(T-1) = s and every "
+              "vertex is visited at T - 1"),
+)
 
 CLAIMS = [
     Claim(
@@ -105,7 +129,7 @@ CLAIMS = [
         where="Section 4.1; proof in Appendix DFS (app:cotdfs)",
         checks=[ConstructionCheck(DfsConstruction, SPEC, [DIGRAPHS, RANDOM], PAPER_SIZES),
                 AllNCheck(DfsConstruction, SPEC, [DIGRAPHS], concrete_size=4, facts_size=3,
-                          conclusion=TERMINATION)],
+                          vocabulary=DFS_STACK, concludes=CONCLUDES)],
         # every digraph at n = 5 is 5.2 million inputs: out of the default run, though the deepest mutant fails
         # first at n = 4 (the margin is on trees, thm:cotdfs:tree; docs/adequacy.md)
         default_max_size=4,
@@ -119,9 +143,7 @@ CLAIMS = [
         checks=[ConstructionCheck(DfsConstruction, TREE_SPEC, [TREES, ORDERED], PAPER_SIZES,
                                   method="exhaustive exact replay, every CoT step, step count"),
                 AllNCheck(DfsConstruction, TREE_SPEC, [TREES], concrete_size=5, facts_size=4,
-                          beyond="the sentence's count (the traversal is back at the root with every vertex visited "
-                                 "after 2(n-1) steps) is a fact about DFS on trees, stated and proved by hand in "
-                                 "docs/all-n.md (H1) but not part of this proof")],
+                          vocabulary=DFS_TREE, concludes=TREE_CONCLUDES)],
         default_max_size=6,
         notes=["Read as: the traversal completes after 2(n-1) steps (y_{2(n-1)} at the root, all visited); "
                "the stop rule π_cur = 0 then fires at step 2n-1, the count thm:cottreestrahler uses."],

@@ -25,6 +25,7 @@ from proofs.cot_path_to_tree.algorithms import phi
 from proofs.cot_path_to_tree.algorithms.batched.dfs import DFS_REFERENCE
 from proofs.cot_path_to_tree.algorithms.batched.trees import phi_of
 from proofs.cot_path_to_tree.algorithms.dfs import DfsState
+from proofs.cot_path_to_tree.algorithms.dfstree_facts import VOCABULARY as DFS_TREE
 from proofs.cot_path_to_tree.constructions.cotdfs_phi import PAPER_D, DfsPhiConstruction
 from symcot.check.exhaustive import Family
 from symcot.check.spec import Conclusion, Run, StepwiseSpec
@@ -33,6 +34,7 @@ from symcot.inputs import Digraph, rooted_labeled_trees
 from symcot.inputs.dyck import DOWN, UP
 from symcot.inputs.dyck_families import ordered_rooted_tree_family
 from symcot.prove.alln.check import AllNCheck
+from symcot.prove.alln.conclude import Concluded
 
 PAPER_SIZES = {"d": PAPER_D, "layers": 2, "heads": 2}
 
@@ -69,6 +71,17 @@ TREES = Family("labeled trees × every root", rooted_labeled_trees, lambda k: k 
 #: Part of the tree domain that scales (``symcot verify --reach 13``): every ordered tree, preorder labels, root 0.
 ORDERED = ordered_rooted_tree_family(describe)
 
+#: Both conclusions, as facts of the DFS vocabulary on a graph reachable from s (thm:cotdfs:tree's).
+CONCLUDES = (
+    Concluded("the CoT stops at step 2n - 1", ("bound", "tree-steps"),
+              "the stop rule fires exactly at T (the realization), the run stops (`bound`, proved without `ends`), and "
+              "T = 2n - 1"),
+    Concluded("π_q over steps 1..2(n-1) spells φ(G_T)", ("tree-steps",),
+              "the realization gives π_q(y_τ) = step_sign(τ) for τ ≤ T: +1 after a traverse, -1 after a backtrack; "
+              "φ(G_T) is by its definition (algorithms.bijection.phi) the word of eq:dfsdynamic's moves on G_T but "
+              "the last, the backtrack from s at T = 2n - 1: so the moves of steps 1 … 2(n - 1)"),
+)
+
 CLAIMS = [
     Claim(
         id="thm:cotdfs:phi",
@@ -78,12 +91,8 @@ CLAIMS = [
         where="Section 4.1, paragraph after thm:cotdfs, item i (no label in the paper; id ours)",
         checks=[ConstructionCheck(DfsPhiConstruction, SPEC, [TREES, ORDERED], PAPER_SIZES,
                                   method="exhaustive exact replay, every CoT step, word = φ(G_T)"),
-                AllNCheck(DfsPhiConstruction, SPEC, [TREES], concrete_size=5, facts_size=4,
-                          conclusion="that π_q(y_1) … π_q(y_{2(n-1)}) is φ(G_T) is φ's definition (DFS on G_T, U on a "
-                                     "traverse, D on a backtrack) with T = 2n - 1 on a tree (hand fact H1, "
-                                     "docs/all-n.md); both checked exhaustively by the exact row; termination "
-                                     "(definition `ends`) is assumed, checked on every run of the concrete phase and "
-                                     "the witness")],
+                AllNCheck(DfsPhiConstruction, SPEC, [TREES], concrete_size=5, facts_size=4, vocabulary=DFS_TREE,
+                          concludes=CONCLUDES)],
         default_max_size=6,
         notes=["q ← 2π_flg1 - 1 in W_2^(2); the word is read over steps 1..2(n-1); y_{2n-1} (the stop) is excluded."],
     ),
