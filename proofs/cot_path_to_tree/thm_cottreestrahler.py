@@ -43,6 +43,7 @@ from symcot.inputs import Digraph, rooted_labeled_trees
 from symcot.inputs.dyck_families import ordered_rooted_tree_family
 from symcot.model import generate
 from symcot.prove.alln.check import AllNCheck
+from symcot.prove.alln.conclude import Concluded
 from symcot.prove.lam.parameter import lambda_sweep
 from symcot.prove.symbolic_check import SymbolicCheck
 from symcot.prove.symbolic_target import SymbolicTarget
@@ -71,9 +72,15 @@ def state_text(st: StrahlerState) -> str:
 SPEC = StepwiseSpec(
     reference=STRAHLER_REFERENCE,
     state_text=state_text,
-    conclusions=(Conclusion("π_M(y_{2n-1}) = str(G_T) in exactly 2n - 1 CoT steps", steps=lambda inp: 2 * inp[0].n - 1,
-                            read=lambda run, inp: run.block("M")[0], answer=lambda inp: strahler_of(*inp)),),
+    conclusions=(Conclusion("exactly 2n - 1 CoT steps", steps=lambda inp: 2 * inp[0].n - 1),
+                 Conclusion("π_M(y_{2n-1}) = str(G_T)", read=lambda run, inp: run.block("M")[0],
+                            answer=lambda inp: strahler_of(*inp))),
 )
+
+#: The step count, as facts of the DFS vocabulary on a tree (which the fold's vocabulary extends).
+CONCLUDES = (Concluded("exactly 2n - 1 CoT steps", ("bound", "tree-steps"),
+                       "the stop rule fires exactly at T (the realization), the run stops (`bound`, proved without "
+                       "`ends`), and T = 2n - 1"),)
 
 TREES = Family("labeled trees × every root", rooted_labeled_trees, lambda k: k ** (k - 1), describe)
 #: Part of the tree domain that scales (``symcot verify --reach 13``): every ordered tree, preorder labels, root 0.
@@ -125,10 +132,8 @@ def _symbolic(variant: str, size: int, lambda_min: bool = True) -> SymbolicCheck
 
 def _all_n(variant: str) -> AllNCheck:
     return AllNCheck(_variant(variant), SPEC, [TREES], concrete_size=6, facts_size=4,
-                     conclusion="that the fold's final M is str(G_T) is obs:dynamicstrdfs (checked exhaustively); "
-                                "T = 2n - 1 on a tree is the hand fact tree-steps (docs/all-n.md, H1); termination "
-                                "(definition `ends`) is assumed, checked on every run of the concrete phase and the "
-                                "witness")
+                     concludes=CONCLUDES,
+                     conclusion="that the fold's final M is str(G_T) is obs:dynamicstrdfs (checked exhaustively)")
 
 
 CLAIMS = [

@@ -1,6 +1,7 @@
 r"""The DFS dynamic on a rooted tree with the ``(M, c)`` fold of obs:dynamicstrdfs, as a vocabulary of runs.
 
-Extends :mod:`proofs.cot_path_to_tree.algorithms.dfs_facts` (the same symbols and facts) with:
+Extends :mod:`proofs.cot_path_to_tree.algorithms.dfstree_facts` (DFS on a graph reachable from its source, with its
+stack and its length ``T = 2n - 1``, all proved) with:
 
 * ``stM(τ, v)``, ``stC(τ, v)`` -- the accumulator the fold keeps for ``v`` after step ``τ`` (``(0, 0)`` before
   ``v`` is visited);
@@ -13,8 +14,8 @@ one statement the per-input and batched references run: a traverse gives the new
 from ``v`` into ``u`` folds ``str(τ_v) = M_v + 1[c_v ≥ 2]`` into ``u``'s accumulator; the final backtrack folds
 ``str(s)`` into φ's empty accumulator. Derived: the state carries the current vertex's accumulator, a vertex
 visited after a step was visited before it or is the one it enters, and a visited vertex's accumulator is the one
-the state carried when it was last current (what the decoder's backtrack head reads). One fact is proved by hand:
-on a tree with ``n`` vertices the run has ``T = 2n - 1`` steps.
+the state carried when it was last current (what the decoder's backtrack head reads). The domain adds that ``A`` is
+symmetric (``tree``). No fact is proved by hand: ``T = 2n - 1`` is the DFS tree vocabulary's ``tree-steps``.
 """
 
 from __future__ import annotations
@@ -24,9 +25,8 @@ from typing import Any
 
 from proofs.cot_path_to_tree.algorithms.dfs import dfs_input
 from proofs.cot_path_to_tree.algorithms.dfs_facts import MOVE, STEP, VERTEX, valid
-from proofs.cot_path_to_tree.algorithms.dfs_facts import VOCABULARY as DFS
 from proofs.cot_path_to_tree.algorithms.dfs_facts import inputs as dfs_inputs
-from proofs.cot_path_to_tree.algorithms.dfs_facts import interpret as dfs_interpret
+from proofs.cot_path_to_tree.algorithms.dfstree_facts import VOCABULARY as DFS_TREE
 from proofs.cot_path_to_tree.algorithms.strahler import FOLD_STATE, STRAHLER, StrahlerState, fold_c, fold_m
 from proofs.cot_path_to_tree.algorithms.strahler import str_term as str_of
 from symcot.algorithms.logic import Direct, Fact, Induction, Sig, Var
@@ -50,11 +50,9 @@ DEFINITION = (
          "definition", source="last(τ, u): the greatest step τ' ≤ τ at which u is current"),
 )
 
-HAND = (
+DOMAIN = (
     Fact("tree", (VERTEX, Var("w", lambda c, *_: 0, lambda c, *_: c.n - 1, "vertex")),
          lambda c, v, w: c.adj(v, w) == c.adj(w, v), "domain", source="G_T is a tree: A is symmetric"),
-    Fact("tree-steps", (), lambda c: c.T == 2 * c.n - 1, "hand",
-         source="on a tree with n vertices the run has 2n - 1 steps (docs/all-n.md, hand proof H1)"),
 )
 
 DERIVED = (
@@ -93,7 +91,7 @@ def run_symbols(inp: tuple[Any, int], tr: Transition = STRAHLER) -> dict[str, An
     for t, st in enumerate(r.states):
         for v in range(len(st["vis"])):
             last[(t, v)] = t if st["cur"] == v else last.get((t - 1, v), -1)
-    return {**dfs_interpret(inp, ()), **interpretation(tr, r), "last": lambda t, v: last.get((t, v), -1)}
+    return {**DFS_TREE.interpret(inp, ()), **interpretation(tr, r), "last": lambda t, v: last.get((t, v), -1)}
 
 
 def interpret(inp: tuple[Any, int], states: Sequence[StrahlerState]) -> dict[str, Any]:
@@ -112,7 +110,7 @@ def inputs(inp: tuple[Any, Any]) -> dict[str, Any]:
 
 VIEWS = {"acc_m": lambda c, t: c.accM(t), "acc_c": lambda c, t: c.accC(t)}
 
-VOCABULARY = DFS.extended("obs:dynamicstrdfs on eq:dfsdynamic", SYMBOLS, DEFINITION + HAND + DERIVED, VIEWS, interpret,
-                          inputs)
+VOCABULARY = DFS_TREE.extended("obs:dynamicstrdfs on eq:dfsdynamic", SYMBOLS, DOMAIN + DEFINITION + DERIVED, VIEWS,
+                               interpret, inputs)
 
 __all__ = ["VOCABULARY", "fold_c", "fold_m", "str_of", "valid"]

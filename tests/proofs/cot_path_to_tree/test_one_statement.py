@@ -136,11 +136,13 @@ AUXILIARY = {"first", "last", "made", "A", "W", "cnt:0", "cnt:step"}
 
 
 def _extensions():
-    """Claim → transitions extending its reference's whose definitions a statement's vocabulary reads beside the
-    reference's (thm:cotwidoftree as written: the source's relaxed-back distance, ``WIDTH_BFS_SOURCE``)."""
+    """Claim → transitions extending its reference's (or the algorithm it extends) whose definitions a statement's
+    vocabulary reads beside the reference's (thm:cotwidoftree as written: the source's relaxed-back distance,
+    ``WIDTH_BFS_SOURCE``; tree Strahler: DFS's stack, ``DFS_STACK``, beside the fold on DFS)."""
+    from proofs.cot_path_to_tree.algorithms.dfs import DFS_STACK
     from proofs.cot_path_to_tree.algorithms.dijkstra import WIDTH_BFS_SOURCE
 
-    return {"thm:cotwidoftree:width": [WIDTH_BFS_SOURCE]}
+    return {"thm:cotwidoftree:width": [WIDTH_BFS_SOURCE], "thm:cottreestrahler": [DFS_STACK]}
 
 
 def _specs(claim):
@@ -156,7 +158,11 @@ def _hand_definitions(vocab, transition, extensions=()) -> list[str]:
     step = Var("τ", lambda c, *_: 0, lambda c, *_: c.T, "step")
     generated = {f.name for f in definitions(transition, step, step)}
     for ext in extensions:
-        assert ext.state[:len(transition.state)] == transition.state, f"{ext.name} does not extend {transition.name}"
+        shared = next((k for k, (a, b) in enumerate(zip(ext.state, transition.state)) if a != b),
+                      min(len(ext.state), len(transition.state)))
+        assert shared, f"{ext.name} and {transition.name} share no algorithm"
+        assert not {v.name for v in ext.state[shared:]} & {v.name for v in transition.state}, \
+            f"{ext.name} restates {transition.name}'s state"
         generated |= {f.name for f in definitions(ext, step, step)}
     return sorted(f.name for f in vocab.facts if f.kind == "definition" and f.name not in generated | AUXILIARY)
 
