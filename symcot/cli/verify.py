@@ -84,7 +84,7 @@ def add_parser(sub: Any) -> None:
     v.add_argument("--smt2", metavar="DIR",
                    help="with --all-n: write every obligation as an SMT-LIB 2 file into DIR (created if missing), "
                         "with an index (obligation, file, Z3's and cvc5's status)")
-    v.add_argument("--jobs", type=int, default=None, help="worker processes for large sizes (default: all cores)")
+    v.add_argument("--jobs", type=int, default=None, help="worker processes for large sizes and for the rows of --all-n (default: all cores)")
     v.add_argument("--scheduler", metavar="ADDRESS",
                    help="run the batched engine's shards on a Dask cluster: a scheduler's address (tcp://HOST:8786), "
                         "or 'local' for a LocalCluster of --jobs worker processes (needs symcot[distributed])")
@@ -230,6 +230,8 @@ def _execute(plan: list[tuple[Any, Any]], args: argparse.Namespace, engine: str,
     progress = Progress(not args.no_progress)
     shown = RowProgress(len(plan) if stopped is None else 0, not args.no_progress, terminal_width())
     address = getattr(args, "scheduler", None) if stopped is None else None
+    if stopped is None and _pooled(plan, args, jobs, address):
+        return _execute_pooled(plan, args, engine, jobs)
     with interruptible(), scheduler_engine(address, jobs) as shard_engine:
         try:
             for claim, chk in plan if stopped is None else []:
@@ -254,6 +256,49 @@ def _execute(plan: list[tuple[Any, Any]], args: argparse.Namespace, engine: str,
             shown.close()
     if stopped is not None:
         rows += [_interrupted_row(c, chk, False, stopped[0], engine) for c, chk in plan[len(rows):]]
+    return rows, stopped
+
+
+def _pooled(plan: list[tuple[Any, Any]], args: argparse.Namespace, jobs: int, address: str | None) -> bool:
+    """Whether the rows run in worker processes (:mod:`symcot.cli.pooled`).
+
+    They do with ``--all-n``, more than one job and paper label, no ``-x`` (which stops at a row in plan order) and
+    no ``--scheduler``.
+    """
+    from symcot.cli.pooled import groups
+
+    return (bool(getattr(args, "all_n", False)) and jobs > 1 and address is None
+            and not getattr(args, "exitfirst", False) and len(groups(plan)) > 1)
+
+
+def _execute_pooled(plan: list[tuple[Any, Any]], args: argparse.Namespace, engine: str,
+                    jobs: int) -> tuple[list[Verdict], Stopped]:
+    """The plan's rows in ``jobs`` worker processes, reported in plan order; a signal keeps the finished rows."""
+    from symcot.cli.pooled import run_pooled
+
+    done: dict[int, Verdict] = {}
+    shown = RowProgress(len(plan), not args.no_progress, terminal_width())
+    shown.start(f"{len(plan)} rows in {jobs} workers")
+    stopped: Stopped = None
+
+    def seen(i: int, row: Verdict) -> None:
+        done[i] = row
+        shown.finish(row)
+
+    with interruptible():
+        try:
+            run_pooled([(claim, _with_options(chk, args)) for claim, chk in plan], jobs, args.max_size, engine,
+                       args.reach, seen)
+        except KeyboardInterrupt as e:
+            stopped = ("interrupted", interrupt_status(e))
+        except BrokenPipeError:
+            silence_stdout()
+            stopped = ("interrupted: standard output closed", CLOSED_PIPE)
+        finally:
+            shown.close()
+    rows = [done[i] if i in done else _interrupted_row(claim, chk, False, stopped[0] if stopped else "interrupted",
+                                                       engine)
+            for i, (claim, chk) in enumerate(plan)]
     return rows, stopped
 
 
