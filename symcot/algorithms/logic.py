@@ -114,7 +114,8 @@ class Fact:
     """``∀ vars in range: body(c, *vars)``; see the module docstring for ``kind``.
 
     ``source`` says where it comes from: the paper's words for a definition, the hand proof's place in
-    docs/all-n.md for ``hand``.
+    docs/all-n.md for ``hand``. A ``lemma`` is a hypothesis of the facts after it only, not of a statement's step
+    obligations (fewer quantified hypotheses there; leaving one out never proves more).
     """
 
     name: str
@@ -123,6 +124,7 @@ class Fact:
     kind: str
     proof: Induction | Direct | None = None
     source: str = ""
+    lemma: bool = False
 
     def __post_init__(self) -> None:
         if self.kind not in FACT_KINDS:

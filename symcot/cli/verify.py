@@ -84,7 +84,8 @@ def add_parser(sub: Any) -> None:
     v.add_argument("--smt2", metavar="DIR",
                    help="with --all-n: write every obligation as an SMT-LIB 2 file into DIR (created if missing), "
                         "with an index (obligation, file, Z3's and cvc5's status)")
-    v.add_argument("--jobs", type=int, default=None, help="worker processes for large sizes and for the rows of --all-n (default: all cores)")
+    v.add_argument("--jobs", type=int, default=None,
+                   help="worker processes for large sizes and for the rows of --all-n (default: all cores)")
     v.add_argument("--scheduler", metavar="ADDRESS",
                    help="run the batched engine's shards on a Dask cluster: a scheduler's address (tcp://HOST:8786), "
                         "or 'local' for a LocalCluster of --jobs worker processes (needs symcot[distributed])")

@@ -22,6 +22,7 @@ move is the backtrack from ``s`` (``last``), the stack is empty (``empty``), eve
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from itertools import accumulate
 from typing import Any
 
@@ -41,13 +42,18 @@ SYMBOLS = (
 #: ``k`` over ``0 … n`` (a count's bound).
 BOUND = Var("k", lambda c, *_: 0, lambda c, *_: c.n, "vertex")
 
-DEFINITION = (
+def lemma(f: Fact) -> Fact:
+    """``f`` as a lemma: read by the facts after it, not by a statement's step obligations."""
+    return replace(f, lemma=True)
+
+
+DEFINITION = tuple(lemma(f) for f in (
     *(f for f in definitions(DFS_STACK, MOVE, STEP) if f.name.partition(":")[2] in _STACK),
     Fact("cnt:0", (STEP,), lambda c, t: c.cnt(t, 0) == 0, "definition", source="cnt(τ, 0) = 0: no vertex below 0"),
     Fact("cnt:step", (STEP, vertex("k")),
          lambda c, t, k: c.cnt(t, k + 1) == c.cnt(t, k) + c.ite(c.vis(t, k), 1, 0), "definition",
          source="cnt(τ, k + 1) = cnt(τ, k) + vst^(τ)(v_k): the visited vertices below k, counted"),
-)
+))
 
 
 def _open(c: Any, t: Any, v: Any) -> Any:
@@ -92,7 +98,7 @@ def _stack_fact(name: str, vs: tuple[Var, ...], body: Any, source: str) -> Fact:
                 source=source)
 
 
-DERIVED = (
+LEMMAS = tuple(lemma(f) for f in (
     _stack_fact("stack-levels", (VERTEX,), _levels,
                 "done vertices are visited; lvl(v) = lvl(par(v)) + 1 ≥ 1 below s, lvl(s) = 0; an open vertex is at "
                 "most dep(τ) deep and its parent is open"),
@@ -121,6 +127,11 @@ DERIVED = (
          source="the backtrack from s leaves the stack empty: dep(T) = dep(T - 1) - 1 = lvl(s) - 1 = -1"),
     Fact("all-done", (VERTEX,), lambda c, v: c.implies(c.vis(c.T, v), c.done(c.T, v)), "derived", Direct(),
          source="at the end no vertex is open: an open one would be at depth at most dep(T) = -1"),
+))
+
+#: What a construction's statement may read: the run's length, and that it stops.
+DERIVED = (
+    *LEMMAS,
     Fact("length", (), lambda c: c.T == 2 * c.cnt(c.T, c.n) - 1, "derived", Direct(),
          source="T = 2·|vst^(T)| - 1: one traverse into and one backtrack out of every visited vertex but s, and the "
                 "backtrack from s"),

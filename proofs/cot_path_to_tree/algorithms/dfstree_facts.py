@@ -23,23 +23,24 @@ from typing import Any
 from proofs.cot_path_to_tree.algorithms import reach
 from proofs.cot_path_to_tree.algorithms.dfs import dfs_input
 from proofs.cot_path_to_tree.algorithms.dfs_facts import VERTEX
-from proofs.cot_path_to_tree.algorithms.dfsstack_facts import BOUND
+from proofs.cot_path_to_tree.algorithms.dfsstack_facts import BOUND, lemma
 from proofs.cot_path_to_tree.algorithms.dfsstack_facts import VOCABULARY as DFS_STACK_VOCABULARY
 from symcot.algorithms.logic import Direct, Fact, Induction
 
 DOMAIN = (
     Fact("reachable", (VERTEX,), reach.reachable("adj"), "domain",
          source="every vertex is reachable from s (a tree G_T from its root), in first-order form: a path "
-                "s = pre^h(v) → … → pre(v) → v with h = hop(v) ≤ n - 1 arcs (a breadth-first tree)"),
+                "s = pre^h(v) → … → pre(v) → v with h = hop(v) ≤ n - 1 arcs (a breadth-first tree)", lemma=True),
 )
 
 DERIVED = (
-    Fact("spread", (reach.HOPS, VERTEX), lambda c, h, x: c.implies(c.hop(x) <= h, c.vis(c.T, x)), "derived",
-         Induction("h"), source="every vertex within h arcs of s is visited at the end (its pre is, and is done)"),
-    Fact("visited", (VERTEX,), lambda c, v: c.vis(c.T, v), "derived", Direct(hints=lambda c, v: [c.hop(v), v]),
-         source="every vertex is visited at the end (it is within hop(v) ≤ n - 1 arcs of s)"),
-    Fact("count-full", (BOUND,), lambda c, k: c.cnt(c.T, k) == k, "derived",
-         Induction("k", hints=lambda c, k: [c.T, k]), source="all n vertices are visited at the end"),
+    *(lemma(f) for f in (
+        Fact("spread", (reach.HOPS, VERTEX), lambda c, h, x: c.implies(c.hop(x) <= h, c.vis(c.T, x)), "derived",
+             Induction("h"), source="every vertex within h arcs of s is visited at the end (its pre is, and is done)"),
+        Fact("visited", (VERTEX,), lambda c, v: c.vis(c.T, v), "derived", Direct(hints=lambda c, v: [c.hop(v), v]),
+             source="every vertex is visited at the end (it is within hop(v) ≤ n - 1 arcs of s)"),
+        Fact("count-full", (BOUND,), lambda c, k: c.cnt(c.T, k) == k, "derived",
+             Induction("k", hints=lambda c, k: [c.T, k]), source="all n vertices are visited at the end"))),
     Fact("tree-steps", (), lambda c: c.T == 2 * c.n - 1, "derived", Direct(),
          source="H1: the run ends with the backtrack from s at step 2n - 1 (\"the number of required CoT steps is "
                 "2(n-1)\", the stop rule firing one step later)"),

@@ -21,6 +21,7 @@ from typing import Any
 import sympy as sp
 import z3
 
+from symcot.algorithms.logic import Vocabulary
 from symcot.constructions.alln import AllNStatement
 from symcot.constructions.base import Construction
 from symcot.ir.symbols import lam
@@ -123,6 +124,11 @@ def lambda_hypothesis(cons: Construction, lam_bound: Any, sizes: dict[sp.Symbol,
     return lam_z, f"λ ≥ {lam_bound}", lam_z >= sympy_to_z3(sp.sympify(lam_bound), sizes)
 
 
+def step_hypotheses(vocab: Vocabulary, c: Symbolic) -> list[tuple[str, Any]]:
+    """The named facts a statement's obligations assume: every fact of ``vocab`` but its lemmas."""
+    return [(f.name, quantified(c, f)) for f in vocab.facts if not f.lemma]
+
+
 def _prove_in(res: AllNResult, cons: Construction, stmt: AllNStatement, lam_bound: Any, overlay: Any,
               min_size: int | None, timeout_s: float, facts: bool, lemmas: bool, only: tuple[str, ...],
               stop_early: bool, derive_lambda: bool) -> None:
@@ -130,7 +136,7 @@ def _prove_in(res: AllNResult, cons: Construction, stmt: AllNStatement, lam_boun
     c = Symbolic(vocab)
     sizes = size_terms(stmt, c)
     consts: dict[sp.Symbol, Any] = {}
-    hyps = [(f.name, quantified(c, f)) for f in vocab.facts]
+    hyps = step_hypotheses(vocab, c)
     lam_h = lambda_hypothesis(cons, lam_bound, sizes)
     lam_z = None
     if lam_h is not None:

@@ -181,3 +181,15 @@ def test_exact_replay_refutes_the_term_on_a_beyond_m_8_only(term):
     assert check_input(mut, spec, "UUUDDD") is None and check_input(mut, spec, "UDUDUDUDUDUDUD") is None  # m ≤ 8
     mm = check_input(mut, spec, "U" * 9 + "D" * 9)  # m = 10
     assert mm is not None and mm.kind == "block" and mm.name == "A"
+
+
+def test_lemmas_are_not_hypotheses_of_the_step_obligations():
+    """A vocabulary's lemmas serve the facts after them; the statement's obligations assume the rest."""
+    from proofs.cot_path_to_tree.algorithms.strahler_facts import VOCABULARY
+    from symcot.prove.alln.ops import Symbolic
+    from symcot.prove.alln.prover import step_hypotheses
+
+    names = [name for name, _ in step_hypotheses(VOCABULARY, Symbolic(VOCABULARY))]
+    lemmas = [f.name for f in VOCABULARY.facts if f.lemma]
+    assert {"stack-levels", "clock", "spread", "reachable", "step:lvl", "cnt:step"} <= set(lemmas)
+    assert not set(names) & set(lemmas) and {"tree-steps", "bound", "fold-last", "ends"} <= set(names)

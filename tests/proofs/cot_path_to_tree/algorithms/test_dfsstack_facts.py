@@ -82,7 +82,7 @@ def test_a_bound_right_up_to_a_size_and_wrong_after_is_not_proved():
 
 
 def test_without_ends_a_fact_that_needs_it_is_not_proved():
-    """``final-move`` (the last move is the backtrack from s) is about the step where the run stops: it needs ``ends``."""
+    """``final-move`` (the last move is the backtrack from s) is about the step where the run stops: it needs ends."""
     last = _fact("final-move")
     cut = dataclasses.replace(last, proof=Direct(without=("ends",)))
     vocab = replaced(VOCABULARY, "final-move", cut)
