@@ -17,7 +17,8 @@ import os
 import platform
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -227,37 +228,45 @@ def _execute(plan: list[tuple[Any, Any]], args: argparse.Namespace, engine: str,
 
     Stops cleanly on a signal or a closed pipe.
     """
-    rows: list[Verdict] = []
-    progress = Progress(not args.no_progress)
-    shown = RowProgress(len(plan) if stopped is None else 0, not args.no_progress, terminal_width())
     address = getattr(args, "scheduler", None) if stopped is None else None
     if stopped is None and _pooled(plan, args, jobs, address):
         return _execute_pooled(plan, args, engine, jobs)
-    with interruptible(), scheduler_engine(address, jobs) as shard_engine:
-        try:
-            for claim, chk in plan if stopped is None else []:
-                t_row = time.perf_counter()
-                shown.start(f"{claim.id} [{chk.variant}]")
-                try:
-                    row = claim.run_check(_with_options(chk, args), args.max_size, progress, jobs, engine, args.reach,
-                                          shard_engine=shard_engine)
-                except KeyboardInterrupt:
-                    rows.append(_interrupted_row(claim, chk, True, "interrupted", engine, time.perf_counter() - t_row))
-                    raise
-                rows.append(row)
-                shown.finish(row)
-                if getattr(args, "exitfirst", False) and row.verdict in ("refuted", "error"):
-                    break
-        except KeyboardInterrupt as e:
-            stopped = ("interrupted", interrupt_status(e))
-        except BrokenPipeError:
-            silence_stdout()
-            stopped = ("interrupted: standard output closed", CLOSED_PIPE)
-        finally:
-            shown.close()
+    rows: list[Verdict] = []
+    progress = Progress(not args.no_progress)
+    shown = RowProgress(len(plan) if stopped is None else 0, not args.no_progress, terminal_width())
+    with interruptible(), scheduler_engine(address, jobs) as shard_engine, _stopping(shown) as stop:
+        for claim, chk in plan if stopped is None else []:
+            t_row = time.perf_counter()
+            shown.start(f"{claim.id} [{chk.variant}]")
+            try:
+                row = claim.run_check(_with_options(chk, args), args.max_size, progress, jobs, engine, args.reach,
+                                      shard_engine=shard_engine)
+            except KeyboardInterrupt:
+                rows.append(_interrupted_row(claim, chk, True, "interrupted", engine, time.perf_counter() - t_row))
+                raise
+            rows.append(row)
+            shown.finish(row)
+            if getattr(args, "exitfirst", False) and row.verdict in ("refuted", "error"):
+                break
+    stopped = stop[0] or stopped
     if stopped is not None:
         rows += [_interrupted_row(c, chk, False, stopped[0], engine) for c, chk in plan[len(rows):]]
     return rows, stopped
+
+
+@contextmanager
+def _stopping(shown: RowProgress) -> Iterator[list[Stopped]]:
+    """Take a signal or a closed pipe inside as the run's stop (``stop[0]``), then close the progress display."""
+    stop: list[Stopped] = [None]
+    try:
+        yield stop
+    except KeyboardInterrupt as e:
+        stop[0] = ("interrupted", interrupt_status(e))
+    except BrokenPipeError:
+        silence_stdout()
+        stop[0] = ("interrupted: standard output closed", CLOSED_PIPE)
+    finally:
+        shown.close()
 
 
 def _pooled(plan: list[tuple[Any, Any]], args: argparse.Namespace, jobs: int, address: str | None) -> bool:
@@ -280,23 +289,15 @@ def _execute_pooled(plan: list[tuple[Any, Any]], args: argparse.Namespace, engin
     done: dict[int, Verdict] = {}
     shown = RowProgress(len(plan), not args.no_progress, terminal_width())
     shown.start(f"{len(plan)} rows in {jobs} workers")
-    stopped: Stopped = None
 
     def seen(i: int, row: Verdict) -> None:
         done[i] = row
         shown.finish(row)
 
-    with interruptible():
-        try:
-            run_pooled([(claim, _with_options(chk, args)) for claim, chk in plan], jobs, args.max_size, engine,
-                       args.reach, seen)
-        except KeyboardInterrupt as e:
-            stopped = ("interrupted", interrupt_status(e))
-        except BrokenPipeError:
-            silence_stdout()
-            stopped = ("interrupted: standard output closed", CLOSED_PIPE)
-        finally:
-            shown.close()
+    with interruptible(), _stopping(shown) as stop:
+        run_pooled([(claim, _with_options(chk, args)) for claim, chk in plan], jobs, args.max_size, engine,
+                   args.reach, seen)
+    stopped = stop[0]
     rows = [done[i] if i in done else _interrupted_row(claim, chk, False, stopped[0] if stopped else "interrupted",
                                                        engine)
             for i, (claim, chk) in enumerate(plan)]
