@@ -163,7 +163,8 @@ DERIVED = (
          source="if the step from τ selects no vertex, every vertex within h arcs of s is visited at τ (by induction "
                 "on h along the path of reachable: its last arc was relaxed)"),
     Fact("stuck-full", (MOVE, BOUND), lambda c, t, k: c.implies(c.sel(t) == -1, c.cnt(t, k) == k), "derived",
-         Induction("k"), source="if the step from τ selects no vertex, all n are visited"),
+         Induction("k", hints=lambda c, k: [k, c.hop(k), c.n - 1]),
+         source="if the step from τ selects no vertex, all n are visited (v_k is: it is within hop(v_k) ≤ n - 1 arcs)"),
     Fact("count-init", (BOUND,), lambda c, k: c.cnt(0, k) == c.ite(c.src < k, 1, 0), "derived", Induction("k"),
          source="vst^(0) = {s}"),
     Fact("count-step", (MOVE, BOUND),
