@@ -15,7 +15,7 @@ Extends :mod:`proofs.cot_path_to_tree.algorithms.dfs_facts` (the same symbols, f
 that moves is at most ``2n - 2`` (``moving``). These are proved *without* the definition ``ends`` (that the run
 stops at ``T``): they hold on every prefix of a run that moves at each step, so no run moves ``2n - 1`` times --
 the run stops, by step ``2n - 1`` (``O(|V|)`` steps, within thm:cotdfs's ``O(|V| + |E|)``). At the end the last
-move is the backtrack from ``s`` (``last``), the stack is empty (``empty``), every visited vertex is done
+move is the backtrack from ``s`` (``final-move``), the stack is empty (``empty``), every visited vertex is done
 (``all-done``), and ``T = 2·|vst^(T)| - 1`` (``length``). No fact is proved by hand.
 """
 
