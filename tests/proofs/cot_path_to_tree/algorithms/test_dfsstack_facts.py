@@ -14,7 +14,7 @@ from symcot.algorithms.transition import run
 from symcot.inputs import Digraph, digraphs_with_sources, rooted_labeled_trees
 from symcot.prove.alln.facts import hypotheses_for, prove_vocabulary
 from symcot.prove.alln.ops import Symbolic
-from tests.fixtures.vocabularies import prove_one, replaced
+from tests.fixtures.vocabularies import added_facts, prove_one, replaced
 
 ADDED_DERIVED = ["stack-levels", "stack-current", "stack-unique", "closed", "count-init", "count-step", "count-range",
                  "clock", "moving", "final-move", "empty", "all-done", "length", "bound"]
@@ -45,9 +45,7 @@ def test_facts_hold_on_every_digraph_and_source_to_three_vertices():
 
 
 def test_it_extends_the_dfs_vocabulary_with_no_domain_or_hand_fact():
-    names = [f.name for f in VOCABULARY.facts]
-    assert names[:len(DFS_VOCABULARY.facts)] == [f.name for f in DFS_VOCABULARY.facts]
-    added = {f.name: f.kind for f in VOCABULARY.facts[len(DFS_VOCABULARY.facts):]}
+    added = added_facts(VOCABULARY, DFS_VOCABULARY)
     assert added == {"init:dep": "definition", "init:lvl": "definition", "init:done": "definition",
                      "step:dep": "definition", "step:lvl": "definition", "step:done": "definition",
                      "cnt:0": "definition", "cnt:step": "definition", **dict.fromkeys(ADDED_DERIVED, "derived")}

@@ -10,7 +10,7 @@ from proofs.cot_path_to_tree.algorithms.dfstree_facts import VOCABULARY
 from symcot.algorithms.logic import Concrete, Direct, Fact, Vocabulary, check_facts, check_views
 from symcot.inputs import Digraph, rooted_labeled_trees
 from symcot.prove.alln.facts import prove_vocabulary
-from tests.fixtures.vocabularies import prove_one
+from tests.fixtures.vocabularies import added_facts, prove_one
 
 FIELDS = ["cur", "vst", "par_cur", "has_cur", "step_sign", "t"]
 ADDED_DERIVED = ["spread", "visited", "count-full", "tree-steps", "tree-root"]
@@ -50,9 +50,7 @@ def test_an_unreachable_vertex_breaks_the_domain_fact_reachable():
 
 
 def test_it_extends_the_stack_vocabulary_with_reachability_and_no_hand_fact():
-    names = [f.name for f in VOCABULARY.facts]
-    assert names[:len(DFS_STACK.facts)] == [f.name for f in DFS_STACK.facts]
-    added = {f.name: f.kind for f in VOCABULARY.facts[len(DFS_STACK.facts):]}
+    added = added_facts(VOCABULARY, DFS_STACK)
     assert added == {"reachable": "domain", **dict.fromkeys(ADDED_DERIVED, "derived")}
 
 

@@ -21,7 +21,7 @@ from symcot.algorithms.transition import run
 from symcot.inputs import Digraph, rooted_labeled_trees
 from symcot.model.semantics import generate
 from symcot.prove.alln.facts import prove_vocabulary
-from tests.fixtures.vocabularies import prove_one, replaced
+from tests.fixtures.vocabularies import added_facts, prove_one, replaced
 
 FIELDS = ["dist", "cur", "vst", "dist_cur", "t", "dif", "twd", "mwd"]
 
@@ -78,9 +78,7 @@ def test_facts_and_views_hold_on_every_rooted_tree_to_five_vertices():
 
 
 def test_it_extends_the_width_vocabulary_with_back_and_no_hand_fact():
-    names = [f.name for f in VOCABULARY.facts]
-    assert names[:len(WIDTH.facts)] == [f.name for f in WIDTH.facts]
-    added = {f.name: f.kind for f in VOCABULARY.facts[len(WIDTH.facts):]}
+    added = added_facts(VOCABULARY, WIDTH)
     assert added == {"init:back": "definition", "init:bdist": "definition", "step:back": "definition",
                      "step:bdist": "definition", "back-range": "derived"}
     assert not [f.name for f in VOCABULARY.facts if f.kind == "hand"]

@@ -18,7 +18,7 @@ from symcot.algorithms.logic import Concrete, Direct, Fact, Induction, Vocabular
 from symcot.algorithms.transition import run
 from symcot.inputs import Digraph, rooted_labeled_trees
 from symcot.prove.alln.facts import prove_vocabulary
-from tests.fixtures.vocabularies import prove_one, replaced
+from tests.fixtures.vocabularies import added_facts, prove_one, replaced
 
 FIELDS = ["dist", "cur", "vst", "dist_cur", "t", "dif", "twd", "mwd"]
 WIDTH_DERIVED = ["dif-step", "frontier", "next-depth", "dif-range", "fold-range", "width-bound"]
@@ -86,9 +86,7 @@ def test_facts_and_views_hold_on_every_rooted_tree_to_five_vertices():
 
 
 def test_it_extends_the_dijkstra_vocabulary_with_the_fold_and_no_hand_fact():
-    names = [f.name for f in VOCABULARY.facts]
-    assert names[:len(DKST.facts)] == [f.name for f in DKST.facts]
-    added = {f.name: f.kind for f in VOCABULARY.facts[len(DKST.facts):]}
+    added = added_facts(VOCABULARY, DKST)
     assert added == {"unit": "domain", "init:dif": "definition", "init:twd": "definition", "init:mwd": "definition",
                      "step:dif": "definition", "step:twd": "definition", "step:mwd": "definition",
                      "rise": "definition", **dict.fromkeys(WIDTH_DERIVED, "derived")}
