@@ -1,8 +1,8 @@
 """All-n rows side by side: ``symcot verify --all-n --jobs N`` proves the rows in ``N`` worker processes.
 
 A proof is one process's work (Z3 and cvc5 run single-threaded), so the rows of an ``--all-n`` run are spread over
-workers. Rows are grouped by paper label (the claim id up to its second colon: ``thm:cotdfs``, ``thm:cotdfs:tree``
-and ``thm:cotdfs:phi`` are one group): a label's rows share a vocabulary and most of a decoder, so their solver
+workers. Rows are grouped by paper label (the claim id up to its second colon: ``thm:a``, ``thm:a:tree`` and
+``thm:a:word`` are one group): a label's rows share a vocabulary and most of a decoder, so their solver
 queries meet in one process's cache (:mod:`symcot.prove.alln.cache`). Groups are handed out largest first (most rows
 first), a worker taking the next group when it is done. The workers are forked, reading the plan from the parent's
 memory; each row is the row a run with one process gives (its seconds are its own), and rows are reported in the
@@ -24,7 +24,7 @@ _PLAN: list[tuple[Any, Any]] = []
 
 
 def label_of(claim_id: str) -> str:
-    """The paper label a claim id belongs to (``thm:cotdfs:tree`` → ``thm:cotdfs``)."""
+    """The paper label a claim id belongs to (``thm:a:tree`` → ``thm:a``)."""
     return ":".join(claim_id.split(":")[:2])
 
 

@@ -1,8 +1,9 @@
 r"""What a claim concludes beyond the decoder's realization, proved as facts of a narrower vocabulary.
 
 An all-n statement says what every token holds for ``τ ≤ T`` and that the stop rule fires exactly at ``T``. A claim
-often says more, and on a narrower domain than the construction's: "on a tree the decoder needs ``2(n - 1)`` steps"
-is ``T = 2n - 1``, on trees rather than on every digraph. :class:`~symcot.prove.alln.check.AllNCheck` states both:
+often says more, and on a narrower domain than the construction's: "on a tree the decoder needs ``2n - 1`` steps"
+is ``T = 2n - 1`` on trees, where the construction is stated for every graph.
+:class:`~symcot.prove.alln.check.AllNCheck` states both:
 
 * ``vocabulary`` -- the construction's statement read over an extension of its vocabulary (:func:`narrowed`): the
   same symbols, facts and views first, then the claim's domain facts and the definitions and derived facts its
