@@ -21,7 +21,7 @@ from typing import Any
 
 import z3
 
-from symcot.prove.alln.ops import subterms
+from symcot.prove.alln.ops import uninterpreted
 
 #: Most instances one quantifier may produce per round (beyond it, the hypothesis is dropped).
 MAX_INSTANCES = 4000
@@ -32,20 +32,20 @@ Key = tuple[str, Any]
 Kinds = dict[str, tuple[tuple[str, ...], str]]
 
 
-def _universe(terms: Sequence[Any], out: dict[Key, dict[int, Any]], kinds: Kinds) -> None:
-    """Ground terms by the (function, argument) positions and the kinds they occur at (not inside quantifiers)."""
-    for e in subterms(terms, quantifier_bodies=False):
-        if z3.is_quantifier(e) or z3.is_var(e) or not z3.is_app(e):
-            continue
-        d = e.decl()
-        if d.kind() == z3.Z3_OP_UNINTERPRETED:
-            args, result = kinds.get(d.name(), ((), ""))
-            if result:  # outside quantifier bodies every term is ground
-                out.setdefault(("", result), {})[e.get_id()] = e
-            for k, a in enumerate(e.children()):
-                out.setdefault((d.name(), k), {})[a.get_id()] = a
-                if k < len(args) and args[k]:
-                    out.setdefault(("", args[k]), {})[a.get_id()] = a
+def _universe(terms: Sequence[Any], out: dict[Key, dict[int, Any]], kinds: Kinds, seen: set[int]) -> None:
+    """Ground terms by the (function, argument) positions and the kinds they occur at (not inside quantifiers).
+
+    ``seen``: the terms walked before (their terms are in ``out`` already).
+    """
+    for e in uninterpreted(terms, quantifier_bodies=False, seen=seen):
+        name = e.decl().name()
+        args, result = kinds.get(name, ((), ""))
+        if result:  # outside quantifier bodies every term is ground
+            out.setdefault(("", result), {})[e.get_id()] = e
+        for k, a in enumerate(e.children()):
+            out.setdefault((name, k), {})[a.get_id()] = a
+            if k < len(args) and args[k]:
+                out.setdefault(("", args[k]), {})[a.get_id()] = a
 
 
 def _positions(q: Any) -> list[set[Key]]:
@@ -157,12 +157,15 @@ def ground(hyps: Sequence[tuple[str, Any]], goal: Any, kinds: Kinds | None = Non
     for h in hints:  # a hint of a kind (the value kind of its function) goes to the variables of that kind
         kind = kinds.get(h.decl().name(), ((), ""))[1] if z3.is_app(h) and h.num_args() else ""
         universe.setdefault(("", f"hint:{kind}" if kind else "hint"), {})[h.get_id()] = h
-    _universe([goal, *[f for _, f in hyps]], universe, kinds)
+    seen: set[int] = set()
+    walked = [goal, *[f for _, f in hyps]]  # alive until the end: ``seen`` holds their ids
+    _universe(walked, universe, kinds, seen)
     out: list[tuple[str, Any]] = []
     for _ in range(rounds):
         out = [(name, instantiate(f, universe) if _has_quantifier(f) else f) for name, f in hyps]
         before = sum(len(v) for v in universe.values())
-        _universe([f for _, f in out], universe, kinds)
+        walked.extend(f for _, f in out)
+        _universe([f for _, f in out], universe, kinds, seen)
         if sum(len(v) for v in universe.values()) == before:
             break
     return out

@@ -12,7 +12,7 @@ import contextlib
 import itertools
 import os
 import sys
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 import z3
@@ -111,26 +111,47 @@ def check_names(vocab: Vocabulary) -> None:
                                 "repeated, or has '!' or ':' (kept for the prover's own names)")
 
 
-def subterms(terms: Iterable[Any], quantifier_bodies: bool = True, seen: set[int] | None = None) -> Iterator[Any]:
-    """Every distinct subterm of ``terms`` once (a DAG walk by AST id), parents before their children.
+def uninterpreted(terms: Sequence[Any], quantifier_bodies: bool = True, seen: set[int] | None = None) -> Iterator[Any]:
+    """Every distinct application of an uninterpreted symbol in ``terms`` (constants included), once.
 
-    ``quantifier_bodies``: also walk into a quantifier's body (else the quantifier is yielded, not entered);
-    bound variables are yielded and not entered. ``seen`` carries the ids already walked across calls.
+    A DAG walk by AST id on Z3's own term handles: only the applications yielded are wrapped as Python terms (a
+    query's terms have hundreds of thousands of shared nodes; wrapping each cost more than the solver's time on many
+    queries). ``quantifier_bodies``: also walk into a quantifier's body (its applications then may have bound
+    variables as arguments). ``seen`` carries the ids already walked across calls: the caller keeps those terms
+    alive (Z3 reuses the id of a freed term).
     """
+    if not terms:
+        return
     seen = set() if seen is None else seen
-    todo = list(terms)
+    ctx = terms[0].ctx
+    ref = ctx.ref()
+    todo = [t.as_ast() for t in terms]
     while todo:
-        e = todo.pop()
-        k = e.get_id()
+        a = todo.pop()
+        k = _ast_id(ref, a)
         if k in seen:
             continue
         seen.add(k)
-        yield e
-        if z3.is_quantifier(e):
+        kind = _ast_kind(ref, a)
+        if kind == z3.Z3_QUANTIFIER_AST:
             if quantifier_bodies:
-                todo.append(e.body())
-        elif not z3.is_var(e):
-            todo.extend(e.children())
+                todo.append(_quantifier_body(ref, a))
+            continue
+        if kind != z3.Z3_APP_AST:
+            continue
+        n = _num_args(ref, a)
+        todo.extend(_app_arg(ref, a, j) for j in range(n))
+        if _decl_kind(ref, _app_decl(ref, a)) == z3.Z3_OP_UNINTERPRETED:
+            yield z3.z3._to_expr_ref(a, ctx)  # the public wrappers are per node kind; this picks the right one
+
+
+_ast_id = z3.z3core.Z3_get_ast_id
+_ast_kind = z3.z3core.Z3_get_ast_kind
+_quantifier_body = z3.z3core.Z3_get_quantifier_body
+_num_args = z3.z3core.Z3_get_app_num_args
+_app_arg = z3.z3core.Z3_get_app_arg
+_app_decl = z3.z3core.Z3_get_app_decl
+_decl_kind = z3.z3core.Z3_get_decl_kind
 
 
 def fresh_int(prefix: str) -> z3.ArithRef:

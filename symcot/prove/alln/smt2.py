@@ -26,7 +26,7 @@ from typing import Any
 import z3
 
 from symcot.prove.alln.context import Obligation, Query
-from symcot.prove.alln.ops import subterms
+from symcot.prove.alln.ops import uninterpreted
 
 #: Theory function symbols of SMT-LIB and of cvc5's ``ALL`` logic that a declaration may not shadow (names with
 #: a ``.``, like ``str.len`` or ``set.card``, are renamed as well).
@@ -45,9 +45,8 @@ INDEX_NAME = "index.tsv"
 def _decls(terms: Iterable[Any]) -> dict[str, Any]:
     """The uninterpreted symbols of ``terms`` by name."""
     out: dict[str, Any] = {}
-    for e in subterms(terms):
-        if z3.is_app(e) and not z3.is_quantifier(e) and e.decl().kind() == z3.Z3_OP_UNINTERPRETED:
-            out[e.decl().name()] = e.decl()
+    for e in uninterpreted(list(terms)):
+        out[e.decl().name()] = e.decl()
     return out
 
 

@@ -30,3 +30,24 @@ def test_facts_become_bounded_quantified_formulas():
     s2 = z3.Solver()
     s2.add(inst, c.n == 3, c.adj(5, 5))  # 5 is outside the range: the instance says nothing there
     assert s2.check() == z3.sat
+
+
+def test_uninterpreted_applications_each_once_inside_quantifiers_or_not():
+    from symcot.prove.alln.ops import uninterpreted
+
+    f = z3.Function("f", z3.IntSort(), z3.IntSort())
+    g = z3.Function("g", z3.IntSort(), z3.IntSort(), z3.BoolSort())
+    c, x = z3.Int("c"), z3.Int("x")
+    body = z3.ForAll([x], g(f(x), c))
+    shared = f(c) + 1
+    terms = [z3.And(body, shared > 2, shared < 5, g(3, f(c)))]
+    outside = sorted(str(e) for e in uninterpreted(terms, quantifier_bodies=False))
+    assert outside == ["c", "f(c)", "g(3, f(c))"]  # each once, the numeral and the arithmetic not at all
+    inside = sorted(str(e) for e in uninterpreted(terms))
+    assert inside == ["c", "f(Var(0))", "f(c)", "g(3, f(c))", "g(f(Var(0)), c)"]
+    assert all(isinstance(e, z3.ExprRef) for e in uninterpreted(terms))
+    assert isinstance(next(e for e in uninterpreted(terms) if str(e) == "c"), z3.ArithRef)
+    seen: set[int] = set()
+    assert len(list(uninterpreted([shared], seen=seen))) == 2
+    assert list(uninterpreted([f(c) > 0], seen=seen)) == []  # walked before: f(c) and c are in seen
+    assert list(uninterpreted([])) == []
