@@ -1,14 +1,14 @@
 r"""A second solver (cvc5) re-proves each obligation Z3 proved, from the SMT-LIB 2 text of the query that proved it.
 
-Every proved obligation keeps the query Z3 answered ``unsat`` (:class:`~symcot.prove.alln.context.Query`:
-the hypotheses of Z3's unsat core, ground instances where the ground try succeeded, and the negated goal).
-:func:`recheck` hands its standalone SMT-LIB 2 text (:mod:`symcot.prove.alln.smt2`) to cvc5 through its
-Python API (``InputParser`` on the string, ``checkSat`` under ``tlimit-per``; :data:`TRIES`) and, when
-that is undecided, the text of the ground instances of its hypotheses (:mod:`symcot.prove.alln.ground`:
-weaker hypotheses, so ``unsat`` of it proves the obligation as well; the text is kept for ``--smt2``). It
-records cvc5's answer on the obligation (``Obligation.second``). An obligation whose text (up to comments and the
-numbering of fresh constants) was answered before in this process takes that answer; an ``unknown`` one only
-where it had at least this time limit. The statuses:
+Every proved obligation keeps the query Z3 answered ``unsat`` (:class:`~symcot.prove.alln.context.Query`: the
+hypotheses of Z3's unsat core, ground instances where the ground try succeeded, and the negated goal).
+:func:`recheck` hands its standalone SMT-LIB 2 text (:mod:`symcot.prove.alln.smt2`) to cvc5 through its Python API
+(``InputParser`` on the string, ``checkSat`` under ``tlimit-per``) in the tries of :data:`TRIES`: enumerative
+instantiation on the query, briefly; when that is undecided, the text of the ground instances of its hypotheses
+(:mod:`symcot.prove.alln.ground`: weaker hypotheses, so ``unsat`` of it proves the obligation as well; the text is
+kept for ``--smt2``); then E-matching on the query, briefly. It records cvc5's answer on the obligation
+(``Obligation.second``). An obligation whose text (up to comments and the numbering of fresh constants) was answered
+before in this process takes that answer; an ``unknown`` one only where it had at least this time limit. The statuses:
 
 * ``proved`` -- cvc5 answered ``unsat`` too: the obligation is closed by both solvers;
 * ``unknown`` -- cvc5 gave up (its time limit, or incompleteness with quantifiers or non-linear terms);
@@ -32,12 +32,38 @@ from symcot.prove.alln.context import Obligation, Query
 from symcot.prove.alln.ground import ground
 from symcot.prove.alln.smt2 import ground_file_name, obligation_text, text, write_obligations
 
-#: Seconds of one cvc5 try on an obligation (at most three tries: :data:`TRIES`, then the ground instances).
-DEFAULT_TIMEOUT_S = 10.0
-#: cvc5's tries on one obligation: enumerative instantiation (every quantifier also at the ground terms; it
-#: closes the obligations whose quantifiers no ground term triggers, where E-matching alone gives up or runs
-#: to its limit), then cvc5's defaults (E-matching, which closes a few that the first try does not in time).
-TRIES: tuple[dict[str, str], ...] = ({"enum-inst": "true"}, {})
+#: Seconds of cvc5's try on the ground instances of an obligation (the quantified tries have :data:`QUICK_S`). The
+#: largest ground texts (hundreds of kilobytes, a fold's induction step) take cvc5 up to about 10 s.
+DEFAULT_TIMEOUT_S = 20.0
+#: Seconds of each try on the quantified query. Where cvc5 closes a prover obligation's query it does so within a
+#: second (the longest measured on the DFS, φ and tree-width rows: 0.74 s); an obligation it cannot close there
+#: runs to the limit, and the ground instances decide those in a fraction of a second.
+QUICK_S = 3.0
+
+
+@dataclass(frozen=True)
+class Try:
+    """One cvc5 try on an obligation: its options, on which text, and its time limit."""
+
+    name: str
+    options: dict[str, str]
+    #: On the text of the ground instances of the hypotheses (else on the query as Z3 proved it).
+    ground: bool
+    #: Under ``min(QUICK_S, timeout_s)`` (else under ``timeout_s``).
+    quick: bool
+
+    def limit(self, timeout_s: float) -> float:
+        """The try's time limit in seconds when the full one is ``timeout_s``."""
+        return min(QUICK_S, timeout_s) if self.quick else timeout_s
+
+
+#: cvc5's tries on one obligation, in order, until one answers other than ``unknown``: enumerative instantiation
+#: (every quantifier also at the ground terms; it closes the obligations whose quantifiers no ground term triggers,
+#: where E-matching alone gives up or runs to its limit), the ground instances of the hypotheses (weaker: ``unsat``
+#: proves the obligation, ``sat`` does not refute it), then cvc5's defaults (E-matching).
+TRIES: tuple[Try, ...] = (Try("enumerative instantiation", {"enum-inst": "true"}, ground=False, quick=True),
+                          Try("the ground instances", {}, ground=True, quick=False),
+                          Try("E-matching", {}, ground=False, quick=True))
 #: Options of every try: a name bound by a quantifier may also be a constant of the query (Z3's ``N`` of the sum
 #: lemmas); SMT-LIB scopes it, and with fresh binders cvc5 does so without a warning on stderr.
 BASE_OPTIONS = {"fresh-binders": "true"}
@@ -87,11 +113,14 @@ def _check_once(cvc5: Any, text: str, timeout_s: float, options: dict[str, str],
 def check_text(cvc5: Any, text: str, timeout_s: float, name: str = "obligation") -> tuple[str, str]:
     """cvc5's answer on an SMT-LIB 2 text: ``(status, detail)``; ``proved`` (unsat), ``sat``, ``unknown`` or ``error``.
 
-    The tries of :data:`TRIES` in order, each under ``timeout_s``, until one answers other than ``unknown``.
+    The options of the quantified tries of :data:`TRIES` in order, each under ``timeout_s``, until one answers other
+    than ``unknown``.
     """
     status, detail = "unknown", ""
-    for options in TRIES:
-        status, detail = _check_once(cvc5, text, timeout_s, options, name)
+    for t in TRIES:
+        if t.ground:
+            continue
+        status, detail = _check_once(cvc5, text, timeout_s, t.options, name)
         if status != "unknown":
             return status, detail
     return status, detail
@@ -154,21 +183,38 @@ def _recheck_one(mod: Any, ob: Obligation, k: int, timeout_s: float, out: Rechec
     key = _key(body)
     known = _ANSWERS.get(key)
     if known is None or (known.status == "unknown" and timeout_s > known.timeout_s):
-        status, detail = check_text(mod, body, timeout_s, f"obligation {k}")
-        alt = None
-        if status == "unknown":
-            alt = _ground_text(ob)
-            if alt is not None and _check_once(mod, alt, timeout_s, {}, f"obligation {k}, ground")[0] == "proved":
-                status, detail = "proved", "cvc5: unsat on the ground instances of the hypotheses (the quantified " \
-                    f"query: {detail.removeprefix('cvc5: ')})"
-            else:
-                alt = None
-        known = _ANSWERS[key] = _Answer(status, detail, alt, timeout_s)
+        known = _ANSWERS[key] = _tries(mod, ob, body, k, timeout_s)
     if known.ground_text is not None:
         out.ground_texts[k] = known.ground_text
     ob.second = known.status
     if known.detail:
         out.details[k] = known.detail
+
+
+def _tries(mod: Any, ob: Obligation, body: str, k: int, timeout_s: float) -> _Answer:
+    """cvc5's answer on one obligation: the tries of :data:`TRIES` in order, until one answers other than unknown.
+
+    A query Z3 proved from ground instances has no quantifier: one try, under the full limit (the texts are large;
+    cvc5 takes seconds on some).
+    """
+    if ob.query is not None and ob.query.ground:
+        status, detail = _check_once(mod, body, timeout_s, {}, f"obligation {k}")
+        return _Answer(status, detail, None, timeout_s)
+    quantified = ""
+    for t in TRIES:
+        if t.ground:
+            alt = _ground_text(ob)
+            if alt is None:
+                continue
+            if _check_once(mod, alt, t.limit(timeout_s), t.options, f"obligation {k}, ground")[0] == "proved":
+                return _Answer("proved", "cvc5: unsat on the ground instances of the hypotheses (the quantified "
+                               f"query: {quantified.removeprefix('cvc5: ')})", alt, timeout_s)
+            continue
+        status, detail = _check_once(mod, body, t.limit(timeout_s), t.options, f"obligation {k}")
+        if status != "unknown":
+            return _Answer(status, detail, None, timeout_s)
+        quantified = quantified or detail
+    return _Answer("unknown", quantified, None, timeout_s)
 
 
 def recheck(obligations: Sequence[Obligation], timeout_s: float = DEFAULT_TIMEOUT_S,

@@ -163,23 +163,55 @@ def test_an_obligation_asked_again_takes_the_answer_cvc5_gave_it(monkeypatch):
 
     monkeypatch.setattr(second, "_ANSWERS", {})
     calls = []
-    real = second.check_text
+    real = second._check_once
 
-    def counting(mod, text, timeout_s, name="obligation"):
+    def counting(mod, text, timeout_s, options, name):
         calls.append(timeout_s)
-        return real(mod, text, timeout_s, name)
+        return real(mod, text, timeout_s, options, name)
 
-    monkeypatch.setattr(second, "check_text", counting)
+    monkeypatch.setattr(second, "_check_once", counting)
     first, again = _proved_by_hand(), _proved_by_hand()
     recheck(first, 5)
     recheck(again, 5)
     assert [o.second for o in again] == ["proved", "proved"] and len(calls) == 2
     hard = _fake("proved", _pigeonhole(), "head B")
     recheck([hard], 0.2)
+    tried = len(calls)  # the quantified tries (the query is ground: no ground-instance try)
     recheck([_fake("proved", _pigeonhole(), "head B")], 0.2)
-    assert hard.second == "unknown" and len(calls) == 3  # the same limit: the unknown answer stands
+    assert hard.second == "unknown" and len(calls) == tried  # the same limit: the unknown answer stands
     recheck([_fake("proved", _pigeonhole(), "head B")], 0.3)
-    assert len(calls) == 4  # more time: asked again
+    assert len(calls) > tried  # more time: asked again
+
+
+def test_the_tries_go_quick_quantified_then_ground_then_quick_again(monkeypatch):
+    """A quantified hypothesis no ground term triggers: cvc5's tries in order, the quantified ones under the quick
+    limit, the ground instances under the full one; the first that answers ends them."""
+    import symcot.prove.alln.second as second
+
+    monkeypatch.setattr(second, "_ANSWERS", {})
+    seen = []
+
+    def answering(verdicts):
+        def fake(mod, text, timeout_s, options, name):
+            seen.append((name.endswith("ground"), options, timeout_s))
+            return verdicts[len(seen) - 1], "cvc5: unknown (TIMEOUT)"
+        return fake
+
+    f = z3.Function("f", z3.IntSort(), z3.IntSort())
+    x = z3.Int("x")
+    query = Query((("f positive", z3.ForAll([x], f(x) > 0)),), f(3) > 0, core=True)
+    monkeypatch.setattr(second, "_check_once", answering(["unknown", "proved"]))
+    ob = _fake("proved", query)
+    rc = recheck([ob], 8)
+    assert ob.second == "proved" and "ground instances" in rc.details[0] and 0 in rc.ground_texts
+    assert seen == [(False, {"enum-inst": "true"}, second.QUICK_S), (True, {}, 8)]
+    seen.clear()
+    monkeypatch.setattr(second, "_ANSWERS", {})
+    monkeypatch.setattr(second, "_check_once", answering(["unknown", "unknown", "unknown"]))
+    ob = _fake("proved", query)
+    rc = recheck([ob], 8)
+    assert ob.second == "unknown" and "TIMEOUT" in rc.details[0] and not rc.ground_texts
+    assert seen == [(False, {"enum-inst": "true"}, second.QUICK_S), (True, {}, 8), (False, {}, second.QUICK_S)]
 
 
 def test_the_answer_key_ignores_comments_and_the_numbering_of_fresh_constants_only():
@@ -189,3 +221,19 @@ def test_the_answer_key_ignores_comments_and_the_numbering_of_fresh_constants_on
     b = "; another title\n(declare-fun |x!40| () Int)\n(assert (> |x!40| 0))"
     c = "(declare-fun |x!12| () Int)\n(assert (> |x!12| 1))"
     assert _key(a) == _key(b) != _key(c)
+
+
+def test_a_query_z3_proved_from_ground_instances_gets_one_try_under_the_full_limit(monkeypatch):
+    import symcot.prove.alln.second as second
+
+    monkeypatch.setattr(second, "_ANSWERS", {})
+    seen = []
+
+    def fake(mod, text, timeout_s, options, name):
+        seen.append((options, timeout_s))
+        return "unknown", "cvc5: unknown (TIMEOUT)"
+
+    monkeypatch.setattr(second, "_check_once", fake)
+    ob = _fake("proved", _pigeonhole())  # ground=True
+    rc = recheck([ob], 8)
+    assert ob.second == "unknown" and seen == [({}, 8)] and "TIMEOUT" in rc.details[0]
