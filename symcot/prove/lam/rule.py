@@ -13,10 +13,18 @@ with a ``b`` that proves them all gives the derived rule; every obligation then 
 The next smaller ``b`` is reported with Z3's answer (``sat``: the facts the proof uses allow a counter-model;
 ``unknown``: undecided), so the rule is the least of its form that the proof's facts support, not
 necessarily the least ``λ`` that works on every input.
+
+An obligation first proved from ground instances of the facts is re-checked from those instances first (the bound
+swapped; instances only weaken the facts, so ``unsat`` is a proof), and from its core's facts only where that does
+not give ``unsat``. The search asks each query under a short limit first (``quick_s``): a rule too small for every
+``n`` is often undecided rather than refuted (the facts are quantified), and each such try would otherwise run to
+the full limit. Where no rule is found so and a try was undecided, the search is run again under the full limit; an
+undecided next smaller ``b`` is asked again under it. Each try records its limit and seconds.
 """
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -56,6 +64,12 @@ class LambdaRuleResult:
 
 def _holds(ctx: Context, obs: Sequence[Obligation], bound_name: str, hyp: Any, timeout_s: float) -> tuple[str, str]:
     for ob in obs:
+        q = ob.query
+        if q is not None and q.ground and any(n == bound_name for n, _ in q.hyps):
+            # the ground instances that proved it, the bound swapped: quantifier-free, so decided at once
+            swapped = [(n, hyp if n == bound_name else f) for n, f in q.hyps]
+            if ctx.solve(swapped, q.goal, timeout_s) == "proved":
+                continue
         goal, hyps = ctx.queries[id(ob)]
         kept = [(n, f) for n, f in hyps if n != bound_name]
         r, _used, detail, _dt = ctx.query(goal, [("λ bound", hyp)], facts=kept, timeout_s=timeout_s)
@@ -66,10 +80,11 @@ def _holds(ctx: Context, obs: Sequence[Obligation], bound_name: str, hyp: Any, t
 
 def derive(ctx: Context, obligations: Sequence[Obligation], bound_name: str, lam_z: Any,
            sizes: dict[sp.Symbol, Any], size: sp.Expr, slopes: Sequence[int] = (0, 1, 2, 3),
-           window: tuple[int, int] = (-8, 8), timeout_s: float = 20) -> LambdaRuleResult:
+           window: tuple[int, int] = (-8, 8), timeout_s: float = 20, quick_s: float = 5) -> LambdaRuleResult:
     """The least ``a·size + b`` (slopes in order, ``b`` in ``window``) under which the λ obligations hold.
 
-    ``size`` is a size symbol or the rule's scale, a term in the size symbols (``(n - 1)·W``).
+    ``size`` is a size symbol or the rule's scale, a term in the size symbols (``(n - 1)·W``). Queries are asked
+    under ``quick_s`` first, then under ``timeout_s`` where that finds no rule (module docstring).
     """
     lam_obs = [o for o in obligations if o.ok and bound_name in o.used]
     res = LambdaRuleResult(None, len(lam_obs))
@@ -77,14 +92,19 @@ def derive(ctx: Context, obligations: Sequence[Obligation], bound_name: str, lam
         res.every_lambda = True
         return res
 
-    def proved(a: int, b: int) -> bool:
+    def attempt(a: int, b: int, limit: float) -> dict[str, Any]:
         rule = a * size + b
         hyp = lam_z >= sympy_to_z3(rule, sizes)
-        status, why = _holds(ctx, lam_obs, bound_name, hyp, timeout_s)
-        res.tries.append({"rule": f"λ ≥ {rule}", "status": status, "first_not_proved": why})
-        return status == "proved"
+        t0 = time.perf_counter()
+        status, why = _holds(ctx, lam_obs, bound_name, hyp, limit)
+        res.tries.append({"rule": f"λ ≥ {rule}", "status": status, "first_not_proved": why, "limit_s": limit,
+                          "seconds": round(time.perf_counter() - t0, 3)})
+        return res.tries[-1]
 
-    found = least_rule(proved, slopes, window)
+    quick = min(quick_s, timeout_s)
+    found = least_rule(lambda a, b: attempt(a, b, quick)["status"] == "proved", slopes, window)
+    if found is None and quick < timeout_s and any(t["status"] == "unknown" for t in res.tries):
+        found = least_rule(lambda a, b: attempt(a, b, timeout_s)["status"] == "proved", slopes, window)
     if found is None:
         return res
     a, b = found.slope, found.intercept
@@ -92,6 +112,8 @@ def derive(ctx: Context, obligations: Sequence[Obligation], bound_name: str, lam
     if found.search.below is not None:  # b - 1, tried by the search and not proved
         below = f"λ ≥ {a * size + b - 1}"
         res.below = next(t for t in reversed(res.tries) if t["rule"] == below)
+        if res.below["status"] == "unknown" and res.below["limit_s"] < timeout_s:
+            res.below = attempt(a, b - 1, timeout_s)
     return res
 
 

@@ -49,3 +49,80 @@ def test_no_rule_in_the_window():
     res = derive(ctx, [ob], "λ ≥ n*n", lam, {sp.Symbol("n"): n}, sp.Symbol("n"), slopes=(0, 1), window=(-2, 2))
     assert res.rule is None and res.below is None and [t["rule"] for t in res.tries] == ["λ ≥ 2", "λ ≥ n + 2"]
     assert res.answer().value is None and not res.answer().certified
+
+
+def _undecided_under(quick_s, real):
+    """``_holds`` answering ``unknown`` under a limit of ``quick_s`` or less, else as Z3 does."""
+    def holds(ctx, obs, bound_name, hyp, timeout_s):
+        return ("unknown", "(Z3: canceled)") if timeout_s <= quick_s else real(ctx, obs, bound_name, hyp, timeout_s)
+    return holds
+
+
+def _lambda_exceeds_timestamps():
+    n, t, lam = z3.Int("n"), z3.Int("t"), z3.Real("λ")
+    hyps = [("n ≥ 2", n >= 2), ("t ≤ 2n - 3", z3.And(t >= 0, t <= 2 * n - 3)), ("λ ≥ 2*n - 1", lam >= 2 * n - 1)]
+    ctx = _ctx_with(None, hyps)
+    ob = ctx.check(lam >= t, "step", "head B", "λ exceeds every timestamp")
+    return ctx, ob, lam, n
+
+
+def test_tries_undecided_under_the_quick_limit_are_asked_again_under_the_full_one(monkeypatch):
+    import symcot.prove.lam.rule as rule
+
+    ctx, ob, lam, n = _lambda_exceeds_timestamps()
+    monkeypatch.setattr(rule, "_holds", _undecided_under(2, rule._holds))
+    size = sp.Symbol("n", integer=True, positive=True)
+    res = derive(ctx, [ob], "λ ≥ 2*n - 1", lam, {size: n}, size, timeout_s=7, quick_s=2)
+    assert str(res.rule) == "2*n - 3" and res.below["status"] == "failed" and res.below["limit_s"] == 7
+    quick = [t for t in res.tries if t["limit_s"] == 2]
+    assert [t["status"] for t in quick] == ["unknown"] * 4  # one per slope: nothing is found under the quick limit
+    assert all(t["limit_s"] == 7 for t in res.tries[4:]) and all("seconds" in t for t in res.tries)
+
+
+def test_an_undecided_next_smaller_intercept_is_asked_again_under_the_full_limit(monkeypatch):
+    import symcot.prove.lam.rule as rule
+
+    ctx, ob, lam, n = _lambda_exceeds_timestamps()
+    real = rule._holds
+
+    def holds(ctx, obs, bound_name, hyp, timeout_s):
+        status, why = real(ctx, obs, bound_name, hyp, timeout_s)
+        return ("unknown", "(Z3: canceled)") if status == "failed" and timeout_s <= 2 else (status, why)
+
+    monkeypatch.setattr(rule, "_holds", holds)
+    size = sp.Symbol("n", integer=True, positive=True)
+    res = derive(ctx, [ob], "λ ≥ 2*n - 1", lam, {size: n}, size, timeout_s=7, quick_s=2)
+    assert str(res.rule) == "2*n - 3"
+    assert res.below == res.tries[-1] and res.below["rule"] == "λ ≥ 2*n - 4" and res.below["status"] == "failed"
+    assert res.below["limit_s"] == 7 and res.answer().certified
+
+
+def test_an_obligation_proved_from_ground_instances_is_rechecked_from_them_first(monkeypatch):
+    """The swapped ground query decides the tries where it is unsat; the core's facts are asked only where not."""
+    from symcot.prove.alln.context import Obligation, Query
+
+    n, t, lam = z3.Int("n"), z3.Int("t"), z3.Real("λ")
+    f = z3.Function("f", z3.IntSort(), z3.IntSort())
+    x = z3.Int("x")
+    bound, fact = ("λ ≥ 2*n - 1", lam >= 2 * n - 1), ("f below", z3.ForAll([x], f(x) <= x))
+    ctx = _ctx_with(None, [("n ≥ 2", n >= 2), ("t ≤ 2n - 3", z3.And(t >= 0, t <= 2 * n - 3)), fact, bound])
+    goal = lam >= f(t)
+    instance = ("f below", f(t) <= t)
+    query = Query((("n ≥ 2", n >= 2), ("t ≤ 2n - 3", z3.And(t >= 0, t <= 2 * n - 3)), instance, bound), goal,
+                  ground=True, core=True)
+    ob = Obligation("step", "head B", "λ exceeds f of every timestamp", "proved", 1, "Z3",
+                    ["n ≥ 2", "t ≤ 2n - 3", "f below", "λ ≥ 2*n - 1"], 0.1, query=query)
+    ctx.queries[id(ob)] = (goal, [h for h in ctx.facts])
+    asked = []
+    real = ctx.query
+
+    def counting(*a, **k):
+        asked.append(a[0])
+        return real(*a, **k)
+
+    monkeypatch.setattr(ctx, "query", counting)
+    size = sp.Symbol("n", integer=True, positive=True)
+    res = derive(ctx, [ob], "λ ≥ 2*n - 1", lam, {size: n}, size)
+    assert str(res.rule) == "2*n - 3" and res.below["status"] == "failed"
+    proved = [tr for tr in res.tries if tr["status"] == "proved"]
+    assert proved and len(asked) == len(res.tries) - len(proved)  # only the tries the ground query left open
