@@ -1,12 +1,14 @@
 """All-n rows side by side: ``symcot verify --all-n --jobs N`` proves the rows in ``N`` worker processes.
 
 A proof is one process's work (Z3 and cvc5 run single-threaded), so the rows of an ``--all-n`` run are spread over
-workers. Rows are grouped by paper label (the claim id up to its second colon: ``thm:a``, ``thm:a:tree`` and
-``thm:a:word`` are one group): a label's rows share a vocabulary and most of a decoder, so their solver
-queries meet in one process's cache (:mod:`symcot.prove.alln.cache`). Groups are handed out largest first (most rows
-first), a worker taking the next group when it is done. The workers are forked, reading the plan from the parent's
-memory; each row is the row a run with one process gives (its seconds are its own), and rows are reported in the
-plan's order.
+workers, a worker taking the next row when it is done. Rows are handed out largest proof first (:func:`order`: the
+check's ``effort()``, for an all-n check the facts its vocabulary states; a row without a statement is refuted by
+replay in a second), so that the longest proofs do not start last; rows of one paper label (the claim id up to its
+second colon: ``thm:a``, ``thm:a:tree`` and ``thm:a:word`` are one label) come one after the other where their
+efforts tie, so that a worker often proves the next row over the vocabulary it has just used and their solver
+queries meet in its cache (:mod:`symcot.prove.alln.cache`). The workers are forked, reading the plan from the
+parent's memory; each row is the row a run with one process gives (its seconds are its own), and rows are reported
+in the plan's order.
 """
 
 from __future__ import annotations
@@ -36,13 +38,23 @@ def groups(plan: Sequence[tuple[Any, Any]]) -> list[list[int]]:
     return sorted(by.values(), key=lambda g: (-len(g), g[0]))
 
 
-def _run_group(rows: list[int], max_size: int | None, engine: str, reach: int | None) -> list[tuple[int, Verdict]]:
-    """In a worker: the rows of one group, in order."""
-    out = []
-    for i in rows:
-        claim, chk = _PLAN[i]
-        out.append((i, claim.run_check(chk, max_size, Progress(False), 1, engine, reach)))
-    return out
+def effort(check: Any) -> int:
+    """A check's ``effort()`` (a rough size of its work, for the order only), 0 where it has none."""
+    est = getattr(check, "effort", None)
+    return int(est()) if callable(est) else 0
+
+
+def order(plan: Sequence[tuple[Any, Any]]) -> list[int]:
+    """The plan's row indices in the order they are handed out: most effort first, then by label group, then plan."""
+    group_of = {i: k for k, g in enumerate(groups(plan)) for i in g}
+    weight = [effort(chk) for _, chk in plan]
+    return sorted(range(len(plan)), key=lambda i: (-weight[i], group_of[i], i))
+
+
+def _run_row(i: int, max_size: int | None, engine: str, reach: int | None) -> tuple[int, Verdict]:
+    """In a worker: row ``i`` of the plan."""
+    claim, chk = _PLAN[i]
+    return i, claim.run_check(chk, max_size, Progress(False), 1, engine, reach)
 
 
 def run_pooled(plan: Sequence[tuple[Any, Any]], jobs: int, max_size: int | None, engine: str, reach: int | None,
@@ -55,13 +67,12 @@ def run_pooled(plan: Sequence[tuple[Any, Any]], jobs: int, max_size: int | None,
     _PLAN = list(plan)
     pool = ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("fork"))
     try:
-        pending: set[Future[list[tuple[int, Verdict]]]] = {
-            pool.submit(_run_group, g, max_size, engine, reach) for g in groups(plan)}
+        pending: set[Future[tuple[int, Verdict]]] = {
+            pool.submit(_run_row, i, max_size, engine, reach) for i in order(plan)}
         while pending:
             finished, pending = wait(pending, return_when=FIRST_COMPLETED)
             for f in finished:
-                for i, row in f.result():
-                    on_row(i, row)
+                on_row(*f.result())
     except KeyboardInterrupt:
         pool.shutdown(wait=False, cancel_futures=True)
         for p in list(getattr(pool, "_processes", {}).values()):

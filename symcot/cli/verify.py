@@ -272,13 +272,11 @@ def _stopping(shown: RowProgress) -> Iterator[list[Stopped]]:
 def _pooled(plan: list[tuple[Any, Any]], args: argparse.Namespace, jobs: int, address: str | None) -> bool:
     """Whether the rows run in worker processes (:mod:`symcot.cli.pooled`).
 
-    They do with ``--all-n``, more than one job and paper label, no ``-x`` (which stops at a row in plan order) and
-    no ``--scheduler``.
+    They do with ``--all-n``, more than one job and row, no ``-x`` (which stops at a row in plan order) and no
+    ``--scheduler``.
     """
-    from symcot.cli.pooled import groups
-
     return (bool(getattr(args, "all_n", False)) and jobs > 1 and address is None
-            and not getattr(args, "exitfirst", False) and len(groups(plan)) > 1)
+            and not getattr(args, "exitfirst", False) and len(plan) > 1)
 
 
 def _execute_pooled(plan: list[tuple[Any, Any]], args: argparse.Namespace, engine: str,

@@ -1,11 +1,12 @@
-"""``verify --all-n --jobs N``: rows grouped by paper label, run in worker processes, reported in plan order with the
-same verdicts as one process gives; an interruption keeps the finished rows."""
+"""``verify --all-n --jobs N``: rows handed out largest proof first (a label's rows together), run in worker
+processes, reported in plan order with the same verdicts as one process gives; an interruption keeps the finished
+rows."""
 
 import json
 from types import SimpleNamespace
 
 from symcot.cli import main
-from symcot.cli.pooled import groups, label_of
+from symcot.cli.pooled import effort, groups, label_of, order
 
 
 def _plan(*ids):
@@ -16,6 +17,36 @@ def test_rows_are_grouped_by_paper_label_most_rows_first():
     assert label_of("thm:cotdfs:tree") == "thm:cotdfs" and label_of("thm:cotdfs") == "thm:cotdfs"
     plan = _plan("thm:cotdfs", "thm:cotdijkstra", "thm:cotdfs:tree", "thm:cotdijkstra", "thm:cotdfs:phi", "lem:x")
     assert groups(plan) == [[0, 2, 4], [1, 3], [5]]
+
+
+class _Sized:
+    def __init__(self, n):
+        self.n = n
+
+    def effort(self):
+        return self.n
+
+
+def test_rows_go_out_largest_effort_first_a_labels_rows_together_on_ties():
+    plan = [(SimpleNamespace(id=i), _Sized(k)) for i, k in [("thm:a", 5), ("thm:b", 0), ("thm:c", 9), ("thm:a", 5),
+                                                             ("thm:c", 0), ("thm:b", 5), ("thm:a", 0)]]
+    assert order(plan) == [2, 0, 3, 5, 6, 1, 4]  # 9; the 5s: thm:a (3 rows) before thm:b; the 0s: thm:a, b, c
+    assert effort(None) == 0 and effort(_Sized(3)) == 3
+
+
+def test_an_all_n_checks_effort_is_the_facts_it_proves_over():
+    import importlib
+
+    from proofs.cot_path_to_tree.algorithms.dfsstack_facts import VOCABULARY as DFS_STACK
+    from proofs.cot_path_to_tree.algorithms.dfstree_facts import VOCABULARY as DFS_TREE
+    from symcot.prove.alln.check import AllNCheck
+
+    m = importlib.import_module("proofs.cot_path_to_tree.thm_cotdfs")
+    checks = [c for claim in m.CLAIMS for c in claim.checks if isinstance(c, AllNCheck)]
+    assert [c.effort() for c in checks[:2]] == [len(DFS_STACK.facts), len(DFS_TREE.facts)]
+    assert len(DFS_TREE.facts) > len(DFS_STACK.facts) > 0
+    no_statement = AllNCheck(lambda: SimpleNamespace(all_n=None), m.SPEC, [])
+    assert no_statement.effort() == 0
 
 
 def _rows(tmp_path, name, jobs):
