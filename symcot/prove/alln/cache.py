@@ -70,6 +70,15 @@ class QueryCache:
         """The canonical text's digest: names, formulas, goal, fresh constants numbered by first appearance."""
         return digest("\n".join([*(f"{name}\t{self._sexpr(f)}" for name, f in hyps), f"goal\t{self._sexpr(goal)}"]))
 
+    @staticmethod
+    def derived(key: bytes, *parts: str) -> bytes:
+        """The key of a query computed from the query of ``key`` by a deterministic rule named by ``parts``.
+
+        The ground instances of a query (:func:`symcot.prove.alln.ground.ground`) are a function of its terms'
+        structure, the symbols' kinds and the hints: keyed by those, their own (large) text is never hashed.
+        """
+        return hashlib.sha256(b"\0".join([key, *(p.encode() for p in parts)])).digest()
+
     def get(self, key: bytes, timeout_s: float) -> Answer | None:
         """The stored answer for ``key`` if it answers a query with this time limit."""
         a = self._answers.get(key)

@@ -120,9 +120,13 @@ def _model_text(model: z3.ModelRef, limit: int = 12) -> str:
     return ", ".join(parts)
 
 
-def _solve(hyps: Sequence[tuple[str, Any]], goal: Any, timeout_s: float) -> tuple[str, list[str], str, list[int]]:
-    """``(status, names in the core, detail, positions in hyps of the core)``; asked before, from :data:`CACHE`."""
-    key = CACHE.key(hyps, goal)
+def _solve(hyps: Sequence[tuple[str, Any]], goal: Any, timeout_s: float,
+           key: bytes | None = None) -> tuple[str, list[str], str, list[int]]:
+    """``(status, names in the core, detail, positions in hyps of the core)``; asked before, from :data:`CACHE`.
+
+    ``key``: the query's cache key where the caller has it (default: from its text).
+    """
+    key = CACHE.key(hyps, goal) if key is None else key
     known = CACHE.get(key, timeout_s)
     if known is not None:
         return known.status, list(known.used), known.detail, list(known.core)
@@ -145,6 +149,18 @@ def _solve_now(hyps: Sequence[tuple[str, Any]], goal: Any, timeout_s: float) -> 
     if r == z3.sat:
         return "failed", [], f"Z3 model: {_model_text(s.model())}", []
     return "unknown", [], f"Z3: {s.reason_unknown()}", []
+
+
+def ground_key(key: bytes, hyps: Sequence[tuple[str, Any]], goal: Any, kinds: dict[str, Any],
+               hints: Sequence[Any]) -> bytes:
+    """The cache key of the ground try of the query whose key is ``key``.
+
+    The instances are a function of the query with its hints (read as one text, so the fresh constants are numbered
+    alike in both) and the kinds: keyed so, their own text (large; hashing it cost as much as solving many of them)
+    is never hashed.
+    """
+    with_hints = key if not hints else CACHE.key([*hyps, *(("hint", h == h) for h in hints)], goal)
+    return CACHE.derived(with_hints, "ground", repr(sorted(kinds.items())))
 
 
 def _kept(hyps: Sequence[tuple[str, Any]], goal: Any, core: list[int] | None, ground: bool) -> Query:
@@ -216,17 +232,19 @@ class Context:
         hyps = [*(self.facts if facts is None else facts), *side, *local]
         limit = timeout_s or self.timeout_s
         t0 = time.perf_counter()
-        r, used, detail, core = _solve(hyps, goal, min(limit, FIRST_TRY_S))
+        key = CACHE.key(hyps, goal)
+        r, used, detail, core = _solve(hyps, goal, min(limit, FIRST_TRY_S), key)
         if r != "proved" and self.ground:
             inst = ground(hyps, goal, self.kinds, hints=hints)
             if inst is not None:
-                r2, used2, _, core2 = _solve(inst, goal, min(limit, GROUND_TIMEOUT_S))
+                r2, used2, _, core2 = _solve(inst, goal, min(limit, GROUND_TIMEOUT_S),
+                                             ground_key(key, hyps, goal, self.kinds, hints))
                 if r2 == "proved":
                     self.last_query = _kept(inst, goal, core2, True)
                     return r2, used2, "", time.perf_counter() - t0
         left = limit - (time.perf_counter() - t0)
         if r != "proved" and left > 1:
-            r, used, detail, core = _solve(hyps, goal, left)
+            r, used, detail, core = _solve(hyps, goal, left, key)
         self.last_query = _kept(hyps, goal, core if r == "proved" else None, False)
         return r, used, detail, time.perf_counter() - t0
 

@@ -34,7 +34,9 @@ def number(v: Any) -> Any:
         return v
     if not z3.is_expr(v):
         return v
-    s = z3.simplify(v)
+    if z3.is_int_value(v):  # most values are numerals already (the pinned symbols' values): no simplifier call
+        return v.as_long()
+    s = v if z3.is_true(v) or z3.is_false(v) else z3.simplify(v)
     if z3.is_true(s):
         return True
     if z3.is_false(s):

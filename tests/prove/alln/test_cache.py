@@ -51,3 +51,24 @@ def test_an_unknown_answer_is_not_reused_with_more_time():
     assert cache.get(key, 60.0).status == "proved"
     cache.put(key, Answer("unknown", (), "Z3: timeout", (), 1.0))  # a decided answer stays
     assert cache.get(key, 60.0).status == "proved"
+
+
+def test_the_ground_try_is_keyed_by_the_query_with_its_hints_and_the_kinds():
+    """Queries alike up to renaming share the ground try's key; another hint's constant or other kinds: not."""
+    from symcot.prove.alln.cache import CACHE
+    from symcot.prove.alln.context import ground_key
+
+    f = z3.Function("f", z3.IntSort(), z3.IntSort())
+    v = z3.Int("v")
+    kinds = {"f": (("vertex",), "vertex")}
+
+    def key(hint_first, kinds=kinds):
+        a, b = fresh_int("x"), fresh_int("x")
+        hyps = [("f grows", z3.ForAll([v], f(v) > v)), ("a below b", a < b)]
+        goal = f(f(a)) > b
+        return CACHE.key(hyps, goal), ground_key(CACHE.key(hyps, goal), hyps, goal, kinds, [a if hint_first else b])
+
+    (q1, g1), (q2, g2), (q3, g3) = key(True), key(True), key(False)
+    assert q1 == q2 == q3  # the quantified query: the same up to renaming
+    assert g1 == g2 and g1 != g3 and g1 != q1
+    assert key(True, {})[1] != g1
