@@ -47,11 +47,11 @@ def test_a_ground_query_is_kept_when_the_ground_try_proved_it(monkeypatch):
     calls = []
     real = context._solve
 
-    def quantified_fails(hyps, goal, timeout_s):
+    def quantified_fails(hyps, goal, timeout_s, key=None):
         calls.append(hyps)
         if len(calls) == 1:  # the first, quantified try: pretend Z3 gave up
             return "unknown", [], "Z3: pretend", []
-        return real(hyps, goal, timeout_s)
+        return real(hyps, goal, timeout_s, key)
 
     monkeypatch.setattr(context, "_solve", quantified_fails)
     _, ob = _proved_by_hand()
