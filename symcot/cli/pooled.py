@@ -3,12 +3,12 @@
 A proof is one process's work (Z3 and cvc5 run single-threaded), so the rows of an ``--all-n`` run are spread over
 workers, a worker taking the next row when it is done. Rows are handed out largest proof first (:func:`order`: the
 check's ``effort()``, for an all-n check the facts its vocabulary states; a row without a statement is refuted by
-replay in a second), so that the longest proofs do not start last; rows of one paper label (the claim id up to its
-second colon: ``thm:a``, ``thm:a:tree`` and ``thm:a:word`` are one label) come one after the other where their
-efforts tie, so that a worker often proves the next row over the vocabulary it has just used and their solver
-queries meet in its cache (:mod:`symcot.prove.alln.cache`). The workers are forked, reading the plan from the
-parent's memory; each row is the row a run with one process gives (its seconds are its own), and rows are reported
-in the plan's order.
+replay in a second), so that the longest proofs do not start last; where efforts tie, a paper label's rows (the
+claim id up to its second colon: ``thm:a``, ``thm:a:tree`` and ``thm:a:word`` are one label) come one after the
+other. The workers share their solver answers (:mod:`symcot.prove.alln.cache`, through a manager process): rows
+over one vocabulary or one decoder ask many of the same queries, and a query one worker has decided is not solved
+again by another. The workers are forked, reading the plan from the parent's memory; each row is the row a run with
+one process gives (its seconds are its own), and rows are reported in the plan's order.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from typing import Any
 
 from symcot.check.exhaustive import Progress
 from symcot.check.verdict import Verdict
+from symcot.prove.alln.cache import CACHE
 
 #: The plan the workers read (set before they fork): ``(claim, check)`` per row.
 _PLAN: list[tuple[Any, Any]] = []
@@ -65,7 +66,10 @@ def run_pooled(plan: Sequence[tuple[Any, Any]], jobs: int, max_size: int | None,
     """
     global _PLAN
     _PLAN = list(plan)
-    pool = ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("fork"))
+    fork = multiprocessing.get_context("fork")
+    manager = fork.Manager()  # the solver answers the workers share (started before they fork: they inherit it)
+    CACHE.share(manager.dict())
+    pool = ProcessPoolExecutor(max_workers=jobs, mp_context=fork)
     try:
         pending: set[Future[tuple[int, Verdict]]] = {
             pool.submit(_run_row, i, max_size, engine, reach) for i in order(plan)}
@@ -80,4 +84,6 @@ def run_pooled(plan: Sequence[tuple[Any, Any]], jobs: int, max_size: int | None,
         raise
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
+        CACHE.share(None)
+        manager.shutdown()
         _PLAN = []

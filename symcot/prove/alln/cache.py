@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Sequence
+from collections.abc import MutableMapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -48,13 +48,22 @@ class Answer:
 
 
 class QueryCache:
-    """Answers by canonical query text (module docstring); ``hits`` and ``misses`` count the lookups."""
+    """Answers by canonical query text (module docstring); ``hits`` and ``misses`` count the lookups.
+
+    :meth:`share` adds a store that other processes read and write too (the workers of a pooled run): an answer
+    found there is an answer to the same query, whichever process's solver gave it.
+    """
 
     def __init__(self) -> None:
         self._text: dict[int, tuple[Any, str]] = {}
         self._answers: dict[bytes, Answer] = {}
+        self._shared: MutableMapping[bytes, Answer] | None = None
         self.hits = 0
         self.misses = 0
+
+    def share(self, store: MutableMapping[bytes, Answer] | None) -> None:
+        """Also look answers up in, and store them to, ``store`` (``None``: this process's answers only)."""
+        self._shared = store
 
     def _sexpr(self, f: Any) -> str:
         key = f.get_id() if hasattr(f, "get_id") else id(f)
@@ -82,6 +91,11 @@ class QueryCache:
     def get(self, key: bytes, timeout_s: float) -> Answer | None:
         """The stored answer for ``key`` if it answers a query with this time limit."""
         a = self._answers.get(key)
+        if (a is None or a.status == "unknown") and self._shared is not None:
+            other = self._shared.get(key)
+            if other is not None:
+                self._put(self._answers, key, other)
+                a = self._answers[key]
         if a is None or (a.status == "unknown" and timeout_s > a.timeout_s):
             self.misses += 1
             return None
@@ -89,10 +103,18 @@ class QueryCache:
         return a
 
     def put(self, key: bytes, answer: Answer) -> None:
-        """Store ``answer`` (an ``unknown`` one does not replace a decided one)."""
-        old = self._answers.get(key)
-        if old is None or old.status == "unknown":
-            self._answers[key] = answer
+        """Store ``answer`` (an ``unknown`` one does not replace a decided one), in the shared store too."""
+        self._put(self._answers, key, answer)
+        if self._shared is not None:
+            self._put(self._shared, key, answer)
+
+    @staticmethod
+    def _put(store: MutableMapping[bytes, Answer], key: bytes, answer: Answer) -> None:
+        old = store.get(key)
+        better = old is None or (old.status == "unknown"
+                                 and (answer.status != "unknown" or answer.timeout_s > old.timeout_s))
+        if better:
+            store[key] = answer
 
 
 #: The process's cache (the prover's queries all go through it).
