@@ -5,7 +5,8 @@ workers, a worker taking the next row when it is done. Rows are handed out large
 check's ``effort()``, for an all-n check the facts its vocabulary states; a row without a statement is refuted by
 replay in a second), so that the longest proofs do not start last; where efforts tie, a paper label's rows (the
 claim id up to its second colon: ``thm:a``, ``thm:a:tree`` and ``thm:a:word`` are one label) come one after the
-other. The workers share their solver answers (:mod:`symcot.prove.alln.cache`, through a manager process): rows
+other. The workers share their solver answers (Z3's, :mod:`symcot.prove.alln.cache`, and cvc5's,
+:mod:`symcot.prove.alln.second`, through a manager process): rows
 over one vocabulary or one decoder ask many of the same queries, and a query one worker has decided is not solved
 again by another. The workers are forked, reading the plan from the parent's memory; each row is the row a run with
 one process gives (its seconds are its own), and rows are reported in the plan's order.
@@ -20,6 +21,7 @@ from typing import Any
 
 from symcot.check.exhaustive import Progress
 from symcot.check.verdict import Verdict
+from symcot.prove.alln import second
 from symcot.prove.alln.cache import CACHE
 
 #: The plan the workers read (set before they fork): ``(claim, check)`` per row.
@@ -69,6 +71,7 @@ def run_pooled(plan: Sequence[tuple[Any, Any]], jobs: int, max_size: int | None,
     fork = multiprocessing.get_context("fork")
     manager = fork.Manager()  # the solver answers the workers share (started before they fork: they inherit it)
     CACHE.share(manager.dict())
+    second.share(manager.dict())
     pool = ProcessPoolExecutor(max_workers=jobs, mp_context=fork)
     try:
         pending: set[Future[tuple[int, Verdict]]] = {
@@ -85,5 +88,6 @@ def run_pooled(plan: Sequence[tuple[Any, Any]], jobs: int, max_size: int | None,
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
         CACHE.share(None)
+        second.share(None)
         manager.shutdown()
         _PLAN = []

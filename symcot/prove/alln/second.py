@@ -23,7 +23,7 @@ cvc5 is optional (the ``smt`` extra): without it nothing is re-checked and the r
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import MutableMapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -165,6 +165,16 @@ class _Answer:
 _ANSWERS: dict[bytes, _Answer] = {}
 
 
+#: The answers other processes share (the workers of a pooled run; :func:`share`), or ``None``.
+_SHARED: MutableMapping[bytes, _Answer] | None = None
+
+
+def share(store: MutableMapping[bytes, Any] | None) -> None:
+    """Also look cvc5's answers up in, and store them to, ``store``, which other processes read and write too."""
+    global _SHARED
+    _SHARED = store
+
+
 def _key(body: str) -> bytes:
     """The digest of ``body`` without its comments (:func:`~symcot.prove.alln.cache.digest`).
 
@@ -182,8 +192,13 @@ def _recheck_one(mod: Any, ob: Obligation, k: int, timeout_s: float, out: Rechec
         return
     key = _key(body)
     known = _ANSWERS.get(key)
+    if known is None and _SHARED is not None:
+        known = _SHARED.get(key)
     if known is None or (known.status == "unknown" and timeout_s > known.timeout_s):
-        known = _ANSWERS[key] = _tries(mod, ob, body, k, timeout_s)
+        known = _tries(mod, ob, body, k, timeout_s)
+        if _SHARED is not None:
+            _SHARED[key] = known
+    _ANSWERS[key] = known
     if known.ground_text is not None:
         out.ground_texts[k] = known.ground_text
     ob.second = known.status

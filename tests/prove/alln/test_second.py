@@ -237,3 +237,30 @@ def test_a_query_z3_proved_from_ground_instances_gets_one_try_under_the_full_lim
     ob = _fake("proved", _pigeonhole())  # ground=True
     rc = recheck([ob], 8)
     assert ob.second == "unknown" and seen == [({}, 8)] and "TIMEOUT" in rc.details[0]
+
+
+def test_an_answer_in_the_shared_store_is_taken_by_another_process(monkeypatch):
+    """A pooled run's workers share cvc5's answers: an obligation another worker closed is not asked again."""
+    import symcot.prove.alln.second as second
+
+    shared: dict = {}
+    calls = []
+    real = second._check_once
+
+    def counting(mod, text, timeout_s, options, name):
+        calls.append(name)
+        return real(mod, text, timeout_s, options, name)
+
+    monkeypatch.setattr(second, "_check_once", counting)
+    monkeypatch.setattr(second, "_ANSWERS", {})
+    second.share(shared)
+    try:
+        recheck(_proved_by_hand(), 5)
+        asked = len(calls)
+        assert asked == 2 and len(shared) == 2
+        monkeypatch.setattr(second, "_ANSWERS", {})  # another process: its own answers empty, the store shared
+        again = _proved_by_hand()
+        recheck(again, 5)
+        assert len(calls) == asked and [o.second for o in again] == ["proved", "proved"]
+    finally:
+        second.share(None)
