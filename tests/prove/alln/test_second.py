@@ -156,9 +156,8 @@ def test_every_obligation_of_the_dfs_step_proof_is_rechecked_by_cvc5(tmp_path):
     assert all((tmp_path / f).exists() for f in so.ground_files.values())
 
 
-def test_an_obligation_asked_again_takes_the_answer_cvc5_gave_it(monkeypatch):
-    """Rows over one vocabulary re-prove the same facts: cvc5 answers each text once per process (up to the fresh
-    constants' numbering and the comments); an ``unknown`` is asked again with more time, never reused for it."""
+def _count_cvc5_calls(monkeypatch):
+    """cvc5's answers in this process emptied, and its calls recorded (their time limits) in the list returned."""
     import symcot.prove.alln.second as second
 
     monkeypatch.setattr(second, "_ANSWERS", {})
@@ -170,6 +169,14 @@ def test_an_obligation_asked_again_takes_the_answer_cvc5_gave_it(monkeypatch):
         return real(mod, text, timeout_s, options, name)
 
     monkeypatch.setattr(second, "_check_once", counting)
+    return calls
+
+
+def test_an_obligation_asked_again_takes_the_answer_cvc5_gave_it(monkeypatch):
+    """Rows over one vocabulary re-prove the same facts: cvc5 answers each text once per process (up to the fresh
+    constants' numbering and the comments); an ``unknown`` is asked again with more time, never reused for it."""
+
+    calls = _count_cvc5_calls(monkeypatch)
     first, again = _proved_by_hand(), _proved_by_hand()
     recheck(first, 5)
     recheck(again, 5)
@@ -244,15 +251,7 @@ def test_an_answer_in_the_shared_store_is_taken_by_another_process(monkeypatch):
     import symcot.prove.alln.second as second
 
     shared: dict = {}
-    calls = []
-    real = second._check_once
-
-    def counting(mod, text, timeout_s, options, name):
-        calls.append(name)
-        return real(mod, text, timeout_s, options, name)
-
-    monkeypatch.setattr(second, "_check_once", counting)
-    monkeypatch.setattr(second, "_ANSWERS", {})
+    calls = _count_cvc5_calls(monkeypatch)
     second.share(shared)
     try:
         recheck(_proved_by_hand(), 5)

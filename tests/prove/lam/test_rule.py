@@ -14,11 +14,8 @@ def _ctx_with(goal_of, hyps):
 
 
 def test_least_rule_of_its_form_and_the_one_below_reported():
-    n, t, lam = z3.Int("n"), z3.Int("t"), z3.Real("λ")
-    hyps = [("n ≥ 2", n >= 2), ("t ≤ 2n - 3", z3.And(t >= 0, t <= 2 * n - 3)), ("λ ≥ 2*n - 1", lam >= 2 * n - 1)]
-    ctx = _ctx_with(None, hyps)
-    ob = ctx.check(lam >= t, "step", "head B", "λ exceeds every timestamp")
-    free = ctx.check(t >= 0, "step", "block flg4", "timestamps are ≥ 0")
+    ctx, ob, lam, n = _lambda_exceeds_timestamps()
+    free = ctx.check(z3.Int("t") >= 0, "step", "block flg4", "timestamps are ≥ 0")
     assert ob.ok and "λ ≥ 2*n - 1" in ob.used and free.ok and "λ ≥ 2*n - 1" not in free.used
     res = derive(ctx, [ob, free], "λ ≥ 2*n - 1", lam, {sp.Symbol("n", integer=True, positive=True): n},
                  sp.Symbol("n", integer=True, positive=True))
