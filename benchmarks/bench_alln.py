@@ -7,13 +7,13 @@ Run by hand from the repository root (not a test)::
     python benchmarks/bench_alln.py thm:cotdfs thm:cotdijkstra thm:cotwidofpath --jobs 2 --against-one
 
 ``symcot verify --all-n --jobs 1`` runs the claims in one process, where the prover's query cache and cvc5's answers
-are shared by every row (rows over one vocabulary prove the same facts). Printed: the wall time of that run, its rows
-(verdict, obligations, concrete-phase inputs, Z3 and cvc5 seconds, row seconds) as a Markdown table for
-docs/all-n.md, and the ratio of the wall time to the 10-minute target. With ``--separate`` each claim is also run
-in a process of its own, in the same benchmark run: the ratio of the shared run's wall time to the sum of the
-separate ones is what sharing saves. With ``--jobs N`` the run has ``N`` worker processes (:mod:`symcot.cli.pooled`:
-rows handed out largest proof first, the solver answers shared); ``--against-one`` also runs it with one process, in the same benchmark run, and
-prints the ratio. Every figure is measured, none is stored.
+are shared by every row (rows over one vocabulary prove the same facts). Printed: the wall time of that run, its
+rows (verdict, obligations, concrete-phase inputs, Z3 and cvc5 seconds, row seconds) as a Markdown table for
+docs/all-n.md, and the ratio of the wall time to the 10-minute target. With ``--separate`` each claim is also run in
+a process of its own, in the same benchmark run: the ratio of the shared run's wall time to the sum of the separate
+ones is what sharing saves. With ``--jobs N`` the run has ``N`` worker processes (:mod:`symcot.cli.pooled`: rows
+handed out largest proof first, the solver answers shared); ``--against-one`` also runs it with one process, in the
+same benchmark run, and prints the ratio. Every figure is measured, none is stored.
 """
 
 from __future__ import annotations
