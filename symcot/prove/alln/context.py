@@ -78,6 +78,8 @@ class Obligation:
     detail: str = ""
     #: The second solver's answer on :attr:`query` (:data:`SECOND_STATUSES`; ``""``: not tried).
     second: str = ""
+    #: The second solver's seconds on it in this row (0 where its answer was taken from an earlier row's).
+    second_seconds: float = 0.0
     #: The query that decided the obligation (Z3 formulas: not in the JSON form).
     query: Query | None = field(default=None, repr=False, compare=False)
 
@@ -96,7 +98,8 @@ class Obligation:
         """JSON form."""
         return {"phase": self.phase, "layer": self.layer, "where": self.where, "statement": self.statement,
                 "status": self.status, "method": self.method, "used": list(self.used),
-                "seconds": round(self.seconds, 3), "detail": self.detail, "second": self.second}
+                "seconds": round(self.seconds, 3), "detail": self.detail, "second": self.second,
+                "second_seconds": round(self.second_seconds, 3)}
 
     def line(self) -> str:
         """One line for ``--explain``."""

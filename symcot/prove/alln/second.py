@@ -195,7 +195,9 @@ def _recheck_one(mod: Any, ob: Obligation, k: int, timeout_s: float, out: Rechec
     if known is None and _SHARED is not None:
         known = _SHARED.get(key)
     if known is None or (known.status == "unknown" and timeout_s > known.timeout_s):
+        t0 = time.perf_counter()
         known = _tries(mod, ob, body, k, timeout_s)
+        ob.second_seconds = time.perf_counter() - t0
         if _SHARED is not None:
             _SHARED[key] = known
     _ANSWERS[key] = known

@@ -181,6 +181,8 @@ def test_an_obligation_asked_again_takes_the_answer_cvc5_gave_it(monkeypatch):
     recheck(first, 5)
     recheck(again, 5)
     assert [o.second for o in again] == ["proved", "proved"] and len(calls) == 2
+    assert all(o.second_seconds > 0 for o in first) and [o.second_seconds for o in again] == [0.0, 0.0]
+    assert first[0].as_dict()["second_seconds"] == round(first[0].second_seconds, 3)
     hard = _fake("proved", _pigeonhole(), "head B")
     recheck([hard], 0.2)
     tried = len(calls)  # the quantified tries (the query is ground: no ground-instance try)
