@@ -6,10 +6,10 @@ check's ``effort()``, for an all-n check the facts its vocabulary states; a row 
 replay in a second), so that the longest proofs do not start last; where efforts tie, a paper label's rows (the
 claim id up to its second colon: ``thm:a``, ``thm:a:tree`` and ``thm:a:word`` are one label) come one after the
 other. The workers share their solver answers (Z3's, :mod:`symcot.prove.alln.cache`, and cvc5's,
-:mod:`symcot.prove.alln.second`, through a manager process): rows
-over one vocabulary or one decoder ask many of the same queries, and a query one worker has decided is not solved
-again by another. The workers are forked, reading the plan from the parent's memory; each row is the row a run with
-one process gives (its seconds are its own), and rows are reported in the plan's order.
+:mod:`symcot.prove.alln.second`, through a manager process): rows over one vocabulary or one decoder ask many of the
+same queries, and a query one worker has decided is not solved again by another. The workers are forked, reading the
+plan from the parent's memory; each row is the row a run with one process gives (its seconds are its own), and rows
+are reported in the plan's order.
 """
 
 from __future__ import annotations

@@ -8,7 +8,8 @@ instantiation on the query, briefly; when that is undecided, the text of the gro
 (:mod:`symcot.prove.alln.ground`: weaker hypotheses, so ``unsat`` of it proves the obligation as well; the text is
 kept for ``--smt2``); then E-matching on the query, briefly. It records cvc5's answer on the obligation
 (``Obligation.second``). An obligation whose text (up to comments and the numbering of fresh constants) was answered
-before in this process takes that answer; an ``unknown`` one only where it had at least this time limit. The statuses:
+before in this process (or, in a pooled run, by another worker: :func:`share`) takes that answer; an ``unknown`` one
+only where it had at least this time limit. The statuses:
 
 * ``proved`` -- cvc5 answered ``unsat`` too: the obligation is closed by both solvers;
 * ``unknown`` -- cvc5 gave up (its time limit, or incompleteness with quantifiers or non-linear terms);
