@@ -36,7 +36,7 @@ STATUSES = ("proved", "failed", "unknown", "unsupported")
 #: Seconds Z3 may spend on one obligation.
 DEFAULT_TIMEOUT_S = 60
 #: Seconds for the first, quantified try of a query. Where Z3 proves a quantified query it mostly does so in under
-#: 0.3 s (on the path- and tree-Strahler rows, 202 of 209 such proofs; the slowest 2.5 s); a query it does not prove
+#: 0.3 s (measured in docs/all-n.md: 202 of 209 such proofs on two rows; the slowest 2.5 s); a query it does not prove
 #: so runs to this limit before the ground try, which decides most of them.
 FIRST_TRY_S = 1.0
 #: Seconds for the ground query tried next.

@@ -34,10 +34,10 @@ from symcot.prove.alln.ground import ground
 from symcot.prove.alln.smt2 import ground_file_name, obligation_text, text, write_obligations
 
 #: Seconds of cvc5's try on the ground instances of an obligation (the quantified tries have :data:`QUICK_S`). The
-#: largest ground texts (hundreds of kilobytes, a fold's induction step) take cvc5 up to about 10 s.
+#: largest ground texts (hundreds of kilobytes, an induction step over a long run) take cvc5 up to about 10 s.
 DEFAULT_TIMEOUT_S = 20.0
 #: Seconds of each try on the quantified query. Where cvc5 closes a prover obligation's query it does so within a
-#: second (the longest measured on the DFS, φ and tree-width rows: 0.74 s); an obligation it cannot close there
+#: second (the longest measured in docs/all-n.md: 0.74 s); an obligation it cannot close there
 #: runs to the limit, and the ground instances decide those in a fraction of a second.
 QUICK_S = 3.0
 
