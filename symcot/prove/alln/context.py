@@ -54,6 +54,8 @@ class Query:
         goal: the statement.
         ground: the hypotheses are ground instances (:mod:`symcot.prove.alln.ground`) of the stated ones.
         core: the hypotheses are restricted to Z3's unsat core.
+        kinds: the vocabulary's symbol kinds and hints: the hint terms the query was asked with (what its ground
+            instances are taken at: :func:`~symcot.prove.alln.ground.ground`).
 
     """
 
@@ -61,6 +63,8 @@ class Query:
     goal: Any
     ground: bool = False
     core: bool = False
+    kinds: dict[str, tuple[tuple[str, ...], str]] = field(default_factory=dict)
+    hints: tuple[Any, ...] = ()
 
 
 @dataclass
@@ -154,6 +158,12 @@ def _solve_now(hyps: Sequence[tuple[str, Any]], goal: Any, timeout_s: float) -> 
     return "unknown", [], f"Z3: {s.reason_unknown()}", []
 
 
+def unsat_core(hyps: Sequence[tuple[str, Any]], goal: Any, timeout_s: float) -> list[int] | None:
+    """The positions in ``hyps`` of Z3's unsat core of ``hyps ∧ ¬goal`` (asked now, not cached); ``None``: not unsat."""
+    status, _, _, core = _solve_now(hyps, goal, timeout_s)
+    return core if status == "proved" else None
+
+
 def ground_key(key: bytes, hyps: Sequence[tuple[str, Any]], goal: Any, kinds: dict[str, Any],
                hints: Sequence[Any]) -> bytes:
     """The cache key of the ground try of the query whose key is ``key``.
@@ -166,10 +176,11 @@ def ground_key(key: bytes, hyps: Sequence[tuple[str, Any]], goal: Any, kinds: di
     return CACHE.derived(with_hints, "ground", repr(sorted(kinds.items())))
 
 
-def _kept(hyps: Sequence[tuple[str, Any]], goal: Any, core: list[int] | None, ground: bool) -> Query:
+def _kept(hyps: Sequence[tuple[str, Any]], goal: Any, core: list[int] | None, ground: bool,
+          kinds: dict[str, tuple[tuple[str, ...], str]], hints: Sequence[Any]) -> Query:
     """The query to keep: the hypotheses of ``core`` (all of them when ``None``) and the goal."""
     chosen = hyps if core is None else [hyps[k] for k in core]
-    return Query(tuple(chosen), goal, ground, core is not None)
+    return Query(tuple(chosen), goal, ground, core is not None, kinds, tuple(hints))
 
 
 class EarlyStop(Exception):
@@ -243,12 +254,12 @@ class Context:
                 r2, used2, _, core2 = _solve(inst, goal, min(limit, GROUND_TIMEOUT_S),
                                              ground_key(key, hyps, goal, self.kinds, hints))
                 if r2 == "proved":
-                    self.last_query = _kept(inst, goal, core2, True)
+                    self.last_query = _kept(inst, goal, core2, True, self.kinds, hints)
                     return r2, used2, "", time.perf_counter() - t0
         left = limit - (time.perf_counter() - t0)
         if r != "proved" and left > 1:
             r, used, detail, core = _solve(hyps, goal, left, key)
-        self.last_query = _kept(hyps, goal, core if r == "proved" else None, False)
+        self.last_query = _kept(hyps, goal, core if r == "proved" else None, False, self.kinds, hints)
         return r, used, detail, time.perf_counter() - t0
 
     @staticmethod

@@ -48,10 +48,23 @@ def _universe(terms: Sequence[Any], out: dict[Key, dict[int, Any]], kinds: Kinds
                 out.setdefault(("", args[k]), {})[a.get_id()] = a
 
 
-def _positions(q: Any) -> list[set[Key]]:
-    """Per bound variable of ``q`` (in binding order), the (function, argument) positions it occurs at directly."""
+def _offset(a: Any, nv: int) -> tuple[int, int] | None:
+    """``(variable index, c)`` where the argument ``a`` is ``v + c`` or ``c + v`` (bound ``v``, numeral ``c``)."""
+    if not (z3.is_app(a) and a.decl().kind() == z3.Z3_OP_ADD and a.num_args() == 2):
+        return None
+    for v, c in ((a.arg(0), a.arg(1)), (a.arg(1), a.arg(0))):
+        if z3.is_var(v) and z3.is_int_value(c) and z3.get_var_index(v) < nv:
+            return nv - 1 - z3.get_var_index(v), c.as_long()
+    return None
+
+
+def _positions(q: Any) -> list[set[tuple[Key, int]]]:
+    """Per bound variable of ``q`` (in binding order), the (function, argument) positions it occurs at directly.
+
+    Each with the offset ``c`` it occurs there with: ``0`` for ``f(v)``, ``c`` for ``f(v + c)`` (a numeral ``c``).
+    """
     nv = q.num_vars()
-    pos: list[set[Key]] = [set() for _ in range(nv)]
+    pos: list[set[tuple[Key, int]]] = [set() for _ in range(nv)]
     seen: set[int] = set()
     todo = [q.body()]
     while todo:
@@ -69,19 +82,38 @@ def _positions(q: Any) -> list[set[Key]]:
                     if z3.is_var(a):
                         idx = z3.get_var_index(a)
                         if idx < nv:
-                            pos[nv - 1 - idx].add((d.name(), k))
+                            pos[nv - 1 - idx].add(((d.name(), k), 0))
+                    else:
+                        off = _offset(a, nv)
+                        if off is not None:
+                            pos[off[0]].add(((d.name(), k), off[1]))
             todo.extend(e.children())
     return pos
 
 
-def _instances(q: Any, universe: dict[Key, dict[int, Any]]) -> list[Any] | None:
-    """The instances of a universal quantifier over the universe (``None``: a variable has no candidate)."""
+def _at_positions(ps: set[tuple[Key, int]], universe: dict[Key, dict[int, Any]], offsets: bool) -> dict[int, Any]:
+    """The ground terms at the positions ``ps`` (by id); at ``s - c`` for a ground ``f(s)`` and ``f(v + c)``."""
+    terms: dict[int, Any] = {}
+    for p, c in ps:
+        if c == 0:
+            terms.update(universe.get(p, {}))
+        elif offsets:
+            for t in universe.get(p, {}).values():
+                if t.sort() == z3.IntSort():
+                    u = z3.simplify(t - c)
+                    terms[u.get_id()] = u
+    return terms
+
+
+def _instances(q: Any, universe: dict[Key, dict[int, Any]], offsets: bool) -> list[Any] | None:
+    """The instances of a universal quantifier over the universe (``None``: a variable has no candidate).
+
+    ``offsets``: also at ``s - c`` for a ground ``f(s)`` where the variable occurs as ``f(v + c)``.
+    """
     pos = _positions(q)
     cands = []
     for k, ps in enumerate(pos):
-        terms: dict[int, Any] = {}
-        for p in ps:
-            terms.update(universe.get(p, {}))
+        terms = _at_positions(ps, universe, offsets)
         name = q.var_name(k)
         kind = name.rsplit(":", 1)[1] if ":" in name else ""
         terms.update(universe.get(("", "hint"), {}))
@@ -108,28 +140,28 @@ def _instances(q: Any, universe: dict[Key, dict[int, Any]]) -> list[Any] | None:
     return out
 
 
-def instantiate(f: Any, universe: dict[Key, dict[int, Any]]) -> Any:
+def instantiate(f: Any, universe: dict[Key, dict[int, Any]], offsets: bool = False) -> Any:
     """``f`` with its positive universal quantifiers replaced by instances (weaker than ``f``; may be ``True``)."""
     if z3.is_quantifier(f):
         if not f.is_forall():
             return z3.BoolVal(True)
-        inst = _instances(f, universe)
+        inst = _instances(f, universe, offsets)
         if inst is None:
             return z3.BoolVal(True)
         if not inst:
             return z3.BoolVal(True)
         if not _has_quantifier(f.body()):  # instances of a quantifier-free body are quantifier-free
             return z3.And(*inst)
-        return z3.And(*[instantiate(b, universe) for b in inst])
+        return z3.And(*[instantiate(b, universe, offsets) for b in inst])
     if not _has_quantifier(f):
         return f
     if z3.is_and(f):
-        return z3.And(*[instantiate(ch, universe) for ch in f.children()])
+        return z3.And(*[instantiate(ch, universe, offsets) for ch in f.children()])
     if z3.is_implies(f):
         a, b = f.children()
         if _has_quantifier(a):
             return z3.BoolVal(True)
-        return z3.Implies(a, instantiate(b, universe))
+        return z3.Implies(a, instantiate(b, universe, offsets))
     return z3.BoolVal(True)
 
 
@@ -143,12 +175,14 @@ def _has_quantifier(e: Any, memo: dict[int, bool] | None = None) -> bool:
 
 
 def ground(hyps: Sequence[tuple[str, Any]], goal: Any, kinds: Kinds | None = None,
-           rounds: int = 2, hints: Sequence[Any] = ()) -> list[tuple[str, Any]] | None:
+           rounds: int = 2, hints: Sequence[Any] = (), offsets: bool = False) -> list[tuple[str, Any]] | None:
     """Quantifier-free hypotheses (same names) that the quantified ones imply; ``None`` if the goal has a quantifier.
 
     ``kinds`` gives the kinds of the vocabulary's symbols: a bound variable named ``name:kind`` is instantiated
     with every ground term of that kind when no term occurs at its argument positions. ``hints`` are terms
-    every variable is also instantiated with (a proof's hint: ``v := i(τ)``).
+    every variable is also instantiated with (a proof's hint: ``v := i(τ)``). ``offsets``: a variable that occurs
+    as ``f(v + c)`` is also instantiated at ``s - c`` for every ground ``f(s)`` (``∀τ: cur(τ + 1) = sel(τ)`` at
+    ``τ = t`` for ``cur(t + 1)``; more instances, so the prover's own ground try goes without).
     """
     if _has_quantifier(goal):
         return None
@@ -162,7 +196,7 @@ def ground(hyps: Sequence[tuple[str, Any]], goal: Any, kinds: Kinds | None = Non
     _universe(walked, universe, kinds, seen)
     out: list[tuple[str, Any]] = []
     for _ in range(rounds):
-        out = [(name, instantiate(f, universe) if _has_quantifier(f) else f) for name, f in hyps]
+        out = [(name, instantiate(f, universe, offsets) if _has_quantifier(f) else f) for name, f in hyps]
         before = sum(len(v) for v in universe.values())
         walked.extend(f for _, f in out)
         _universe([f for _, f in out], universe, kinds, seen)

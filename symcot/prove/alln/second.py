@@ -1,15 +1,18 @@
 r"""A second solver (cvc5) re-proves each obligation Z3 proved, from the SMT-LIB 2 text of the query that proved it.
 
 Every proved obligation keeps the query Z3 answered ``unsat`` (:class:`~symcot.prove.alln.context.Query`: the
-hypotheses of Z3's unsat core, ground instances where the ground try succeeded, and the negated goal).
-:func:`recheck` hands its standalone SMT-LIB 2 text (:mod:`symcot.prove.alln.smt2`) to cvc5 through its Python API
-(``InputParser`` on the string, ``checkSat`` under ``tlimit-per``) in the tries of :data:`TRIES`: enumerative
-instantiation on the query, briefly; when that is undecided, the text of the ground instances of its hypotheses
-(:mod:`symcot.prove.alln.ground`: weaker hypotheses, so ``unsat`` of it proves the obligation as well; the text is
-kept for ``--smt2``); then E-matching on the query, briefly. It records cvc5's answer on the obligation
-(``Obligation.second``). An obligation whose text (up to comments and the numbering of fresh constants) was answered
-before in this process (or, in a pooled run, by another worker: :func:`share`) takes that answer; an ``unknown`` one
-only where it had at least this time limit. The statuses:
+hypotheses of Z3's unsat core, ground instances where the ground try succeeded, and the negated goal, with the
+kinds and hints the prover instantiated at). :func:`recheck` hands its standalone SMT-LIB 2 text
+(:mod:`symcot.prove.alln.smt2`) to cvc5 through its Python API (``InputParser`` on the string, ``checkSat`` under
+``tlimit-per``) in the tries of :data:`TRIES`: enumerative instantiation on the query, briefly; when that is
+undecided, the text of the ground instances of its hypotheses (:mod:`symcot.prove.alln.ground`: weaker hypotheses,
+so ``unsat`` of it proves the obligation as well; the text is kept for ``--smt2``), then those of more rounds and at
+offsets; then E-matching on the query, briefly. A ground text of many instances is first narrowed to those of Z3's
+unsat core over single instances (:func:`narrowed`: fewer hypotheses, so again a proof; Z3 only chooses what cvc5
+reads), and read whole where cvc5 does not decide the narrowed one briefly. It records cvc5's answer on the
+obligation (``Obligation.second``). An obligation whose text (up to comments and the numbering of fresh constants)
+was answered before in this process (or, in a pooled run, by another worker: :func:`share`) takes that answer; an
+``unknown`` one only where it had at least this time limit. The statuses:
 
 * ``proved`` -- cvc5 answered ``unsat`` too: the obligation is closed by both solvers;
 * ``unknown`` -- cvc5 gave up (its time limit, or incompleteness with quantifiers or non-linear terms);
@@ -28,8 +31,10 @@ from collections.abc import MutableMapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import z3
+
 from symcot.prove.alln.cache import digest
-from symcot.prove.alln.context import Obligation, Query
+from symcot.prove.alln.context import Obligation, Query, unsat_core
 from symcot.prove.alln.ground import ground
 from symcot.prove.alln.smt2 import ground_file_name, obligation_text, text, write_obligations
 
@@ -52,6 +57,10 @@ class Try:
     ground: bool
     #: Under ``min(QUICK_S, timeout_s)`` (else under ``timeout_s``).
     quick: bool
+    #: Rounds of instantiation of a ground try (:func:`~symcot.prove.alln.ground.ground`).
+    rounds: int = 2
+    #: A ground try's instances also at the offsets (``∀τ: cur(τ + 1) = …`` at ``τ = t`` for ``cur(t + 1)``).
+    offsets: bool = False
 
     def limit(self, timeout_s: float) -> float:
         """The try's time limit in seconds when the full one is ``timeout_s``."""
@@ -60,14 +69,22 @@ class Try:
 
 #: cvc5's tries on one obligation, in order, until one answers other than ``unknown``: enumerative instantiation
 #: (every quantifier also at the ground terms; it closes the obligations whose quantifiers no ground term triggers,
-#: where E-matching alone gives up or runs to its limit), the ground instances of the hypotheses (weaker: ``unsat``
-#: proves the obligation, ``sat`` does not refute it), then cvc5's defaults (E-matching).
+#: where E-matching alone gives up or runs to its limit); the ground instances of the hypotheses, taken as the
+#: prover takes them (weaker: ``unsat`` proves the obligation, ``sat`` does not refute it); those of four rounds and
+#: at the offsets (a chain of facts, each instance's terms instantiating the next, and a fact of ``τ + 1`` read at
+#: ``τ``: larger texts, so only where the first left the obligation open); then cvc5's defaults (E-matching).
 TRIES: tuple[Try, ...] = (Try("enumerative instantiation", {"enum-inst": "true"}, ground=False, quick=True),
                           Try("the ground instances", {}, ground=True, quick=False),
+                          Try("the ground instances, four rounds and offsets", {}, ground=True, quick=False, rounds=4,
+                              offsets=True),
                           Try("E-matching", {}, ground=False, quick=True))
 #: Options of every try: a name bound by a quantifier may also be a constant of the query (Z3's ``N`` of the sum
 #: lemmas); SMT-LIB scopes it, and with fresh binders cvc5 does so without a warning on stderr.
 BASE_OPTIONS = {"fresh-binders": "true"}
+#: Ground hypotheses of more conjuncts than this are narrowed to Z3's core over single conjuncts (:func:`narrowed`).
+NARROW_MIN = 40
+#: Seconds of Z3's query that narrows them.
+NARROW_S = 5.0
 #: Most obligations a row names in its notes (``details["second_solver"]`` has them all).
 NAMED = 5
 
@@ -139,18 +156,68 @@ class Recheck:
     ground_texts: dict[int, str] = field(default_factory=dict)
 
 
-def _ground_text(ob: Obligation) -> str | None:
-    """The text of ``ob``'s query with its quantified hypotheses replaced by their ground instances (if any)."""
+def _conjuncts(hyps: Sequence[tuple[str, Any]]) -> list[tuple[str, Any]]:
+    """Each hypothesis split into its conjuncts (nested ``∧`` too), each under its hypothesis' name, in order."""
+    out = []
+    for name, f in hyps:
+        todo = [f]
+        while todo:
+            e = todo.pop()
+            if z3.is_and(e):
+                todo.extend(reversed(e.children()))
+            else:
+                out.append((name, e))
+    return out
+
+
+def narrowed(q: Query) -> Query | None:
+    """The ground query ``q`` restricted to the conjuncts of its hypotheses in Z3's unsat core over single conjuncts.
+
+    A ground try's hypotheses are conjunctions of instances, and Z3's core keeps or drops each whole: the text may
+    be hundreds of kilobytes where a few dozen instances decide it. A subset of the hypotheses is weaker, so
+    ``unsat`` of the narrowed query proves the obligation as well; Z3 only chooses which instances cvc5 reads.
+    ``None`` where the hypotheses have at most :data:`NARROW_MIN` conjuncts or Z3 does not answer ``unsat`` within
+    :data:`NARROW_S` seconds.
+    """
+    parts = _conjuncts(q.hyps)
+    if len(parts) <= NARROW_MIN:
+        return None
+    core = unsat_core(parts, q.goal, NARROW_S)
+    if core is None:
+        return None
+    return Query(tuple(parts[k] for k in core), q.goal, True, True, q.kinds, q.hints)
+
+
+def _title(ob: Obligation, what: str) -> str:
+    at = f"layer {ob.layer} " if ob.layer is not None else ""
+    return f"{ob.phase}: {at}{ob.where}: {ob.statement}\n{what} (weaker: unsat proves the obligation)"
+
+
+def _ground_texts(ob: Obligation, rounds: int = 2, offsets: bool = False) -> list[tuple[str, bool]]:
+    """Texts of ``ob``'s query with its quantified hypotheses replaced by their ground instances.
+
+    Each with whether it is tried under the quick limit: the instances of Z3's core over single ones
+    (:func:`narrowed`) where there is one, briefly (cvc5 may need an instance Z3 did without), then all of them.
+    None for a query without a quantifier.
+    """
     q = ob.query
     if q is None or q.ground:
-        return None
-    inst = ground(list(q.hyps), q.goal)
+        return []
+    inst = ground(list(q.hyps), q.goal, q.kinds, rounds, q.hints, offsets)
     if inst is None:
-        return None
-    at = f"layer {ob.layer} " if ob.layer is not None else ""
-    title = (f"{ob.phase}: {at}{ob.where}: {ob.statement}\nthe ground instances of the hypotheses Z3 used (weaker: "
-             "unsat proves the obligation)")
-    return text(Query(tuple(inst), q.goal, True, q.core), title, ob.status)
+        return []
+    return _narrowed_then_full(ob, Query(tuple(inst), q.goal, True, q.core, q.kinds, q.hints), None)
+
+
+def _narrowed_then_full(ob: Obligation, full: Query, body: str | None) -> list[tuple[str, bool]]:
+    """The texts of the ground query ``full``: narrowed (quick) where it can be, then whole (``body`` if given)."""
+    what = "the ground instances of the hypotheses Z3 used"
+    out = []
+    fine = narrowed(full)
+    if fine is not None:
+        out.append((text(fine, _title(ob, what + ", those of Z3's core over single instances"), ob.status), True))
+    out.append((body if body is not None else text(full, _title(ob, what), ob.status), False))
+    return out
 
 
 @dataclass(frozen=True)
@@ -212,26 +279,34 @@ def _recheck_one(mod: Any, ob: Obligation, k: int, timeout_s: float, out: Rechec
 def _tries(mod: Any, ob: Obligation, body: str, k: int, timeout_s: float) -> _Answer:
     """cvc5's answer on one obligation: the tries of :data:`TRIES` in order, until one answers other than unknown.
 
-    A query Z3 proved from ground instances has no quantifier: one try, under the full limit (the texts are large;
-    cvc5 takes seconds on some).
+    A query Z3 proved from ground instances has no quantifier: its narrowed text briefly, then the query under the
+    full limit (the texts are large; cvc5 takes seconds on some).
     """
     if ob.query is not None and ob.query.ground:
+        *first, _ = _narrowed_then_full(ob, ob.query, body)
+        for alt, _quick in first:
+            if _check_once(mod, alt, min(QUICK_S, timeout_s), {}, f"obligation {k}, narrowed")[0] == "proved":
+                return _Answer("proved", "cvc5: unsat on the ground instances of Z3's core over single instances",
+                               alt, timeout_s)
         status, detail = _check_once(mod, body, timeout_s, {}, f"obligation {k}")
         return _Answer(status, detail, None, timeout_s)
     quantified = ""
+    tried: set[str] = set()
     for t in TRIES:
-        if t.ground:
-            alt = _ground_text(ob)
-            if alt is None:
+        if not t.ground:
+            status, detail = _check_once(mod, body, t.limit(timeout_s), t.options, f"obligation {k}")
+            if status != "unknown":
+                return _Answer(status, detail, None, timeout_s)
+            quantified = quantified or detail
+            continue
+        for alt, quick in _ground_texts(ob, t.rounds, t.offsets):
+            if alt in tried:  # saturated in fewer rounds: the same text again
                 continue
-            if _check_once(mod, alt, t.limit(timeout_s), t.options, f"obligation {k}, ground")[0] == "proved":
+            tried.add(alt)
+            limit = min(QUICK_S, t.limit(timeout_s)) if quick else t.limit(timeout_s)
+            if _check_once(mod, alt, limit, t.options, f"obligation {k}, ground")[0] == "proved":
                 return _Answer("proved", "cvc5: unsat on the ground instances of the hypotheses (the quantified "
                                f"query: {quantified.removeprefix('cvc5: ')})", alt, timeout_s)
-            continue
-        status, detail = _check_once(mod, body, t.limit(timeout_s), t.options, f"obligation {k}")
-        if status != "unknown":
-            return _Answer(status, detail, None, timeout_s)
-        quantified = quantified or detail
     return _Answer("unknown", quantified, None, timeout_s)
 
 

@@ -223,6 +223,29 @@ def test_the_tries_go_quick_quantified_then_ground_then_quick_again(monkeypatch)
     assert seen == [(False, {"enum-inst": "true"}, second.QUICK_S), (True, {}, 8), (False, {}, second.QUICK_S)]
 
 
+def test_a_chain_of_facts_gets_the_ground_instances_of_four_rounds_next(monkeypatch):
+    """Two rounds of instances do not reach the goal: the next try is on four rounds' instances."""
+    import symcot.prove.alln.second as second
+
+    monkeypatch.setattr(second, "_ANSWERS", {})
+    f, g, h = (z3.Function(name, z3.IntSort(), z3.IntSort()) for name in "fgh")
+    x, a = z3.Ints("x a")
+    query = Query((("f", z3.ForAll([x], f(x) == g(x))), ("g", z3.ForAll([x], g(x) == h(g(x)))),
+                   ("h", z3.ForAll([x], h(x) > 0))), f(a) > 0, core=True)
+    seen = []
+    real = second._check_once
+
+    def fake(mod, text, timeout_s, options, name):  # only the last try may answer: cvc5 itself, on its text
+        seen.append((name.endswith("ground"), timeout_s))
+        return real(mod, text, timeout_s, options, name) if len(seen) == 3 else ("unknown", "cvc5: unknown (TIMEOUT)")
+
+    monkeypatch.setattr(second, "_check_once", fake)
+    ob = _fake("proved", query)
+    rc = recheck([ob], 8)
+    assert seen == [(False, second.QUICK_S), (True, 8), (True, 8)]
+    assert ob.second == "proved" and 0 in rc.ground_texts
+
+
 def test_the_answer_key_ignores_comments_and_the_numbering_of_fresh_constants_only():
     from symcot.prove.alln.second import _key
 
@@ -265,3 +288,68 @@ def test_an_answer_in_the_shared_store_is_taken_by_another_process(monkeypatch):
         assert len(calls) == asked and [o.second for o in again] == ["proved", "proved"]
     finally:
         second.share(None)
+
+
+def test_the_ground_text_takes_the_kinds_and_hints_the_prover_asked_with():
+    """A variable at no argument position of the query: its kind's terms, as in the prover's own ground try."""
+    from symcot.prove.alln.second import _ground_texts
+
+    cur = z3.Function("cur", z3.IntSort(), z3.IntSort())
+    t = z3.Int("t")
+    v = z3.Int("v:vertex")
+    kinds = {"cur": (("step",), "vertex")}
+    hyps = (("vertices", z3.ForAll([v], z3.Or(v == 0, v >= 1))),)  # v occurs at no argument position
+    goal = z3.Or(cur(t) == 0, cur(t) >= 1)
+    [(with_kinds, _)] = _ground_texts(_fake("proved", Query(hyps, goal, core=True, kinds=kinds)))
+    [(without, _)] = _ground_texts(_fake("proved", Query(hyps, goal, core=True)))
+
+    def answer(text):
+        s = z3.Solver()
+        s.from_string(text)
+        return s.check()
+
+    assert answer(with_kinds) == z3.unsat and answer(without) == z3.sat
+
+
+def _many_instances(n=100):
+    f = z3.Function("f", z3.IntSort(), z3.IntSort())
+    facts = ("f above", z3.And(*[f(i) > i for i in range(n)]))
+    return Query((facts, ("f(5) at most 6", f(5) <= 6)), f(5) == 6, ground=True, core=True)
+
+
+def test_a_large_ground_query_is_narrowed_to_the_instances_that_decide_it():
+    from symcot.prove.alln.second import NARROW_MIN, narrowed
+
+    fine = narrowed(_many_instances())
+    assert fine is not None and fine.ground and len(fine.hyps) == 2
+    assert [name for name, _ in fine.hyps] == ["f above", "f(5) at most 6"] and "f(5) > 5" in str(fine.hyps[0][1])
+    s = z3.Solver()
+    for _, h in fine.hyps:
+        s.add(h)
+    s.add(z3.Not(fine.goal))
+    assert s.check() == z3.unsat
+    assert narrowed(_many_instances(NARROW_MIN - 2)) is None  # small: left whole
+    wrong = Query(_many_instances().hyps, _many_instances().goal.arg(0) == 7, ground=True, core=True)
+    assert narrowed(wrong) is None  # not unsat: nothing to narrow to
+
+
+def test_cvc5_reads_the_narrowed_instances_briefly_then_the_whole_query(monkeypatch):
+    import symcot.prove.alln.second as second
+
+    monkeypatch.setattr(second, "_ANSWERS", {})
+    seen = []
+
+    def fake(mod, text, timeout_s, options, name):
+        seen.append((name, timeout_s))
+        return ("unknown", "cvc5: unknown (TIMEOUT)") if name.endswith("narrowed") else ("proved", "")
+
+    monkeypatch.setattr(second, "_check_once", fake)
+    ob = _fake("proved", _many_instances())
+    rc = recheck([ob], 8)
+    assert seen == [("obligation 0, narrowed", second.QUICK_S), ("obligation 0", 8)]
+    assert ob.second == "proved" and 0 not in rc.ground_texts
+    monkeypatch.setattr(second, "_ANSWERS", {})
+    monkeypatch.setattr(second, "_check_once", lambda *a: ("proved", ""))
+    ob = _fake("proved", _many_instances())
+    rc = recheck([ob], 8)
+    assert ob.second == "proved" and "core over single instances" in rc.details[0] and 0 in rc.ground_texts
