@@ -10,7 +10,9 @@ its scope, a certificate and the method. This module states both once:
   - :class:`Scan`: the candidates in order, the first one that holds and whose next ``confirm`` integers hold
     too; a candidate that holds while one of those fails is reported in ``not_monotone`` (the one search
     here that *detects* a non-monotone check);
-  - :class:`Window`: binary search over the integers ``lo..hi``, after checking that ``hi`` holds;
+  - :class:`Window`: binary search over the integers ``lo..hi``, after checking that ``hi`` holds; where the
+    middle holds, the value just below it next (the least value is often the first that holds: one try then
+    ends the search, and the values far below, often the slowest to decide, are not asked);
   - :class:`Bisection`: bisection over exact rationals in ``(lo, hi]`` until the bracket is at most
     ``tolerance`` wide (the answer is the bracket).
 
@@ -122,10 +124,12 @@ def _window(probe: Probe[int], dom: Window) -> int | None:
         return None
     while lo < hi:  # probe(hi) holds; the least value that holds is in [lo, hi]
         mid = (lo + hi) // 2
-        if probe(mid):
-            hi = mid
-        else:
+        if not probe(mid):
             lo = mid + 1
+        elif mid > lo and probe(mid - 1):
+            hi = mid - 1
+        else:  # mid holds and mid - 1 does not (or is below the window): the boundary
+            lo = hi = mid
     if hi > dom.lo:
         probe(hi - 1)  # the boundary's other side (already evaluated by the bisection; kept explicit)
     return hi

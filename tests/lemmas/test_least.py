@@ -171,3 +171,11 @@ def test_every_lambda_analysis_reports_answers_of_one_shape(claims, claim_id):
         for a in r.details["lambda_answers"]:
             assert set(a) == keys and a["scope"] in ("size", "all inputs", "all n")
             assert a["value"] is not None or not a["certified"]
+
+
+def test_a_window_tries_the_value_below_each_one_that_holds_first():
+    """The least value at the window's middle: two tries after the top, none far below it."""
+    got = least(lambda v: v >= 0, Window(-8, 8))
+    assert got.value == 0 and got.tried == [(8, True), (0, True), (-1, False)]
+    got = least(lambda v: v >= -3, Window(-8, 8))
+    assert got.value == -3 and got.below == -4
