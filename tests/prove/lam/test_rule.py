@@ -124,3 +124,23 @@ def test_an_obligation_proved_from_ground_instances_is_rechecked_from_them_first
     assert str(res.rule) == "2*n - 3" and res.below["status"] == "failed"
     proved = [tr for tr in res.tries if tr["status"] == "proved"]
     assert proved and len(asked) == len(res.tries) - len(proved)  # only the tries the ground query left open
+
+
+def test_an_obligation_refuted_under_one_rule_is_asked_first_under_the_next(monkeypatch):
+    import symcot.prove.lam.rule as rule
+
+    answers = {"undecided": "unknown", "refuted": "failed", "fine": "proved"}
+    asked = []
+
+    def one(ctx, ob, bound_name, hyp, timeout_s):
+        asked.append(ob)
+        return answers[ob], f"{ob} (Z3)"
+
+    monkeypatch.setattr(rule, "_holds_one", one)
+    obs = ["fine", "refuted", "fine"]
+    assert rule._holds(None, obs, "λ ≥ n", None, 20) == ("failed", "refuted (Z3)")
+    assert asked == ["fine", "refuted"] and obs == ["refuted", "fine", "fine"]
+    obs = ["fine", "undecided", "refuted"]
+    assert rule._holds(None, obs, "λ ≥ n", None, 20) == ("unknown", "undecided (Z3)")
+    assert obs == ["fine", "undecided", "refuted"]  # only a refuted one moves
+    assert rule._holds(None, ["fine", "fine"], "λ ≥ n", None, 20) == ("proved", "")
