@@ -187,7 +187,8 @@ class Lemma:
         overrides: coefficient mutations (mutation tests); they disable the all-dimension encoding.
         symbolic: try the all-dimension proof (index-function encoding) after the sweep.
         relaxations: weaker domains to try (reported in the details).
-        timeout_ms: the limit of every solver query.
+        timeout_ms: the limit of every solver query, in Z3's resource units (``solver.RLIMIT_PER_MS`` a
+            millisecond), so that a verdict does not depend on the machine's load.
         notes: shown with the verdict.
 
     """

@@ -2,7 +2,7 @@
 
 For sizes ``env`` (empty for a lemma without dimensions), every assignment of the finite gates is a
 separate solver; the domain's hypotheses are asserted behind tracking literals, and each output
-coordinate's negated target (``out_o ≠ target_o``) is checked under them with a timeout. ``unsat`` at
+coordinate's negated target (``out_o ≠ target_o``) is checked under them with a resource limit. ``unsat`` at
 every coordinate proves the lemma at these sizes; ``sat`` gives a model that is re-checked by exact
 replay (:func:`check_model`) before it is reported; ``unknown`` is never a proof.
 """
@@ -27,6 +27,18 @@ from symcot.lemmas.lemma import ConcreteX, Hyp, Lemma
 CORE_ORDER = {"whole": 0, "lam": 1, "dim": 2, "each": 3, "int": 4}
 #: The incremental solver's first try; an undecided query is retried by :func:`tactic_check`.
 FIRST_TRY_MS = 200
+#: A query's limit is Z3's resource count (``rlimit``), this many units per millisecond of the nominal
+#: ``timeout_ms``, not the clock: whether a query is decided does not depend on the machine's speed or load
+#: (Z3 spent about 2,200 units a millisecond on the 2-core machine).
+RLIMIT_PER_MS = 5_000
+#: The clock limit, a multiple of ``timeout_ms``: a backstop only, where the resource count grows slowly.
+BACKSTOP = 10
+
+
+def budget(s: z3.Solver, timeout_ms: int) -> None:
+    """Limit every ``check`` of ``s`` by resources (:data:`RLIMIT_PER_MS`), the clock as a backstop."""
+    s.set("rlimit", timeout_ms * RLIMIT_PER_MS)
+    s.set("timeout", timeout_ms * BACKSTOP)
 
 
 @dataclass
@@ -84,13 +96,13 @@ class Outcome:
 
 
 def new_solver(timeout_ms: int) -> z3.Solver:
-    """A solver with a timeout on every ``check``.
+    """A solver with a limit (:func:`budget`) on every ``check``.
 
     ``auto_config_simplex`` keeps mixed integer/real queries with uninterpreted functions (the
     all-dimension encoding) from stalling in Z3's default arithmetic configuration.
     """
     s = z3.Solver()
-    s.set("timeout", timeout_ms)
+    budget(s, timeout_ms)
     s.set("smt.arith.auto_config_simplex", True)
     return s
 
@@ -104,7 +116,7 @@ def tactic_check(constraints: list[Any], timeout_ms: int) -> tuple[Any, Any]:
     query the incremental solver leaves undecided.
     """
     s = z3.Then("simplify", "propagate-values", "solve-eqs", "smt").solver()
-    s.set("timeout", timeout_ms)
+    budget(s, timeout_ms)
     for c in constraints:
         s.add(c)
     r = s.check()
@@ -370,7 +382,8 @@ def _decide(lemma: Lemma, env: Env, gate: _Gate, goal: Any, label: str, res: Out
             res.status, res.counterexample = "refuted", cex
             return True
         res.seconds += time.perf_counter() - t0
-        res.unknown.append(f"{label}: undecided ({s.reason_unknown()}) within {lemma.timeout_ms} ms")
+        res.unknown.append(f"{label}: undecided ({s.reason_unknown()}) within {lemma.timeout_ms * RLIMIT_PER_MS:,} "
+                           f"resource units ({lemma.timeout_ms} ms nominal)")
         if res.status == "proved":
             res.status = "unknown"
         return False
