@@ -199,7 +199,7 @@ class AllNStatement:
         notes: what the statement assumes or leaves out, for the report.
         quotes: per ``(layer, block)`` of a cut, where the proof says so (a choice quotes in its ``source``).
         stop_witness: where the stop rule fails on ``y_τ``, ``τ < T``: a coordinate of its block as a function
-            of ``(c, τ)`` (thm:cotdijkstra: ``cur(τ + 1)``, a vertex still unvisited). Guidance only: the
+            of ``(c, τ)`` (a search's next vertex ``cur(τ + 1)``, one still unvisited). Guidance only: the
             obligation instantiates "the rule fires on ``y_τ``" there, which only weakens that hypothesis.
 
     """

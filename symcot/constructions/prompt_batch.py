@@ -140,7 +140,7 @@ def _codes(leaf: Any, batch: int) -> np.ndarray:
             return leaf.astype(np.int64)[:, None]
         if leaf.dtype.kind == "U":  # fixed-width UCS-4: the code points
             return np.ascontiguousarray(leaf).view(np.uint32).reshape(batch, -1).astype(np.int64)
-        if leaf.dtype.kind == "O":  # exact numbers and sentinels (thm:cotdijkstra's ∞): interned
+        if leaf.dtype.kind == "O":  # exact numbers and sentinels (a missing arc's ∞): interned
             try:
                 return np.fromiter(map(_intern, leaf.tolist()), dtype=np.int64, count=batch)[:, None]
             except TypeError:

@@ -77,7 +77,7 @@ def _is_operator(token: str) -> bool:
 
 
 def _is_word(token: str) -> bool:
-    """An English word or a paper label (``copies``, ``Dijkstra``, ``lem:mMc's``): set as text."""
+    """An English word or a paper label (``copies``, ``Euler``, ``lem:a's``): set as text."""
     token = "".join(c for c in unicodedata.normalize("NFKD", token) if not unicodedata.combining(c))  # café
     core = token.strip("().,;:!?\"'")
     if len(core) == 1:

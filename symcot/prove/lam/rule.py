@@ -1,8 +1,8 @@
 r"""The λ rule derived as a formula in the size: the least ``λ ≥ a·n + b`` the attention obligations need.
 
 ``n`` stands for the rule's *scale*: the statement's first size, or the term a construction's
-:class:`~symcot.constructions.encoding.LambdaRule` names (thm:cotdijkstra's ``(n - 1)·W``, where λ must pass
-every finite distance), so the derived rule is ``λ ≥ a·scale + b`` with ``a`` and ``b`` found as below.
+:class:`~symcot.constructions.encoding.LambdaRule` names (``(n - 1)·W`` for a shortest-path decoder, where λ
+must pass every finite distance), so the derived rule is ``λ ≥ a·scale + b`` with ``a`` and ``b`` found as below.
 
 A proof with ``λ ≥ R₀`` (the construction's rule) names, in each obligation's unsat core, whether the
 bound on ``λ`` was used. An obligation proved without it holds for every ``λ``. The others (the scores of
