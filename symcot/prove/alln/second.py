@@ -9,10 +9,12 @@ undecided, the text of the ground instances of its hypotheses (:mod:`symcot.prov
 so ``unsat`` of it proves the obligation as well; the text is kept for ``--smt2``), then those of more rounds and at
 offsets; then E-matching on the query, briefly. A ground text of many instances is first narrowed to those of Z3's
 unsat core over single instances (:func:`narrowed`: fewer hypotheses, so again a proof; Z3 only chooses what cvc5
-reads), and read whole where cvc5 does not decide the narrowed one briefly. It records cvc5's answer on the
-obligation (``Obligation.second``). An obligation whose text (up to comments and the numbering of fresh constants)
-was answered before in this process (or, in a pooled run, by another worker: :func:`share`) takes that answer; an
-``unknown`` one only where it had at least this time limit. The statuses:
+reads), and read whole where cvc5 does not decide the narrowed one briefly. An obligation that every try left open
+is tried once more at the end, each brief limit :data:`PATIENT` times longer (the limits are the clock's). It
+records cvc5's answer on the obligation (``Obligation.second``). An obligation whose text (up to comments and
+the numbering of fresh constants) was answered before in this process (or, in a pooled run, by another worker:
+:func:`share`) takes that answer; an ``unknown`` one only where it had at least this time limit (and the patient
+pass's). The statuses:
 
 * ``proved`` -- cvc5 answered ``unsat`` too: the obligation is closed by both solvers;
 * ``unknown`` -- cvc5 gave up (its time limit, or incompleteness with quantifiers or non-linear terms);
@@ -45,6 +47,11 @@ DEFAULT_TIMEOUT_S = 20.0
 #: second (the longest measured in docs/all-n.md: 0.74 s); an obligation it cannot close there
 #: runs to the limit, and the ground instances decide those in a fraction of a second.
 QUICK_S = 3.0
+#: The patient pass: an obligation every try left open is tried once more with each quick limit (and the
+#: narrowing's) this many times longer. The limits are seconds of the clock, and on a slower or loaded machine a
+#: try that closes an obligation in 2 s elsewhere runs out of its 3 s; the pass costs only where the first left
+#: something open.
+PATIENT = 4.0
 
 
 @dataclass(frozen=True)
@@ -62,9 +69,14 @@ class Try:
     #: A ground try's instances also at the offsets (``∀τ: cur(τ + 1) = …`` at ``τ = t`` for ``cur(t + 1)``).
     offsets: bool = False
 
-    def limit(self, timeout_s: float) -> float:
-        """The try's time limit in seconds when the full one is ``timeout_s``."""
-        return min(QUICK_S, timeout_s) if self.quick else timeout_s
+    def limit(self, timeout_s: float, patient: bool = False) -> float:
+        """The try's time limit in seconds when the full one is ``timeout_s`` (quick ones longer when ``patient``)."""
+        return min(_quick(patient), timeout_s) if self.quick else timeout_s
+
+
+def _quick(patient: bool) -> float:
+    """The quick limit, :data:`PATIENT` times longer in the patient pass."""
+    return QUICK_S * PATIENT if patient else QUICK_S
 
 
 #: cvc5's tries on one obligation, in order, until one answers other than ``unknown``: enumerative instantiation
@@ -170,19 +182,19 @@ def _conjuncts(hyps: Sequence[tuple[str, Any]]) -> list[tuple[str, Any]]:
     return out
 
 
-def narrowed(q: Query) -> Query | None:
+def narrowed(q: Query, patient: bool = False) -> Query | None:
     """The ground query ``q`` restricted to the conjuncts of its hypotheses in Z3's unsat core over single conjuncts.
 
     A ground try's hypotheses are conjunctions of instances, and Z3's core keeps or drops each whole: the text may
     be hundreds of kilobytes where a few dozen instances decide it. A subset of the hypotheses is weaker, so
     ``unsat`` of the narrowed query proves the obligation as well; Z3 only chooses which instances cvc5 reads.
     ``None`` where the hypotheses have at most :data:`NARROW_MIN` conjuncts or Z3 does not answer ``unsat`` within
-    :data:`NARROW_S` seconds.
+    :data:`NARROW_S` seconds (:data:`PATIENT` times that when ``patient``).
     """
     parts = _conjuncts(q.hyps)
     if len(parts) <= NARROW_MIN:
         return None
-    core = unsat_core(parts, q.goal, NARROW_S)
+    core = unsat_core(parts, q.goal, NARROW_S * PATIENT if patient else NARROW_S)
     if core is None:
         return None
     return Query(tuple(parts[k] for k in core), q.goal, True, True, q.kinds, q.hints)
@@ -193,7 +205,8 @@ def _title(ob: Obligation, what: str) -> str:
     return f"{ob.phase}: {at}{ob.where}: {ob.statement}\n{what} (weaker: unsat proves the obligation)"
 
 
-def _ground_texts(ob: Obligation, rounds: int = 2, offsets: bool = False) -> list[tuple[str, bool]]:
+def _ground_texts(ob: Obligation, rounds: int = 2, offsets: bool = False,
+                  patient: bool = False) -> list[tuple[str, bool]]:
     """Texts of ``ob``'s query with its quantified hypotheses replaced by their ground instances.
 
     Each with whether it is tried under the quick limit: the instances of Z3's core over single ones
@@ -206,14 +219,15 @@ def _ground_texts(ob: Obligation, rounds: int = 2, offsets: bool = False) -> lis
     inst = ground(list(q.hyps), q.goal, q.kinds, rounds, q.hints, offsets)
     if inst is None:
         return []
-    return _narrowed_then_full(ob, Query(tuple(inst), q.goal, True, q.core, q.kinds, q.hints), None)
+    return _narrowed_then_full(ob, Query(tuple(inst), q.goal, True, q.core, q.kinds, q.hints), None, patient)
 
 
-def _narrowed_then_full(ob: Obligation, full: Query, body: str | None) -> list[tuple[str, bool]]:
+def _narrowed_then_full(ob: Obligation, full: Query, body: str | None,
+                        patient: bool = False) -> list[tuple[str, bool]]:
     """The texts of the ground query ``full``: narrowed (quick) where it can be, then whole (``body`` if given)."""
     what = "the ground instances of the hypotheses Z3 used"
     out = []
-    fine = narrowed(full)
+    fine = narrowed(full, patient)
     if fine is not None:
         out.append((text(fine, _title(ob, what + ", those of Z3's core over single instances"), ob.status), True))
     out.append((body if body is not None else text(full, _title(ob, what), ob.status), False))
@@ -226,6 +240,8 @@ class _Answer:
     detail: str
     ground_text: str | None
     timeout_s: float
+    #: Given by the patient pass (:data:`PATIENT`).
+    patient: bool = False
 
 
 #: cvc5's answers in this process, by the digest of the obligation's text (:func:`_key`): rows over one vocabulary
@@ -252,7 +268,7 @@ def _key(body: str) -> bytes:
     return digest("\n".join(line for line in body.splitlines() if not line.lstrip().startswith(";")))
 
 
-def _recheck_one(mod: Any, ob: Obligation, k: int, timeout_s: float, out: Recheck) -> None:
+def _recheck_one(mod: Any, ob: Obligation, k: int, timeout_s: float, out: Recheck, patient: bool = False) -> None:
     body = obligation_text(ob)
     if body is None:  # proved without a kept query: nothing to hand over
         ob.second = "error"
@@ -262,10 +278,12 @@ def _recheck_one(mod: Any, ob: Obligation, k: int, timeout_s: float, out: Rechec
     known = _ANSWERS.get(key)
     if known is None and _SHARED is not None:
         known = _SHARED.get(key)
-    if known is None or (known.status == "unknown" and timeout_s > known.timeout_s):
+    again = known is not None and known.status == "unknown" and (timeout_s > known.timeout_s
+                                                                  or (patient and not known.patient))
+    if known is None or again:
         t0 = time.perf_counter()
-        known = _tries(mod, ob, body, k, timeout_s)
-        ob.second_seconds = time.perf_counter() - t0
+        known = _tries(mod, ob, body, k, timeout_s, patient)
+        ob.second_seconds += time.perf_counter() - t0
         if _SHARED is not None:
             _SHARED[key] = known
     _ANSWERS[key] = known
@@ -276,38 +294,42 @@ def _recheck_one(mod: Any, ob: Obligation, k: int, timeout_s: float, out: Rechec
         out.details[k] = known.detail
 
 
-def _tries(mod: Any, ob: Obligation, body: str, k: int, timeout_s: float) -> _Answer:
+def _tries(mod: Any, ob: Obligation, body: str, k: int, timeout_s: float, patient: bool = False) -> _Answer:
     """cvc5's answer on one obligation: the tries of :data:`TRIES` in order, until one answers other than unknown.
 
     A query Z3 proved from ground instances has no quantifier: its narrowed text briefly, then the query under the
-    full limit (the texts are large; cvc5 takes seconds on some).
+    full limit (the texts are large; cvc5 takes seconds on some). ``patient``: only the brief tries again, their
+    limits :data:`PATIENT` times longer (a try under the full limit is not repeated).
     """
+    quick = _quick(patient)
     if ob.query is not None and ob.query.ground:
-        *first, _ = _narrowed_then_full(ob, ob.query, body)
-        for alt, _quick in first:
-            if _check_once(mod, alt, min(QUICK_S, timeout_s), {}, f"obligation {k}, narrowed")[0] == "proved":
+        *first, _ = _narrowed_then_full(ob, ob.query, body, patient)
+        for alt, _quick_try in first:
+            if _check_once(mod, alt, min(quick, timeout_s), {}, f"obligation {k}, narrowed")[0] == "proved":
                 return _Answer("proved", "cvc5: unsat on the ground instances of Z3's core over single instances",
-                               alt, timeout_s)
+                               alt, timeout_s, patient)
+        if patient:
+            return _Answer("unknown", "", None, timeout_s, patient)
         status, detail = _check_once(mod, body, timeout_s, {}, f"obligation {k}")
-        return _Answer(status, detail, None, timeout_s)
+        return _Answer(status, detail, None, timeout_s, patient)
     quantified = ""
     tried: set[str] = set()
     for t in TRIES:
         if not t.ground:
-            status, detail = _check_once(mod, body, t.limit(timeout_s), t.options, f"obligation {k}")
+            status, detail = _check_once(mod, body, t.limit(timeout_s, patient), t.options, f"obligation {k}")
             if status != "unknown":
-                return _Answer(status, detail, None, timeout_s)
+                return _Answer(status, detail, None, timeout_s, patient)
             quantified = quantified or detail
             continue
-        for alt, quick in _ground_texts(ob, t.rounds, t.offsets):
-            if alt in tried:  # saturated in fewer rounds: the same text again
+        for alt, brief in _ground_texts(ob, t.rounds, t.offsets, patient):
+            if alt in tried or (patient and not brief):  # the same text again, or one the full limit had
                 continue
             tried.add(alt)
-            limit = min(QUICK_S, t.limit(timeout_s)) if quick else t.limit(timeout_s)
+            limit = min(quick, t.limit(timeout_s, patient)) if brief else t.limit(timeout_s, patient)
             if _check_once(mod, alt, limit, t.options, f"obligation {k}, ground")[0] == "proved":
                 return _Answer("proved", "cvc5: unsat on the ground instances of the hypotheses (the quantified "
-                               f"query: {quantified.removeprefix('cvc5: ')})", alt, timeout_s)
-    return _Answer("unknown", quantified, None, timeout_s)
+                               f"query: {quantified.removeprefix('cvc5: ')})", alt, timeout_s, patient)
+    return _Answer("unknown", quantified, None, timeout_s, patient)
 
 
 def recheck(obligations: Sequence[Obligation], timeout_s: float = DEFAULT_TIMEOUT_S,
@@ -324,6 +346,12 @@ def recheck(obligations: Sequence[Obligation], timeout_s: float = DEFAULT_TIMEOU
     for k, ob in enumerate(obligations):
         if ob.ok:
             _recheck_one(mod, ob, k, timeout_s, out)
+    for k, ob in enumerate(obligations):  # the patient pass, on what every try left open
+        if ob.ok and ob.second == "unknown":
+            before = out.details.get(k, "")
+            _recheck_one(mod, ob, k, timeout_s, out, patient=True)
+            if ob.second == "unknown" and before:
+                out.details[k] = f"{before}; unknown again with {PATIENT:g} times the brief limits"
     out.seconds = time.perf_counter() - t0
     return out
 

@@ -216,11 +216,42 @@ def test_the_tries_go_quick_quantified_then_ground_then_quick_again(monkeypatch)
     assert seen == [(False, {"enum-inst": "true"}, second.QUICK_S), (True, {}, 8)]
     seen.clear()
     monkeypatch.setattr(second, "_ANSWERS", {})
-    monkeypatch.setattr(second, "_check_once", answering(["unknown", "unknown", "unknown"]))
+    monkeypatch.setattr(second, "_check_once", answering(["unknown"] * 6))
     ob = _fake("proved", query)
     rc = recheck([ob], 8)
     assert ob.second == "unknown" and "TIMEOUT" in rc.details[0] and not rc.ground_texts
-    assert seen == [(False, {"enum-inst": "true"}, second.QUICK_S), (True, {}, 8), (False, {}, second.QUICK_S)]
+    quick = [(False, {"enum-inst": "true"}, second.QUICK_S), (True, {}, 8), (False, {}, second.QUICK_S)]
+    patient = [(False, {"enum-inst": "true"}, 8), (False, {}, 8)]  # min(PATIENT·QUICK_S, 8); the full-limit one not
+    assert seen == quick + patient
+
+
+def test_what_every_try_left_open_is_tried_again_with_longer_brief_limits(monkeypatch):
+    """A try that closes an obligation in 5 s (a slow or loaded machine) runs out of the quick 3 s; the patient pass
+    gives it :data:`PATIENT` times that, and only to the obligations left open: the one closed at once is asked
+    once."""
+    import symcot.prove.alln.second as second
+
+    monkeypatch.setattr(second, "_ANSWERS", {})
+    seen = []
+
+    def slow(mod, text, timeout_s, options, name):
+        seen.append((name, timeout_s))
+        if "(g " in text and "ground" not in name and timeout_s < 5:
+            return "unknown", "cvc5: unknown (TIMEOUT)"
+        return ("proved" if "ground" not in name else "unknown"), ""
+
+    f = z3.Function("f", z3.IntSort(), z3.IntSort())
+    g = z3.Function("g", z3.IntSort(), z3.IntSort())
+    x = z3.Int("x")
+    easy = _fake("proved", Query((("f positive", z3.ForAll([x], f(x) > 0)),), f(3) > 0, core=True))
+    hard = _fake("proved", Query((("g positive", z3.ForAll([x], g(x) > 0)),), g(3) > 0, core=True), "block vis")
+    monkeypatch.setattr(second, "_check_once", slow)
+    recheck([easy, hard], 20)
+    assert easy.second == "proved" and hard.second == "proved"
+    assert seen[0] == ("obligation 0", second.QUICK_S) and sum(name == "obligation 0" for name, _ in seen) == 1
+    assert seen[-1] == ("obligation 1", second.QUICK_S * second.PATIENT)
+    assert all(s <= second.QUICK_S for name, s in seen[:-1] if "ground" not in name)
+    assert agreement([easy, hard]).text == "proved (Z3, cvc5)"
 
 
 def test_a_chain_of_facts_gets_the_ground_instances_of_four_rounds_next(monkeypatch):
