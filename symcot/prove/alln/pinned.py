@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import z3
+from z3 import z3core
 
 from symcot.algorithms.logic import Concrete, assignments, normalise
 from symcot.constructions.alln import AllNStatement, Y
@@ -28,14 +29,36 @@ class PinError(Exception):
     """A term that the pinned reading cannot evaluate to a number."""
 
 
+def _numeral(v: z3.ExprRef) -> Any:
+    """An integer numeral, ``true`` or ``false`` as a Python value, read by Z3's C API; else ``None``.
+
+    Most values are numerals already (the pinned symbols' values): read so, without the simplifier and without
+    the Python API's layers of sort and kind tests (most of the concrete phase's time went there).
+    """
+    ctx, a = v.ctx.ref(), v.as_ast()
+    kind = z3core.Z3_get_ast_kind(ctx, a)
+    if kind == z3.Z3_NUMERAL_AST:
+        if z3core.Z3_get_sort_kind(ctx, z3core.Z3_get_sort(ctx, a)) == z3.Z3_INT_SORT:
+            return int(z3core.Z3_get_numeral_string(ctx, a))
+        return None
+    if kind == z3.Z3_APP_AST:
+        op = z3core.Z3_get_decl_kind(ctx, z3core.Z3_get_app_decl(ctx, a))
+        if op == z3.Z3_OP_TRUE:
+            return True
+        if op == z3.Z3_OP_FALSE:
+            return False
+    return None
+
+
 def number(v: Any) -> Any:
     """A Python or Z3 value as a Python ``int``, ``bool`` or ``Fraction``-like number."""
     if isinstance(v, (bool, int)):
         return v
-    if not z3.is_expr(v):
+    if not isinstance(v, z3.ExprRef):
         return v
-    if z3.is_int_value(v):  # most values are numerals already (the pinned symbols' values): no simplifier call
-        return v.as_long()
+    fast = _numeral(v)
+    if fast is not None:
+        return fast
     s = v if z3.is_true(v) or z3.is_false(v) else z3.simplify(v)
     if z3.is_true(s):
         return True
@@ -51,10 +74,21 @@ def number(v: Any) -> Any:
     raise PinError(f"the term {str(s)[:80]} does not evaluate to a number on the run")
 
 
+#: Z3 numerals by value, made once: a run's values are few and read hundreds of thousands of times.
+_VALUES: dict[tuple[str, int], z3.ExprRef] = {}
+
+
 def _z3_value(v: Any, sort: str) -> Any:
-    if sort == "bool":
-        return z3.BoolVal(bool(v))
-    return z3.IntVal(int(v))
+    key = ("bool", int(bool(v))) if sort == "bool" else ("int", int(v))
+    made = _VALUES.get(key)
+    if made is None:
+        made = _VALUES[key] = z3.BoolVal(bool(key[1])) if sort == "bool" else z3.IntVal(key[1])
+    return made
+
+
+def _int(v: int) -> Any:
+    """The integer numeral ``v``."""
+    return _z3_value(v, "int")
 
 
 class Pinned(Symbolic):
@@ -73,25 +107,31 @@ class Pinned(Symbolic):
 
     @staticmethod
     def _pin(fn: Callable[..., Any], sort: str) -> Callable[..., Any]:
+        seen: dict[tuple[Any, ...], Any] = {}
+
         def f(*args: Any) -> Any:
-            return _z3_value(fn(*[number(a) for a in args]), sort)
+            key = tuple(number(a) for a in args)
+            got = seen.get(key)
+            if got is None:
+                got = seen[key] = _z3_value(fn(*key), sort)
+            return got
 
         return f
 
     @staticmethod
     def vec(f: Callable[[Any], Any], size: Any) -> Any:
         """The vector, as :class:`Concrete` gives it."""
-        return [number(f(z3.IntVal(j))) for j in range(number(size))]
+        return [number(f(_int(j))) for j in range(number(size))]
 
     @staticmethod
     def set(p: Callable[[Any], Any], size: Any) -> Any:
         """The set, as :class:`Concrete` gives it."""
-        return frozenset(j for j in range(number(size)) if number(p(z3.IntVal(j))))
+        return frozenset(j for j in range(number(size)) if number(p(_int(j))))
 
     @staticmethod
     def mat(f: Callable[[Any, Any], Any], rows: Any, cols: Any) -> Any:
         """The matrix, as :class:`Concrete` gives it."""
-        return [[number(f(z3.IntVal(a), z3.IntVal(b))) for b in range(number(cols))] for a in range(number(rows))]
+        return [[number(f(_int(a), _int(b))) for b in range(number(cols))] for a in range(number(rows))]
 
 
 @dataclass
@@ -127,7 +167,7 @@ def _read(label: str, fn: Callable[..., Any], *args: Any) -> Any:
 def _facts(stmt: AllNStatement, conc: Concrete, pin: Pinned) -> Iterable[ReadingDifference]:
     for fact in stmt.vocabulary.facts:
         for vals in assignments(conc, fact.vars):
-            zs = [z3.IntVal(x) for x in vals]
+            zs = [_int(x) for x in vals]
             for k, var in enumerate(fact.vars):
                 for end in ("lo", "hi"):
                     bound = getattr(var, end)
@@ -146,7 +186,7 @@ def _views(stmt: AllNStatement, conc: Concrete, pin: Pinned, T: int) -> Iterable
     for name, view in stmt.all_views().items():
         for t in range(T + 1):
             py = view(conc, t)
-            zv = _read(f"view {name}", view, pin, z3.IntVal(t))
+            zv = _read(f"view {name}", view, pin, _int(t))
             if not _same(py, zv):
                 yield ReadingDifference(f"view {name} at step {t}", py, zv)
                 return
@@ -155,7 +195,7 @@ def _views(stmt: AllNStatement, conc: Concrete, pin: Pinned, T: int) -> Iterable
         for name, view in seg.views.items():
             for i in range(count):
                 py = view(conc, i)
-                zv = _read(f"view {name} of segment {seg.cls}", view, pin, z3.IntVal(i))
+                zv = _read(f"view {name} of segment {seg.cls}", view, pin, _int(i))
                 if not _same(py, zv):
                     yield ReadingDifference(f"view {name} of segment {seg.cls} at {i}", py, zv)
                     return
@@ -189,7 +229,7 @@ def _choices(stmt: AllNStatement, conc: Concrete, pin: Pinned, T: int) -> Iterab
             params, at = range(int(stmt.segment(ch.cls).count(conc))), f"at {ch.cls}_"
         for t in params:
             py = next(([cls, p] for cond, cls, p in ch.cases(conc, t) if cond), None)
-            zv = _read(f"{label} at {ch.cls}" if ch.cls != Y else label, _chosen, ch.cases, pin, z3.IntVal(t))
+            zv = _read(f"{label} at {ch.cls}" if ch.cls != Y else label, _chosen, ch.cases, pin, _int(t))
             if py != zv:
                 yield ReadingDifference(f"{label} {at}{t}", py, zv)
                 return
