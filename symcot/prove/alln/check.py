@@ -323,7 +323,8 @@ class AllNCheck:
                                            f"{self.beyond}"], details=details,
                            scope=f"the realization for all n ({second.agreement.text}); the claim's own statement "
                                  "not established")
-        assumed = assumptions(stmt, self.second_solver, concrete["witness"]["sizes"], self.concrete_size)
+        ran = self.second_solver and "not installed" not in second.agreement.text
+        assumed = assumptions(stmt, ran, (concrete.get("witness") or {}).get("sizes", []), self.concrete_size)
         status = decide(res.proved, assumed)
         if status is not None:
             names = ", ".join(c.conclusion for c in self.concludes)

@@ -57,8 +57,8 @@ def _row(res, **kw):
     m = importlib.import_module("proofs.cot_path_to_tree.thm_cotdfs")
     chk = AllNCheck(DfsConstruction, m.SPEC, [m.DIGRAPHS], **kw)
     cons = DfsConstruction()
-    return chk._verdict("thm:cotdfs", cons, cons.all_n, res, {"inputs": 5, "facts_size": 3, "sizes_complete": 3},
-                        [], 1.0)
+    concrete = {"inputs": 5, "facts_size": 3, "sizes_complete": 3, "witness": {"sizes": [4, 5, 7]}}
+    return chk._verdict("thm:cotdfs", cons, cons.all_n, res, concrete, [], 1.0)
 
 
 def test_rows_from_results():
