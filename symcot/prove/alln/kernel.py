@@ -6,8 +6,8 @@ the kernel's result. The kernel builds its own inputs and decides:
 1. **What is proved is what runs** (:func:`refusal`, :func:`kernel_copy`). The prover reads the construction's
    IR decoder, its statement's prompt segments, its ``lam_fixed``/``lam_rule`` and its stop rule. A construction
    that computes any of these its own way — a subclass or an instance that writes ``concrete``, ``token``,
-   ``token_keys``, ``prompt``, ``lam_value``, ``subs``, ``terminal`` …, a λ rule of another type — runs something
-   the proof does not read, and is refused (the row is ``unknown`` with the reason). A derived construction
+   ``token_keys``, ``prompt``, ``lam_value``, ``subs``, ``terminal`` …, a λ or stop rule of another type — runs
+   something the proof does not read, and is refused (the row is ``unknown`` with the reason). A derived construction
    (:class:`~symcot.constructions.derived.Derived`) passes when its base does and both share one statement.
 2. **One reading** (:mod:`symcot.prove.alln.trace`). The construction's own statement (``all_n`` of the
    instance) is traced once; the kernel's copy of the construction carries the traced statement, so the
@@ -28,7 +28,7 @@ from symcot.algorithms.logic import Vocabulary
 from symcot.constructions.alln import AllNStatement
 from symcot.constructions.base import Construction
 from symcot.constructions.derived import Derived
-from symcot.constructions.encoding import LambdaRule
+from symcot.constructions.encoding import LambdaRule, StopRule
 from symcot.prove.alln.conclude import narrowed
 from symcot.prove.alln.trace import Tracer, trace_statement
 
@@ -61,6 +61,8 @@ def refusal(cons: Construction) -> str | None:
     rule = cons.lam_rule
     if rule is not None and type(rule) is not LambdaRule:
         return f"the λ rule is a {type(rule).__name__}, not a LambdaRule: its value per input is not the rule proved"
+    if cons.stop is not None and type(cons.stop) is not StopRule:
+        return f"the stop rule is a {type(cons.stop).__name__}, not a StopRule: when it fires is not what is proved"
     if isinstance(cons, Derived):
         if cons.base.all_n is not cons.all_n:
             return "a derived construction whose statement is not its base's"

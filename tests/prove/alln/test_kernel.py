@@ -254,3 +254,16 @@ def test_sizes_the_run_compiles_at_must_be_the_statement_s():
 
     row = _row(lambda: _cons(cls=Capped))
     assert row.verdict not in ("proved", ASSUMING), row.notes
+
+
+def test_a_stop_rule_of_another_type_is_refused():
+    from symcot.constructions.encoding import StopRule
+
+    class Late(StopRule):
+        def fires(self, layout, y):
+            return False
+
+    class WithStop(TOY.PrefixSum):
+        stop = Late("flg", 1)
+
+    assert "stop rule" in refusal(_cons(cls=WithStop))
