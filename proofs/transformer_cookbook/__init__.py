@@ -4,8 +4,8 @@ The subject is the draft at commit 582e0e1 (4 February 2025) of ``pentagonalize/
 "Feed-Forward Layers" (with chapter 2's definitions): every verdict is about that draft only. One claim module per
 labelled recipe, keyed by the section's label; the weights are stated once, in :mod:`.recipes`, and every claim
 module reads them from there. The ReLU recipes are decided by the Z3 lemma prover (for every dimension where the
-recipe has one and its rows are local; otherwise size by size, as each module says); the GELU statements, which
-are about Taylor expansions, by SymPy.
+recipe has one and its rows are local; otherwise size by size, as each module says); the GELU statements about
+Taylor expansions by SymPy, and the largest error of the GELU approximations by certified arb balls.
 """
 
 #: The paper under check (read by the registry without importing this package).
