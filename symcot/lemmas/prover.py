@@ -18,6 +18,7 @@ from typing import Any
 
 import sympy as sp
 
+from symcot.lemmas.induction import prove_by_induction
 from symcot.lemmas.kit import Unsupported
 from symcot.lemmas.lemma import Lemma, Relaxation
 from symcot.lemmas.solver import Counterexample, prove_at, terms
@@ -181,6 +182,8 @@ def _all_dimensions(lemma: Lemma, res: LemmaResult, polish: bool) -> LemmaResult
             res.notes.append("not needed for any size (left out of the all-dimension proof): "
                              + ", ".join(sorted(sym["dropped"])))
         return res
+    if sym["status"] == "nonlocal" and lemma.induction is not None:
+        return _by_induction(lemma, res, checked, names, sym["reason"])
     if sym["status"] == "nonlocal":
         res.status = "verified"
         res.dimension = f"checked for {checked}; not proved for all {names}: {sym['reason']}"
@@ -202,6 +205,27 @@ def _all_dimensions(lemma: Lemma, res: LemmaResult, polish: bool) -> LemmaResult
     res.status = "verified"
     res.dimension = f"checked for {checked}; the all-dimension query was undecided"
     res.unknown = sym.get("unknown", [])
+    return res
+
+
+def _by_induction(lemma: Lemma, res: LemmaResult, checked: str, names: str, nonlocal_reason: str) -> LemmaResult:
+    """A row that sums over a block of symbolic size, proved for all sizes by induction on the sum."""
+    lam_t, bound_t = terms(lemma)
+    ind = prove_by_induction(lemma, lam_t, bound_t)
+    res.queries += ind["queries"]
+    res.solver_seconds += ind["seconds"]
+    if ind["status"] == "proved":
+        assert lemma.induction is not None
+        res.status = "proved"
+        dims_hyp = [h.name for h in lemma.hyps if h.kind == "dim"]
+        res.dimension = (f"every {names}{' with ' + ', '.join(dims_hyp) if dims_hyp else ''} (induction on the "
+                         f"sum of block {lemma.induction.block!r}: {lemma.induction.fold.what}; symbolic {names}); "
+                         f"also {checked} concretely")
+        res.notes.append("induction obligations unsat: " + ", ".join(ind["obligations"]))
+        return res
+    res.status = "verified"
+    why = ind.get("failed") or ind.get("reason", "")
+    res.dimension = f"checked for {checked}; not proved for all {names}: {nonlocal_reason}; the induction: {why}"
     return res
 
 

@@ -32,7 +32,7 @@ from symcot.ir.symbols import lam
 from symcot.lemmas.kit import NonLocal, Unsupported, Z3Kit, sympy_to_z3, z3_to_exact
 from symcot.lemmas.lemma import Lemma
 from symcot.lemmas.solver import CORE_ORDER, gate_assignments, tactic_check
-from symcot.lemmas.walker import Index, Walker, flat_shape
+from symcot.lemmas.walker import Index, Summer, Walker, flat_shape
 from symcot.lemmas.walker import Unsupported as NoSymbolicRow
 
 Entry = tuple[Any, Any, Any]  # (coefficient, column, guard)
@@ -98,11 +98,12 @@ def local_matrices(m: Map) -> list[LocalIndexMatrix]:
     return [x for e in m.exprs.values() for x in _walk_mats(e) if isinstance(x, LocalIndexMatrix)]
 
 
-def lemma_walker(symbols: dict[sp.Symbol, Any]) -> Walker:
+def lemma_walker(symbols: dict[sp.Symbol, Any], summer: Summer | None = None) -> Walker:
     """The shared walker as the all-dimension proof reads it.
 
-    One flat index per block, no sum over a block of symbolic size (such a row is :class:`NonLocal`), and a
-    :class:`LocalIndexMatrix` read by the row it states.
+    One flat index per block, no sum over a block of symbolic size (such a row is :class:`NonLocal`; ``summer``:
+    how the induction of :mod:`symcot.lemmas.induction` names it), and a :class:`LocalIndexMatrix` read by the
+    row it states.
     """
 
     def local_rows(m: Mat, idx: Index) -> list[tuple[Any, Index, Any]] | None:
@@ -110,7 +111,7 @@ def lemma_walker(symbols: dict[sp.Symbol, Any]) -> Walker:
             return None
         return [(c, (col,), z3.BoolVal(g) if g is False else g) for c, col, g in m.sym_row(idx[0], symbols)]
 
-    return Walker(symbols, {}, None, shape=flat_shape, local_rows=local_rows)
+    return Walker(symbols, {}, summer, shape=flat_shape, local_rows=local_rows)
 
 
 class SymMap:
