@@ -39,17 +39,35 @@ from symcot.lemmas.symbolic import SymMap, SymX, _hidden_reader, _hypotheses, le
 
 
 class _Capture:
-    """A walker ``summer`` that names the row's one sum ``S`` and keeps its size and summand."""
+    """A walker ``summer`` that names each sum of the row (``S!0``, ``S!1``, …) and keeps its size and summand.
+
+    Several sums must run over the same size (they advance together, one summand each a step). Once the row is
+    read the capture is closed: a sum met later, inside a summand (a unit that itself sums over a block of
+    symbolic size, read under an outer sum), is refused, never left as a free variable.
+    """
 
     def __init__(self) -> None:
-        self.sums: list[tuple[Any, Callable[[Any], Any], str]] = []
-        self.var = z3.Real("S!sum")
+        self.sums: list[tuple[Any, Callable[[Any], Any], str, Any]] = []
+        self.closed = False
 
     def __call__(self, size: Any, body: Callable[[Any], Any], what: str) -> Any:
-        self.sums.append((size, body, what))
-        if len(self.sums) > 1:
-            raise Unsupported(f"a second sum over a block of symbolic size ({what}); induction takes one")
-        return self.var
+        if self.closed:
+            raise Unsupported(f"a sum over a block of symbolic size inside a summand ({what}); induction takes the "
+                              "row's own sums only")
+        if self.sums and not z3.simplify(size).eq(z3.simplify(self.sums[0][0])):
+            raise Unsupported(f"sums over blocks of different sizes ({self.sums[0][2]}, {what}); induction takes "
+                              "sums of one size")
+        var = z3.Real(f"S!{len(self.sums)}")
+        self.sums.append((size, body, what, var))
+        return var
+
+    def partial(self, vals: Sequence[Any]) -> Any:
+        """The partial sums as the fold's invariant gets them: one term, or a tuple for several sums."""
+        return vals[0] if len(vals) == 1 else tuple(vals)
+
+    def flat(self, s: Any) -> list[Any]:
+        """A partial sum (one term or a tuple) as a list."""
+        return list(s) if isinstance(s, tuple) else [s]
 
 
 def _fresh(values: Sequence[Any], tag: str) -> State:
@@ -98,6 +116,14 @@ def prove_by_induction(lemma: Lemma, lam_term: Any = None, bound_term: Any = Non
     return out
 
 
+def _in_row(i: Any, size: Any, symbols: dict[sp.Symbol, Any]) -> Any:
+    """``0 ≤ i < size``; ``0 ≤ i`` alone where the size has no Z3 form (``2^n``): a proof for more rows."""
+    try:
+        return z3.And(i >= 0, i < sympy_to_z3(size, symbols))
+    except Unsupported:
+        return i >= 0
+
+
 def _obligations(lemma: Lemma, ind: Induction, symbols: dict[sp.Symbol, Any], syms: dict[sp.Symbol, Any],
                  gv: dict[str, Any], lam_term: Any, bound_term: Any) -> list[tuple[str, Any, SymX, Z3Kit]]:
     """``(name, goal, reads, kit)`` of length, base, step and conclusion; each with its own input accessor."""
@@ -110,26 +136,29 @@ def _obligations(lemma: Lemma, ind: Induction, symbols: dict[sp.Symbol, Any], sy
         cap = _Capture()
         walker = lemma_walker(symbols, summer=cap)
         got = SymMap(lemma.w2, walker, _hidden_reader(lemma, walker, x)).block_row(b, i)
-        if len(cap.sums) != 1:
-            raise Unsupported(f"block {b!r}: the row reads {len(cap.sums)} sums over a block of symbolic size; "
-                              "induction takes exactly one")
-        size, body, _what = cap.sums[0]
-        S = cap.var
+        cap.closed = True
+        if not cap.sums:
+            raise Unsupported(f"block {b!r}: the row reads no sum over a block of symbolic size")
+        size = cap.sums[0][0]
+        S = cap.partial([v for _s, _b, _w, v in cap.sums])
 
-        def F(s: Any, got: Any = got, S: Any = S) -> Any:
-            return z3.substitute(got, (S, s))
+        def F(s: Any, got: Any = got, cap: _Capture = cap) -> Any:
+            return z3.substitute(got, *[(v, t) for (_s, _b, _w, v), t in zip(cap.sums, cap.flat(s))])
 
-        in_row = z3.And(i >= 0, i < sympy_to_z3(lemma.w2.dst.size(b), symbols))
+        def advanced(k: Any, cap: _Capture = cap) -> Any:
+            return cap.partial([v + body(k) for _s, body, _w, v in cap.sums])
+
+        in_row = _in_row(i, lemma.w2.dst.size(b), symbols)
         n_steps = fold.steps(x)
         init = fold.init(x, i, K)
         if name == "length":
             goal = size == n_steps
         elif name == "base":
-            goal = _as_bool(fold.inv(z3.RealVal(0), F, init, z3.IntVal(0), x, i, K))
+            goal = _as_bool(fold.inv(cap.partial([z3.RealVal(0)] * len(cap.sums)), F, init, z3.IntVal(0), x, i, K))
         elif name == "step":
             k, st = z3.Int("k"), _fresh(init, "st")
             pre = z3.And(k >= 0, k < size, _as_bool(fold.inv(S, F, st, k, x, i, K)))
-            goal = z3.Implies(pre, _as_bool(fold.inv(S + body(k), F, fold.step(st, k, x, i, K), k + 1, x, i, K)))
+            goal = z3.Implies(pre, _as_bool(fold.inv(advanced(k), F, fold.step(st, k, x, i, K), k + 1, x, i, K)))
         else:
             st = _fresh(init, "st")
             goal = z3.Implies(_as_bool(fold.inv(S, F, st, size, x, i, K)), got == fold.out(st, x, i, K))

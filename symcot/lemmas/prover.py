@@ -22,7 +22,7 @@ from symcot.lemmas.induction import prove_by_induction
 from symcot.lemmas.kit import Unsupported
 from symcot.lemmas.lemma import Lemma, Relaxation
 from symcot.lemmas.solver import Counterexample, prove_at, terms
-from symcot.lemmas.symbolic import check_local, local_matrices, prove_all_sizes
+from symcot.lemmas.symbolic import check_local, check_summed, local_matrices, prove_all_sizes, summed_matrices
 
 
 @dataclass
@@ -127,11 +127,14 @@ def _concrete_sweep(lemma: Lemma, max_size: int, cores: bool, polish: bool) -> L
     lo = max(lemma.dims.values())
     res = LemmaResult("proved")
     mats = [m for mp in (lemma.w1, lemma.w2) if mp is not None for m in local_matrices(mp)]
+    summed = [m for mp in (lemma.w1, lemma.w2) if mp is not None for m in summed_matrices(mp)]
     last_ok: int | None = None
     for size in range(lo, max_size + 1):
         env = {s: size for s in syms}
         for m in mats:
             check_local(m, env)
+        for sm in summed:
+            check_summed(sm, env)
         o = prove_at(lemma, env, cores=cores and size == max_size, polish=polish)
         res.queries += o.queries
         res.solver_seconds += o.seconds

@@ -5,6 +5,7 @@ import sympy as sp
 
 from symcot.ir import Layout, Map
 from symcot.ir.expr import dot
+from symcot.ir.matrices import Ones
 from symcot.lemmas import Lemma, each, prove
 from symcot.lemmas.induction import Fold, Induction, prove_by_induction
 from symcot.lemmas.lemma import LemmaError
@@ -82,9 +83,42 @@ def test_the_target_must_be_the_fold():
         Lemma("t:ind", L, w2, {"y": lambda x, i, K: 0}, relu=False, dims={d: 1}, induction=Induction("y", RIGHT))
 
 
-def test_two_sums_in_a_row_are_refused():
+def _both(S, F, st, k, x, i, K):
+    return F(S) == st[0]
+
+
+def _add_both(st, k, x, i, K):
+    return (st[0] + x.v(k) * x.w(k) + x.v(k) * x.v(k),)
+
+
+def test_two_sums_of_one_size_advance_together():
     v = L.vars()
+    fold = Fold(lambda x: x.size("v"), _running, _add_both, _out, _both, "c + Σ v_k w_k + Σ v_k²")
     w2 = Map("W_2", L, OUT, {"y": v.c + dot(v.v, v.w) + dot(v.v, v.v)})
-    lem = Lemma("t:ind", L, w2, {"y": RIGHT.row}, relu=False, dims={d: 1}, induction=Induction("y", RIGHT))
+    lem = Lemma("t:ind", L, w2, {"y": fold.row}, relu=False, dims={d: 1}, induction=Induction("y", fold))
+    assert prove_by_induction(lem, *terms(lem))["status"] == "proved"
+    wrong = Lemma("t:ind", L, w2, {"y": RIGHT.row}, relu=False, dims={d: 1}, induction=Induction("y", RIGHT))
+    assert prove_by_induction(wrong, *terms(wrong))["status"] == "failed"
+
+
+def test_sums_of_two_sizes_are_refused():
+    lay = Layout("ind.two", [("v", d), ("u", d + 1), ("c", 1)])
+    v = lay.vars()
+    w2 = Map("W_2", lay, OUT, {"y": v.c + dot(v.v, v.v) + dot(v.u, v.u)})
+    lem = Lemma("t:ind", lay, w2, {"y": RIGHT.row}, relu=False, dims={d: 1}, induction=Induction("y", RIGHT))
     r = prove_by_induction(lem, *terms(lem))
-    assert r["status"] == "unsupported" and "second sum" in r["reason"]
+    assert r["status"] == "unsupported" and "different sizes" in r["reason"]
+
+
+def test_a_sum_inside_a_summand_is_refused_not_left_free():
+    # hidden units h_j = ReLU(1ᵀ v), each a sum over d; the output Σ_j h_j w_j sums them again
+    v = L.vars()
+    hid = Layout("ind.hid", [("h", d), ("w", d), ("c", 1)])
+    w1 = Map("W_1", L, hid, {"h": Ones(d, d) @ v.v, "w": v.w, "c": v.c})
+    hv = hid.vars()
+    w2 = Map("W_2", hid, OUT, {"y": hv.c + dot(hv.h, hv.w)})
+    lem = Lemma("t:ind", L, w2, {"y": RIGHT.row}, w1=w1, hyps=(each("v ≥ 0", "v", lambda x, K: x >= 0),
+                each("w ≥ 0", "w", lambda x, K: x >= 0), each("c ≥ 0", "c", lambda x, K: x >= 0)),
+                dims={d: 1}, induction=Induction("y", RIGHT))
+    r = prove_by_induction(lem, *terms(lem))
+    assert r["status"] == "unsupported" and "inside a summand" in r["reason"]
