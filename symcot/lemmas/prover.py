@@ -213,12 +213,20 @@ def _all_dimensions(lemma: Lemma, res: LemmaResult, polish: bool) -> LemmaResult
 
 def _by_induction(lemma: Lemma, res: LemmaResult, checked: str, names: str, nonlocal_reason: str) -> LemmaResult:
     """A row that sums over a block of symbolic size, proved for all sizes by induction on the sum."""
+    assert lemma.induction is not None
     lam_t, bound_t = terms(lemma)
     ind = prove_by_induction(lemma, lam_t, bound_t)
     res.queries += ind["queries"]
     res.solver_seconds += ind["seconds"]
+    others = {b: row for b, row in lemma.target.items() if b != lemma.induction.block}
+    if ind["status"] == "proved" and others:  # the other target blocks by the index-function encoding
+        rest = prove_all_sizes(lemma.replace(target=others, induction=None), lam_t, bound_t)
+        res.queries += rest["queries"]
+        res.solver_seconds += rest["seconds"]
+        if rest["status"] != "proved":
+            ind = {"status": "failed", "failed": f"the other blocks ({', '.join(others)}): {rest['status']} "
+                                                 f"{rest.get('reason', '')}".rstrip()}
     if ind["status"] == "proved":
-        assert lemma.induction is not None
         res.status = "proved"
         dims_hyp = [h.name for h in lemma.hyps if h.kind == "dim"]
         res.dimension = (f"every {names}{' with ' + ', '.join(dims_hyp) if dims_hyp else ''} (induction on the "

@@ -122,3 +122,17 @@ def test_a_sum_inside_a_summand_is_refused_not_left_free():
                 dims={d: 1}, induction=Induction("y", RIGHT))
     r = prove_by_induction(lem, *terms(lem))
     assert r["status"] == "unsupported" and "inside a summand" in r["reason"]
+
+
+def test_the_other_target_blocks_must_be_proved_too():
+    two = Layout("ind.out2", [("y", 1), ("z", d)])
+    v = L.vars()
+    w2 = Map("W_2", L, two, {"y": v.c + dot(v.v, v.w), "z": v.v})
+    ok = Lemma("t:ind", L, w2, {"y": RIGHT.row, "z": lambda x, i, K: x.v(i)}, relu=False, dims={d: 1},
+               induction=Induction("y", RIGHT))
+    res = prove(ok, 3)
+    assert res.status == "proved"
+    # z wrong only at coordinate 3, which exists from d = 4 on: the sweep to 3 passes, the proof must not
+    bad = ok.replace(target={"y": RIGHT.row, "z": lambda x, i, K: K.ite(i == 3, 0, x.v(i))})
+    res = prove(bad, 3)
+    assert res.status == "verified" and "the other blocks (z): sat" in res.dimension
