@@ -257,14 +257,14 @@ class Tracer:
     def __init__(self, vocab: Vocabulary):
         self.c = _Tracing(vocab)
         self.c.bind("lam", z3.Real(LAMBDA))
-        self._done: dict[int, tuple[Any, TermFn]] = {}
+        self._done: dict[tuple[int, int], tuple[Any, TermFn]] = {}
 
     def fn(self, f: Callable[..., Any], label: str, params: Sequence[str]) -> TermFn:
         """``f(c, *params)`` traced (``params`` name the parameters)."""
         if isinstance(f, TermFn):
             return f
-        got = self._done.get(id(f))
-        if got is not None and got[0] is f and len(got[1].params) == len(params):
+        got = self._done.get((id(f), len(params)))
+        if got is not None and got[0] is f:
             return got[1]
         ps = tuple(_param(p) for p in params)
         try:
@@ -275,7 +275,7 @@ class Tracer:
         except Exception as e:  # noqa: BLE001 - the user's function failed on the prover's terms: say which
             raise TraceError(f"{label}: cannot be read on the prover's terms ({type(e).__name__}: {e})") from e
         tf = TermFn(label, ps, out)
-        self._done[id(f)] = (f, tf)
+        self._done[(id(f), len(params))] = (f, tf)
         return tf
 
     def var(self, v: Var, fact: str, prior: Sequence[Var]) -> Var:
