@@ -39,6 +39,7 @@ from symcot.prove.alln.conclude import (
 )
 from symcot.prove.alln.concrete import ConcreteFailure, check_statement, check_witness, witness_sizes
 from symcot.prove.alln.context import DEFAULT_TIMEOUT_S
+from symcot.prove.alln.domain import check_domain
 from symcot.prove.alln.kernel import assumptions, decide, refusal, traced
 from symcot.prove.alln.ops import NameClash, SymbolicTruthiness
 from symcot.prove.alln.prover import AllNResult, prove
@@ -221,6 +222,11 @@ class AllNCheck:
                            None, [*notes, f"the concrete phase checked {why} (no exhaustive family has an input up to "
                                           f"size {self.concrete_size}), so the statement is unchecked: no proof tried"],
                            scope="nothing established for all n", details={"concrete": concrete, "obligations": []})
+        dom = check_domain(stmt, self.spec.reference, self.families, self.concrete_size)
+        concrete["domain"] = dom.as_dict()
+        if dom.failure is not None:
+            return self._error(claim_id, cons.variant, SymcotError(dom.failure), "the input families against the "
+                               "statement's domain facts", notes, t0)
         sizes = witness_sizes(self.concrete_size, self.witness_size)
         wit = check_witness(cons, stmt, self.spec.reference, self.families, sizes)
         concrete["witness"] = {"size": max(wit.sizes, default=None), "sizes": wit.sizes, "input": wit.input,
@@ -323,7 +329,8 @@ class AllNCheck:
                                            f"{self.beyond}"], details=details,
                            scope=f"the realization for all n ({second.agreement.text}); the claim's own statement "
                                  "not established")
-        assumed = assumptions(stmt, self.second_solver, concrete["witness"]["sizes"], self.concrete_size)
+        assumed = assumptions(stmt, self.second_solver, concrete["witness"]["sizes"], self.concrete_size,
+                              concrete["domain"]["assumed"])
         status = decide(res.proved, assumed)
         if status is not None:
             names = ", ".join(c.conclusion for c in self.concludes)
