@@ -1,7 +1,13 @@
 """The Dyck word families and their universes (every U/D string of the length)."""
 
 from symcot.inputs.dyck import validate_dyck
-from symcot.inputs.dyck_families import DYCK_WORDS, NONEMPTY_DYCK_WORDS, dyck_family, letter_string_count, letter_strings
+from symcot.inputs.dyck_families import (
+    DYCK_WORDS,
+    NONEMPTY_DYCK_WORDS,
+    dyck_family,
+    letter_string_count,
+    letter_strings,
+)
 
 
 def _is_dyck(w):

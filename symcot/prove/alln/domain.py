@@ -18,6 +18,9 @@ input symbols, else on ``interpret(inp, reference(inp))``. A universe input that
 outside the domain without a run; one they admit is run through the reference, and a reference that fails on it is
 an error (the domain admits an input the algorithm cannot run).
 
+The same check (the same families, reference, interpretations and domain terms, read again by another row of the
+same statement) is answered from a cache, marked ``cached``.
+
 Sizes whose universe has more than ``cap`` candidates are not enumerated: the check stops at the first such size
 (reported with the row). A family without a universe, or whose universe is only a part of each size's candidates
 (:attr:`~symcot.inputs.family.Family.restricted`, e.g. a finite weight set), leaves an assumption: the row is
@@ -30,7 +33,7 @@ import itertools
 import json
 import time
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from types import SimpleNamespace
 from typing import Any
 
@@ -65,13 +68,15 @@ class DomainReport:
     assumed: list[str] = field(default_factory=list)
     failure: str | None = None
     seconds: float = 0.0
+    #: The same check (the same families, reference, interpretations and domain terms) ran before in this process.
+    cached: bool = False
 
     def as_dict(self) -> dict[str, Any]:
         """JSON-friendly (``details.concrete.domain``)."""
         return {"sizes": self.sizes, "capped_at": self.capped_at, "cap": self.cap,
                 "family_inputs": self.family_inputs, "universe_inputs": self.universe_inputs,
                 "in_domain": self.in_domain, "assumed": self.assumed, "failure": self.failure,
-                "seconds": round(self.seconds, 3)}
+                "seconds": round(self.seconds, 3), "cached": self.cached}
 
 
 def _term_symbols(out: Any, into: set[str]) -> None:
@@ -296,6 +301,43 @@ def _sizes(families: Sequence[Family], max_size: int) -> Iterator[tuple[int, lis
             yield size, active
 
 
+def _canon(out: Any, pairs: list[tuple[Any, Any]]) -> str:
+    """A traced term as text, its parameters renamed by position (two traces of one function read alike)."""
+    if isinstance(out, z3.ExprRef):
+        return str(z3.substitute(out, *pairs).sexpr() if pairs else out.sexpr())
+    if isinstance(out, tuple):
+        return "(" + " ".join(_canon(x, pairs) for x in out) + ")"
+    if isinstance(out, Shaped):
+        inner = [*pairs, *((p, z3.Int(f"arg!{len(pairs) + j}")) for j, p in enumerate(out.params))]
+        return f"({out.kind} {_canon(out.sizes, pairs)} {_canon(out.body, inner)})"
+    return repr(out)
+
+
+def _term_text(fn: Any) -> str:
+    if not isinstance(fn, TermFn):
+        return f"untraced {id(fn)}"
+    return _canon(fn.out, [(p, z3.Int(f"arg!{k}")) for k, p in enumerate(fn.params)])
+
+
+def _cache_key(facts: Sequence[Fact], vocab: Vocabulary, reference: Any, families: Sequence[Family], max_size: int,
+               cap: int) -> tuple[Any, ...]:
+    """Everything the check reads, as a key.
+
+    The families (each function by identity), the reference, the interpretations, the domain facts' terms (their
+    parameters renamed by position) and the sizes.
+    """
+    fams = tuple((id(f), f.name, id(f.inputs), id(f.universe), id(f.describe), f.min_size, f.max_size, f.exhaustive,
+                  f.partial, f.restricted) for f in families)
+    terms = tuple((f.name, tuple(v.name for v in f.vars), _term_text(f.body),
+                   tuple((_term_text(v.lo), _term_text(v.hi)) for v in f.vars)) for f in facts)
+    return fams, id(reference), id(vocab.inputs), id(vocab.interpret), terms, max_size, cap
+
+
+#: Reports by :func:`_cache_key`, each with the objects whose identities the key holds (kept alive, so no other
+#: object takes their identity).
+_CACHE: dict[tuple[Any, ...], tuple[tuple[Any, ...], DomainReport]] = {}
+
+
 def check_domain(stmt: AllNStatement, reference: Callable[[Any], Sequence[Any]], families: Sequence[Family],
                  max_size: int, cap: int = UNIVERSE_CAP) -> DomainReport:
     """The exhaustive families against the domain facts of the traced ``stmt`` at every size up to ``max_size``.
@@ -305,6 +347,11 @@ def check_domain(stmt: AllNStatement, reference: Callable[[Any], Sequence[Any]],
     t0 = time.perf_counter()
     vocab = stmt.vocabulary
     facts = tuple(f for f in vocab.facts if f.kind == "domain")
+    key = _cache_key(facts, vocab, reference, families, max_size, cap)
+    got = _CACHE.get(key)
+    if got is not None:
+        return replace(got[1], sizes=list(got[1].sizes), assumed=list(got[1].assumed), cached=True,
+                       seconds=time.perf_counter() - t0)
     dom = _Domain(vocab, reference, tuple(_Fact.of(f) for f in facts), {f.name: fact_symbols(f) for f in facts})
     rep = DomainReport(cap=cap, assumed=assumptions_of(families))
     try:
@@ -327,4 +374,5 @@ def check_domain(stmt: AllNStatement, reference: Callable[[Any], Sequence[Any]],
     except DomainMismatch as e:
         rep.failure = str(e)
     rep.seconds = time.perf_counter() - t0
-    return rep
+    _CACHE[key] = ((tuple(families), reference, vocab.inputs, vocab.interpret), rep)
+    return replace(rep, sizes=list(rep.sizes), assumed=list(rep.assumed))

@@ -111,6 +111,19 @@ def test_a_universe_past_the_cap_stops_the_check_where_it_says():
     assert rep.failure is None and rep.sizes == [1, 2] and rep.capped_at == 3 and rep.cap == 10
 
 
+def test_a_second_row_of_the_same_domain_reads_the_first_one_s_check_and_nothing_else_does():
+    first = check_domain(_stmt(), TOY.SPEC.reference, [TOY.BIT_STRINGS], 3)
+    again = check_domain(_stmt(), TOY.SPEC.reference, [TOY.BIT_STRINGS], 3)  # traced anew: the same terms
+    assert again.cached and again.as_dict() | {"seconds": 0, "cached": False} == first.as_dict() | {"seconds": 0}
+    other = dataclasses.replace(TOY.BIT_STRINGS, inputs=lambda k: (b for b in _bits(k) if b[-1] == 0))
+    assert check_domain(_stmt(), TOY.SPEC.reference, [other], 3).failure is not None
+    v = TOY.VOCABULARY
+    lead = Fact("lead", (), lambda c: c.or_(c.n <= 2, c.bit(0) == 0), "domain")
+    stmt = dataclasses.replace(TOY.STATEMENT, vocabulary=dataclasses.replace(v, facts=(*v.facts, lead)))
+    changed = check_domain(_stmt(stmt), TOY.SPEC.reference, [TOY.BIT_STRINGS], 3)
+    assert not changed.cached and "outside the domain at size 3: 100" in changed.failure
+
+
 def test_no_universe_or_a_restricted_one_is_an_assumption():
     bare = Family("bit strings", lambda k: _bits(k), lambda k: 2 ** k)
     rep = check_domain(_stmt(), TOY.SPEC.reference, [bare], 4)
