@@ -117,7 +117,7 @@ def _compiled(fn: Any) -> Callable[..., Any]:
     """A traced function's term as one Python function ``f(V, *args)`` (the evaluator the concrete phase uses)."""
     if isinstance(fn, TermFn) and not isinstance(fn.out, (tuple, Shaped)):
         return compile_term(fn.out, fn.params)
-    return fn  # type: ignore[no-any-return]
+    return fn
 
 
 @dataclass(frozen=True)
@@ -362,11 +362,11 @@ def check_domain(stmt: AllNStatement, reference: Callable[[Any], Sequence[Any]],
                 if fam.universe is None or id(fam.universe) in seen:
                     continue
                 seen.add(id(fam.universe))
-                got = _universe(fam, size, cap)
-                if got is None:
+                uni = _universe(fam, size, cap)
+                if uni is None:
                     rep.capped_at = size
                     break
-                universes[fam.name] = got
+                universes[fam.name] = uni
             if rep.capped_at is not None:
                 break
             _size(dom, active, universes, size, rep)
