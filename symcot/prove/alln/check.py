@@ -1,8 +1,9 @@
 r"""``AllNCheck``: a claim variant decided for every size by the all-n prover (``symcot verify --all-n``).
 
 The check runs, in order: the statement on concrete runs (:mod:`symcot.prove.alln.concrete`: every input of
-the claim's exhaustive families up to ``concrete_size``, facts up to ``facts_size``), then every proof
-obligation (:mod:`symcot.prove.alln.prover`). Verdicts:
+the claim's exhaustive families up to ``concrete_size``, facts up to ``facts_size``), the families against the
+statement's domain facts (:mod:`symcot.prove.alln.domain`: an ``error`` where they differ), the witness runs, then
+every proof obligation (:mod:`symcot.prove.alln.prover`). Verdicts:
 
 * ``proved`` with scope ``all n`` (and the derived ``λ`` rule where the weights have ``λ``) when every
   obligation is proved;
