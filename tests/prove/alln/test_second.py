@@ -15,7 +15,9 @@ from symcot.prove.alln.second import agreement, load_cvc5, recheck, second_opini
 
 cvc5 = pytest.importorskip("cvc5")
 
-CONCRETE = {"inputs": 5, "facts_size": 3, "sizes_complete": 3}
+CONCRETE = {"inputs": 5, "facts_size": 3, "sizes_complete": 3,
+            "witness": {"sizes": [5, 6, 9], "input": None, "inputs": 0},
+            "domain": {"sizes": [1, 2, 3], "family_inputs": 5, "universe_inputs": 5, "in_domain": 5, "assumed": []}}
 
 
 def _proved_by_hand():
@@ -125,7 +127,8 @@ def test_without_cvc5_the_row_says_so(monkeypatch):
 def test_second_solver_off_and_rows_not_proved():
     obs = _proved_by_hand()
     row = _row(AllNResult("thm:cotdfs/as-written", obs), second_solver=False)
-    assert row.verdict == "proved" and row.scope.endswith("proved (Z3; second solver not run)")
+    assert row.verdict == "proved assuming" and "proved (Z3; second solver not run)" in row.scope
+    assert row.details["assumptions"] == ["Z3 alone (the second solver was not run)"]
     assert [o.second for o in obs] == ["", ""]
     bad = [*_proved_by_hand(), _fake("unknown", _sat_query())]
     so = second_opinion("c", "v", bad, proved=False)
