@@ -74,10 +74,13 @@ def _random_digraphs(size: int, per_size: int = 12) -> list[tuple[Digraph, int]]
 
 
 DIGRAPHS = Family("simple digraphs × every source", digraphs_with_sources,
-                  lambda n: n * digraph_count(n), describe)
+                  lambda n: n * digraph_count(n), describe, universe=digraphs_with_sources,
+                  universe_count=lambda n: n * digraph_count(n))
 RANDOM = Family("seeded random digraphs (12 per size)", _random_digraphs, lambda n: 12, describe,
                 min_size=5, exhaustive=False, max_size=12)
-TREES = Family("labeled trees × every root", rooted_labeled_trees, lambda n: n ** (n - 1), describe)
+#: Its universe: every simple digraph with every source (the domain facts say which of them are the domain).
+TREES = Family("labeled trees × every root", rooted_labeled_trees, lambda n: n ** (n - 1), describe,
+               universe=digraphs_with_sources, universe_count=lambda n: n * digraph_count(n))
 #: Part of the tree domain that scales (``symcot verify --reach 13``): every ordered tree, preorder labels, root 0.
 ORDERED = ordered_rooted_tree_family(describe)
 

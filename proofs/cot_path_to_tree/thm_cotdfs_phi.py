@@ -30,7 +30,7 @@ from proofs.cot_path_to_tree.constructions.cotdfs_phi import PAPER_D, DfsPhiCons
 from symcot.check.exhaustive import Family
 from symcot.check.spec import Conclusion, Run, StepwiseSpec
 from symcot.claims import Claim, ConstructionCheck
-from symcot.inputs import Digraph, rooted_labeled_trees
+from symcot.inputs import Digraph, digraph_count, digraphs_with_sources, rooted_labeled_trees
 from symcot.inputs.dyck import DOWN, UP
 from symcot.inputs.dyck_families import ordered_rooted_tree_family
 from symcot.prove.alln.check import AllNCheck
@@ -67,7 +67,8 @@ SPEC = StepwiseSpec(
     ),
 )
 
-TREES = Family("labeled trees × every root", rooted_labeled_trees, lambda k: k ** (k - 1), describe)
+TREES = Family("labeled trees × every root", rooted_labeled_trees, lambda k: k ** (k - 1), describe,
+               universe=digraphs_with_sources, universe_count=lambda k: k * digraph_count(k))
 #: Part of the tree domain that scales (``symcot verify --reach 13``): every ordered tree, preorder labels, root 0.
 ORDERED = ordered_rooted_tree_family(describe)
 

@@ -40,7 +40,7 @@ from proofs.cot_path_to_tree.constructions.cotdijkstra import PAPER_D, READINGS,
 from symcot.check.exhaustive import Family
 from symcot.check.spec import StepwiseSpec
 from symcot.claims import Claim
-from symcot.inputs import Digraph, rooted_labeled_trees
+from symcot.inputs import Digraph, digraph_count, digraphs_with_sources, rooted_labeled_trees
 from symcot.inputs.dyck_families import ordered_rooted_tree_family
 from symcot.inputs.weighted import (
     connected_count,
@@ -48,6 +48,8 @@ from symcot.inputs.weighted import (
     describe,
     random_weighted_digraph,
     weighted_digraphs_with_sources,
+    weighted_universe,
+    weighted_universe_count,
 )
 from symcot.prove.alln.check import AllNCheck
 from symcot.prove.lam.scan import LambdaScanCheck
@@ -72,12 +74,17 @@ def describe_topology(inp: tuple[Digraph, int]) -> dict[str, Any]:
             "text": f"Digraph(n={g.n}; {', '.join(f'{u}->{v}' for u, v in g.arcs)}), source {s}"}
 
 
+#: The domain has every positive weight: each exhaustive family's universe is every digraph and source with the
+#: family's weights only (``restricted``), so the all-n rows are proved assuming the other weights behave alike.
 WEIGHTED = Family("connected digraphs × weights {1,2,3} × every source", weighted_digraphs_with_sources,
-                  lambda k: connected_count(k, 3), describe, max_size=3)
+                  lambda k: connected_count(k, 3), describe, max_size=3, universe=weighted_universe,
+                  universe_count=weighted_universe_count, restricted="arc weights in {1, 2, 3}")
 UNIT = Family("connected digraphs × every source, BFS weights", connected_digraphs_with_sources,
-              lambda k: connected_count(k, 1), describe, max_size=4)
+              lambda k: connected_count(k, 1), describe, max_size=4, universe=digraphs_with_sources,
+              universe_count=lambda k: k * digraph_count(k), restricted="unit arc weights")
 TREES = Family("labeled trees × every root, BFS weights", rooted_labeled_trees, lambda k: k ** (k - 1), describe,
-               max_size=6)
+               max_size=6, universe=digraphs_with_sources, universe_count=lambda k: k * digraph_count(k),
+               restricted="unit arc weights")
 RANDOM = Family("seeded random digraphs, rational weights (12 per size)", _random_inputs, lambda k: 12, describe,
                 min_size=4, exhaustive=False, max_size=10)
 #: Scanned for λ only (the growth in the weight bound W): weights {1, 2}.

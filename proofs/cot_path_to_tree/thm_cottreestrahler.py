@@ -39,7 +39,7 @@ from proofs.cot_path_to_tree.constructions.cottreestrahler import (
 from symcot.check.exhaustive import Family
 from symcot.check.spec import Conclusion, StepwiseSpec
 from symcot.claims import Claim, ConstructionCheck
-from symcot.inputs import Digraph, rooted_labeled_trees
+from symcot.inputs import Digraph, digraph_count, digraphs_with_sources, rooted_labeled_trees
 from symcot.inputs.dyck_families import ordered_rooted_tree_family
 from symcot.model import generate
 from symcot.prove.alln.check import AllNCheck
@@ -82,7 +82,8 @@ CONCLUDES = (Concluded("exactly 2n - 1 CoT steps", ("bound", "tree-steps"),
                        "the stop rule fires exactly at T (the realization), the run stops (`bound`, proved without "
                        "`ends`), and T = 2n - 1"),)
 
-TREES = Family("labeled trees × every root", rooted_labeled_trees, lambda k: k ** (k - 1), describe)
+TREES = Family("labeled trees × every root", rooted_labeled_trees, lambda k: k ** (k - 1), describe,
+               universe=digraphs_with_sources, universe_count=lambda k: k * digraph_count(k))
 #: Part of the tree domain that scales (``symcot verify --reach 13``): every ordered tree, preorder labels, root 0.
 ORDERED = ordered_rooted_tree_family(describe)
 #: The construction checks' labeled trees: every labeling up to n = 6 (n^(n-1) inputs: 117,649 at n = 7), while the

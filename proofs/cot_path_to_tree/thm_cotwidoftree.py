@@ -66,7 +66,16 @@ from symcot.check.exhaustive import Family
 from symcot.check.inherit import Inheritance
 from symcot.check.spec import Conclusion, Run, StepwiseSpec
 from symcot.claims import Claim, ConstructionCheck, PropertyCheck, as_written, repair
-from symcot.inputs import Digraph, OrderedTree, catalan, ordered_trees, random_labeled_tree, rooted_labeled_trees
+from symcot.inputs import (
+    Digraph,
+    OrderedTree,
+    catalan,
+    digraph_count,
+    digraphs_with_sources,
+    ordered_trees,
+    random_labeled_tree,
+    rooted_labeled_trees,
+)
 from symcot.inputs.dyck_families import ordered_rooted_tree_family
 from symcot.prove.alln.check import AllNCheck
 from symcot.prove.lam.parameter import ParameterScan
@@ -104,7 +113,8 @@ SPEC = StepwiseSpec(
 #: thm:cotwidoftree:width: the same comparison on the width blocks (every block of ``enc`` but ``dis``).
 WIDTH_SPEC = replace(SPEC, compare=frozenset(WIDTH_BLOCKS))
 
-TREES = Family("labeled trees × every root, BFS weights", rooted_labeled_trees, lambda k: k ** (k - 1), describe_tree)
+TREES = Family("labeled trees × every root, BFS weights", rooted_labeled_trees, lambda k: k ** (k - 1), describe_tree,
+               universe=digraphs_with_sources, universe_count=lambda k: k * digraph_count(k))
 #: Part of the tree domain that scales (``symcot verify --reach 13``): every ordered tree, preorder labels, root 0.
 ORDERED_ROOTED = ordered_rooted_tree_family(describe_tree, ", BFS weights")
 TREE_FAMILIES = [TREES, ORDERED_ROOTED]

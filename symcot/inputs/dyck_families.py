@@ -10,13 +10,14 @@ plus an ordered forest), so that ψ and φ can be checked against something they
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterator
 from functools import lru_cache
 from typing import Any
 
 from symcot.errors import InvalidInputError
 from symcot.inputs.batch import InputBatch, tree_batch, word_batch
-from symcot.inputs.dyck import catalan, dyck_rank, dyck_words_range, validate_dyck
+from symcot.inputs.dyck import DOWN, UP, catalan, dyck_rank, dyck_words_range, validate_dyck
 from symcot.inputs.family import Family
 from symcot.inputs.trees import OrderedTree
 
@@ -87,8 +88,20 @@ def dyck_family(name: str = "Dyck words of length 2(n-1), n = vertices of ψ(w)"
             return word_batch(size, 0, 0)
         return word_batch(size, *bounds(size, lo, hi))
 
+    whole = start == 0 and stop is None
     return Family(name, inputs, count, describe_word, max_size=max_size, inputs_range=inputs_range, reach=True,
-                  batch_range=batch_range)
+                  batch_range=batch_range, universe=letter_strings if whole else None,
+                  universe_count=letter_string_count if whole else None)
+
+
+def letter_strings(size: int) -> Iterator[str]:
+    """Every string of ``U`` and ``D`` of length ``2(size - 1)``: the candidates among which the Dyck words are."""
+    return ("".join(p) for p in itertools.product((UP, DOWN), repeat=2 * _semilength(size)))
+
+
+def letter_string_count(size: int) -> int:
+    """``4^(size - 1)``: how many :func:`letter_strings` yields."""
+    return 4 ** _semilength(size)
 
 
 #: Every Dyck word, including the empty word (size 1).

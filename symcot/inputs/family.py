@@ -32,6 +32,16 @@ class Family:
         batch_range: ``batch_range(size, start, stop)`` gives the inputs of rank ``start ≤ r < stop`` as one
             :class:`~symcot.inputs.batch.InputBatch` (arrays; row ``i`` is the input of rank ``start + i``);
             ``None``: input objects only.
+        universe: ``universe(size)`` yields every candidate input of that size, a superset of ``inputs(size)``
+            (every digraph with every source for a family of trees × roots, every U/D string of a length for Dyck
+            words): the all-n prover checks that the inputs of the family are exactly the universe's inputs that
+            satisfy the statement's ``domain`` facts (:mod:`symcot.prove.alln.domain`). ``None``: declared by
+            nobody, and a proof over the family is ``proved assuming`` that it covers the domain.
+        universe_count: ``universe_count(size)``: how many ``universe(size)`` yields (``None``: counted while
+            enumerating); a size whose universe is past the prover's cap is not enumerated.
+        restricted: where the universe is only a *part* of each size's candidates (the domain has infinitely many
+            inputs of a size, e.g. every positive weight), the part in words (``"arc weights in {1, 2, 3}"``): the
+            check compares the family with the domain on that part, and a proof is ``proved assuming`` the rest.
 
     """
 
@@ -46,9 +56,14 @@ class Family:
     reach: bool = False
     partial: bool = False
     batch_range: Callable[[int, int, int], Any] | None = None
+    universe: Callable[[int], Iterable[Any]] | None = None
+    universe_count: Callable[[int], int] | None = None
+    restricted: str = ""
 
     def __post_init__(self) -> None:
-        for what in ("inputs", "count", "describe"):
+        for what in ("inputs", "count", "describe", "universe", "universe_count"):
+            if what.startswith("universe") and getattr(self, what) is None:
+                continue
             if not callable(getattr(self, what)):
                 got = type(getattr(self, what)).__name__
                 raise TypeError(f"Family {self.name!r}: {what} must be a function (got {got}); e.g. "

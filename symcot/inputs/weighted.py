@@ -82,6 +82,23 @@ def weighted_digraphs_with_sources(n: int, weights: Sequence[int | Fraction] = S
     return gen()
 
 
+def weighted_universe(n: int, weights: Sequence[int | Fraction] = SMALL_WEIGHTS) -> Iterator[tuple[Digraph, int]]:
+    """Every simple digraph (reachable or not) with every weight assignment from ``weights`` and every source.
+
+    The candidates among which :func:`weighted_digraphs_with_sources` are the ones every vertex is reachable in.
+    """
+    _check_n(n)
+    ws = tuple(weights)
+    return ((Digraph(n, g.arcs, assignment), s) for g in simple_digraphs(n)
+            for assignment in product(ws, repeat=len(g.arcs)) for s in range(n))
+
+
+def weighted_universe_count(n: int, weight_choices: int = len(SMALL_WEIGHTS)) -> int:
+    """How many :func:`weighted_universe` yields: ``n·(1 + c)^(n(n-1))`` for ``c`` weights."""
+    _check_n(n)
+    return n * (1 + weight_choices) ** (n * (n - 1))
+
+
 def random_weighted_digraph(n: int, rng: random.Random, p: float = 0.3, max_num: int = 20,
                             max_den: int = 6) -> tuple[Digraph, int]:
     """A random digraph connected from a random source, with exact rational weights in ``(0, max_num]``.

@@ -20,3 +20,12 @@ def test_a_family_without_functions_is_a_clear_error():
         Family("x", [1, 2], lambda k: 2)
     with pytest.raises(ValueError, match="min_size must be a non-negative integer"):
         Family("x", lambda k: [], lambda k: 0, min_size=-1)
+
+
+def test_a_universe_must_be_a_function_and_is_optional():
+    f = Family("x", lambda k: [], lambda k: 0)
+    assert f.universe is None and f.universe_count is None and f.restricted == ""
+    with pytest.raises(TypeError, match="Family 'x': universe must be a function"):
+        Family("x", lambda k: [], lambda k: 0, universe=[(0,)])
+    with pytest.raises(TypeError, match="universe_count must be a function"):
+        Family("x", lambda k: [], lambda k: 0, universe=lambda k: [], universe_count=3)

@@ -7,7 +7,12 @@ import pytest
 from proofs.cot_path_to_tree.algorithms.dijkstra import validate_dijkstra_input
 from symcot.errors import InvalidInputError
 from symcot.inputs.graphs import Digraph
-from symcot.inputs.weighted import validate_weighted
+from symcot.inputs.weighted import (
+    validate_weighted,
+    weighted_digraphs_with_sources,
+    weighted_universe,
+    weighted_universe_count,
+)
 
 
 def test_a_connected_weighted_digraph_is_accepted_with_its_source():
@@ -25,3 +30,10 @@ def test_what_is_outside_the_domain_is_named(g, source, message):
     for check in (validate_weighted, validate_dijkstra_input):
         with pytest.raises(InvalidInputError, match=message):
             check(g, source)
+
+
+def test_the_weighted_universe_holds_every_digraph_weighting_and_source():
+    for n in (1, 2, 3):
+        got = list(weighted_universe(n, (1, 2)))
+        assert len(got) == weighted_universe_count(n, 2) == n * 3 ** (n * (n - 1))
+        assert {(str(g), s) for g, s in weighted_digraphs_with_sources(n, (1, 2))} <= {(str(g), s) for g, s in got}

@@ -175,8 +175,11 @@ SATURATING = Decoder("prefix-sum-saturating", L, [Layer(Attention([HEAD], W_O), 
 # -- the reference, the input space and the parser of `symcot replay --input` ------------------------
 
 SPEC = StepwiseSpec(reference=REFERENCE, state_text=lambda s: str(s.total))
+#: ``universe``: every candidate input of a length (here strings over 0, 1, 2): the all-n prover checks that the
+#: family's inputs are exactly those of the universe on which the domain facts (``nonempty``, ``bits``) hold.
 BIT_STRINGS = Family(name="bit strings", inputs=lambda k: itertools.product((0, 1), repeat=k),
-                     count=lambda k: 2 ** k)
+                     count=lambda k: 2 ** k, universe=lambda k: itertools.product((0, 1, 2), repeat=k),
+                     universe_count=lambda k: 3 ** k)
 
 
 def parse_bits(text):

@@ -242,11 +242,13 @@ def interpret(inp: tuple[Any, int], states: Sequence[DkstState]) -> dict[str, An
 
 
 def inputs(inp: tuple[Any, int]) -> dict[str, Any]:
-    """The input symbols a prompt reads, ``n``, ``src``, ``arc`` and ``w``, of ``inp = (graph, source)``.
+    """The input symbols ``n``, ``src``, ``arc``, ``w`` (what a prompt reads), ``hop`` and ``pre`` of ``inp``.
 
     Also of a batch's stand-in ``(DigraphColumns, source)`` (unweighted: every arc weighs 1): ``arc(i, j)`` is then
-    every row's, a ``(B,)`` array. The weights may be symbols (symbolic replay). ``W``, ``hop`` and ``pre`` (a
-    search of the whole input) are :func:`interpret`'s.
+    every row's, a ``(B,)`` array, and ``hop``/``pre`` are left out (no prompt reads them). The weights may be
+    symbols (symbolic replay). ``hop`` and ``pre`` (a breadth-first search of the input) make the domain fact
+    ``reachable`` one of the input alone: an input outside the domain is known so without a run. ``W`` is
+    :func:`interpret`'s.
     """
     g, s = inp
     if isinstance(g, DigraphColumns):
@@ -257,7 +259,7 @@ def inputs(inp: tuple[Any, int]) -> dict[str, Any]:
 
         return {"n": size, "src": s, "arc": arc, "w": lambda i, j: 1}
     wi = weighted_input(g, s)
-    return {"n": wi.n, "src": wi.src, "arc": wi.arc, "w": wi.w}
+    return {"n": wi.n, "src": wi.src, "arc": wi.arc, "w": wi.w, **reach.breadth_first(wi.n, wi.src, wi.arc)}
 
 
 def infinity(c: Any) -> Any:

@@ -1,8 +1,9 @@
 r"""``AllNCheck``: a claim variant decided for every size by the all-n prover (``symcot verify --all-n``).
 
 The check runs, in order: the statement on concrete runs (:mod:`symcot.prove.alln.concrete`: every input of
-the claim's exhaustive families up to ``concrete_size``, facts up to ``facts_size``), then every proof
-obligation (:mod:`symcot.prove.alln.prover`). Verdicts:
+the claim's exhaustive families up to ``concrete_size``, facts up to ``facts_size``), the families against the
+statement's domain facts (:mod:`symcot.prove.alln.domain`: an ``error`` where they differ), the witness runs, then
+every proof obligation (:mod:`symcot.prove.alln.prover`). Verdicts:
 
 * ``proved`` with scope ``all n`` (and the derived ``λ`` rule where the weights have ``λ``) when every
   obligation is proved;
@@ -39,6 +40,7 @@ from symcot.prove.alln.conclude import (
 )
 from symcot.prove.alln.concrete import ConcreteFailure, check_statement, check_witness, witness_sizes
 from symcot.prove.alln.context import DEFAULT_TIMEOUT_S
+from symcot.prove.alln.domain import check_domain
 from symcot.prove.alln.kernel import assumptions, decide, refusal, traced
 from symcot.prove.alln.ops import NameClash, SymbolicTruthiness
 from symcot.prove.alln.prover import AllNResult, prove
@@ -221,6 +223,11 @@ class AllNCheck:
                            None, [*notes, f"the concrete phase checked {why} (no exhaustive family has an input up to "
                                           f"size {self.concrete_size}), so the statement is unchecked: no proof tried"],
                            scope="nothing established for all n", details={"concrete": concrete, "obligations": []})
+        dom = check_domain(stmt, self.spec.reference, self.families, self.concrete_size)
+        concrete["domain"] = dom.as_dict()
+        if dom.failure is not None:
+            return self._error(claim_id, cons.variant, SymcotError(dom.failure), "the input families against the "
+                               "statement's domain facts", notes, t0)
         sizes = witness_sizes(self.concrete_size, self.witness_size)
         wit = check_witness(cons, stmt, self.spec.reference, self.families, sizes)
         concrete["witness"] = {"size": max(wit.sizes, default=None), "sizes": wit.sizes, "input": wit.input,
@@ -324,7 +331,9 @@ class AllNCheck:
                            scope=f"the realization for all n ({second.agreement.text}); the claim's own statement "
                                  "not established")
         ran = self.second_solver and "not installed" not in second.agreement.text
-        assumed = assumptions(stmt, ran, (concrete.get("witness") or {}).get("sizes", []), self.concrete_size)
+        assumed = assumptions(stmt, ran, (concrete.get("witness") or {}).get("sizes", []), self.concrete_size,
+                              (concrete.get("domain") or {}).get("assumed", ["that the families cover the domain "
+                                                                               "(not checked)"]))
         status = decide(res.proved, assumed)
         if status is not None:
             names = ", ".join(c.conclusion for c in self.concludes)

@@ -185,10 +185,12 @@ def _check_sizes_and_lambda(cons: Construction, stmt: AllNStatement, c: Concrete
     """
     env = {str(k): v for k, v in cons.env(inp).items()}
     sizes = {sym: fn(c) for sym, fn in stmt.sizes.items()}
-    for sym, v in sizes.items():
-        if env.get(str(sym)) != v:
-            return ConcreteFailure("sizes", desc, None, f"size {sym}: the run compiles at env(input), the prover "
-                                   "reads the statement's size", v, env.get(str(sym)))
+    stated = {str(k): v for k, v in sizes.items()}
+    used = sorted({str(s) for b in cons.decoder.layout.blocks for s in sp.sympify(b.size).free_symbols})
+    for sym in used:
+        if env.get(sym) != stated.get(sym):
+            return ConcreteFailure("sizes", desc, None, f"size {sym} of the layout: the run compiles at env(input), "
+                                   "the prover reads the statement's size", stated.get(sym), env.get(sym))
     rule = cons.lam_rule
     if cons.lam_fixed is None and rule is not None and lam is not None:
         bound = sp.sympify(rule.formula).subs(sizes)

@@ -15,8 +15,9 @@ the kernel's result. The kernel builds its own inputs and decides:
    set of terms.
 3. **The verdict** (:func:`decide`). ``proved`` only when every obligation is proved, the witnesses ran at
    sizes beyond the concrete phase, and nothing is assumed beyond the trusted base every proof shares. A hand
-   fact (proved by hand, used as given) or a second solver not run makes it ``proved assuming …``, a verdict
-   of its own in the table, the JSON, the count line and the exit status (3).
+   fact (proved by hand, used as given), a second solver not run, or an input family that declares no universe
+   (nothing checks that it covers the statement's domain: :mod:`symcot.prove.alln.domain`) makes it
+   ``proved assuming …``, a verdict of its own in the table, the JSON, the count line and the exit status (3).
 """
 
 from __future__ import annotations
@@ -91,9 +92,13 @@ def traced(cons: Construction, vocabulary: Vocabulary | None) -> tuple[Construct
 
 
 def assumptions(stmt: AllNStatement, second_solver: bool, witness_sizes: Sequence[int],
-                concrete_size: int) -> list[str]:
-    """What a proof of ``stmt`` assumes beyond the shared trusted base (empty: a plain ``proved``)."""
-    out: list[str] = []
+                concrete_size: int, domain: Sequence[str] = ()) -> list[str]:
+    """What a proof of ``stmt`` assumes beyond the shared trusted base (empty: a plain ``proved``).
+
+    ``domain`` is what the input families leave assumed about the statement's domain
+    (:func:`symcot.prove.alln.domain.assumptions_of`: a family without a universe, or with a restricted one).
+    """
+    out: list[str] = list(domain)
     hand = [f.name for f in stmt.vocabulary.facts if f.kind == "hand"]
     if hand:
         out.append(f"the hand facts {', '.join(hand)} (proved by hand, used as given)")

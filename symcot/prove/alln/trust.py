@@ -31,6 +31,9 @@ SHARED = (
     "witnesses evaluate them, the user's functions are never called again",
     "the term evaluator (symcot/prove/alln/term.py) gives each operator Z3's meaning: compared with Z3's own "
     "evaluation of the same terms on real runs and on random terms (tests/prove/alln/test_term.py)",
+    "the domain of a statement is its domain facts, and the families are checked to be exactly that domain at every "
+    "size to the concrete size or the universe cap, through the traced terms (symcot/prove/alln/domain.py); a "
+    "family with no universe, or a restricted one, is an assumption of the row",
     "what is proved is what runs (symcot/prove/alln/kernel.py): the construction writes none of its prompt, weights, "
     "λ or stop itself (refused otherwise); its runs read the traced segments, the IR decoder, lam_fixed or lam_rule",
 )
@@ -43,6 +46,24 @@ def _readings(concrete: dict[str, Any]) -> str:
     at = f" and on the witness runs of sizes {', '.join(map(str, sizes))}" if sizes else ""
     return (f"its term evaluated on every input to size {concrete.get('facts_size')}{at}; Z3's own evaluation of the "
             f"term agrees on every input to size {concrete.get('z3_reading_size')}")
+
+
+def _domain_item(dom: dict[str, Any], sizes: Any) -> str:
+    """The input families against the statement's domain facts (:mod:`symcot.prove.alln.domain`)."""
+    checked = dom.get("sizes") or []
+    head = ("the input families are the statement's domain: the concrete phase (to size "
+            f"{sizes}) ran exactly the inputs the domain facts admit")
+    if not checked:
+        where = "not checked at any size (no exhaustive family declares a universe)"
+    else:
+        where = (f"checked at sizes {checked[0]}..{checked[-1]} ({dom.get('family_inputs')} family inputs satisfy "
+                 f"every domain fact; the {dom.get('in_domain')} of {dom.get('universe_inputs')} universe inputs the "
+                 "domain facts admit are all family inputs)")
+        if dom.get("capped_at") is not None:
+            where += (f"; not at size {dom['capped_at']} and beyond, whose universe has more than {dom.get('cap')} "
+                      "candidates (the cap)")
+    assumed = dom.get("assumed") or []
+    return f"{head}: {where}" + (f"; assumed: {'; '.join(assumed)}" if assumed else "")
 
 
 def trusted_base(stmt: AllNStatement, concrete: dict[str, Any], lam: str | None = None,
@@ -68,6 +89,7 @@ def trusted_base(stmt: AllNStatement, concrete: dict[str, Any], lam: str | None 
                f"reference states' fields on every input to size {sizes}; {where} (one view per name)")
     out.append(f"the prompt: the statement's traced segments, which the construction's runs read (it writes no prompt "
                f"of its own); equal token for token to the segments on every input to size {sizes} and the witnesses")
+    out.append(_domain_item(concrete.get("domain") or {}, sizes))
     out.append("the sizes and λ of the runs: env(input) equals the statement's sizes, and the run's λ meets the "
                f"hypothesis the prover assumes, on every input to size {sizes} and the witnesses")
     ends = ("the stop rule is proved to fire exactly at T" if stops else

@@ -57,7 +57,9 @@ def _row(res, **kw):
     m = importlib.import_module("proofs.cot_path_to_tree.thm_cotdfs")
     chk = AllNCheck(DfsConstruction, m.SPEC, [m.DIGRAPHS], **kw)
     cons = DfsConstruction()
-    concrete = {"inputs": 5, "facts_size": 3, "sizes_complete": 3, "witness": {"sizes": [4, 5, 7]}}
+    concrete = {"inputs": 5, "facts_size": 3, "sizes_complete": 3,
+                "witness": {"sizes": [5, 6, 9], "input": None, "inputs": 0},
+                "domain": {"sizes": [1, 2, 3], "family_inputs": 5, "universe_inputs": 5, "in_domain": 5, "assumed": []}}
     return chk._verdict("thm:cotdfs", cons, cons.all_n, res, concrete, [], 1.0)
 
 
@@ -75,6 +77,8 @@ def test_rows_from_results():
     row = _row(res, beyond="the count on trees")
     assert row.verdict == "unknown" and "the count on trees" in row.notes[-1]
     assert _row(AllNResult("x", [])).verdict == "unknown"  # no obligation: never proved
+    assert any(t.startswith("the input families are the statement's domain") and "checked at sizes 1..3" in t
+               for t in _row(res).details["trusted_base"])
 
 
 def _broken_reference(inp):

@@ -267,3 +267,13 @@ def test_a_stop_rule_of_another_type_is_refused():
         stop = Late("flg", 1)
 
     assert "stop rule" in refusal(_cons(cls=WithStop))
+
+
+def test_an_extending_vocabulary_whose_bounds_are_shared_at_two_positions_is_traced_once_per_arity():
+    # DFS's vertex bound serves as a first and as a second variable: one trace per function and arity, so the
+    # extension's first facts are the statement's own traced facts
+    from proofs.cot_path_to_tree.thm_cotdfs import CLAIMS
+
+    chk = next(c for c in CLAIMS[0].checks if isinstance(c, AllNCheck))
+    _, own, full = traced(chk.construction(), chk.vocabulary)
+    assert full.vocabulary.facts[:len(own.vocabulary.facts)] == own.vocabulary.facts

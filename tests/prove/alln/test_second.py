@@ -15,7 +15,9 @@ from symcot.prove.alln.second import agreement, load_cvc5, recheck, second_opini
 
 cvc5 = pytest.importorskip("cvc5")
 
-CONCRETE = {"inputs": 5, "facts_size": 3, "sizes_complete": 3, "witness": {"sizes": [4, 5, 7]}}
+CONCRETE = {"inputs": 5, "facts_size": 3, "sizes_complete": 3,
+            "witness": {"sizes": [5, 6, 9], "input": None, "inputs": 0},
+            "domain": {"sizes": [1, 2, 3], "family_inputs": 5, "universe_inputs": 5, "in_domain": 5, "assumed": []}}
 
 
 def _proved_by_hand():

@@ -75,9 +75,12 @@ def test_the_views_read_lambda_for_infinity_where_the_prover_binds_it():
 def test_inputs_are_the_interpretations_input_symbols():
     inp = (Digraph.from_weighted_arcs(4, {(2, 0): 3, (0, 1): 1, (1, 3): 2, (2, 3): 1}), 2)
     got, full = inputs(inp), VOCABULARY.interpret(inp, dijkstra_dynamic(*inp))
-    assert sorted(got) == ["arc", "n", "src", "w"] and (got["n"], got["src"]) == (full["n"], full["src"]) == (4, 2)
+    assert sorted(got) == ["arc", "hop", "n", "pre", "src", "w"]
+    assert (got["n"], got["src"]) == (full["n"], full["src"]) == (4, 2)
     pairs = [(i, j) for i in range(4) for j in range(4)]
     assert all(got["arc"](i, j) == full["arc"](i, j) and got["w"](i, j) == full["w"](i, j) for i, j in pairs)
+    # hop and pre are the input's (so the domain fact `reachable` is read without a run), and the run's alike
+    assert all(got[k](v) == full[k](v) for k in ("hop", "pre") for v in range(4))
     # the interpretation's search of the whole input: the largest weight and a breadth-first tree from the source
     assert full["W"] == 3
     assert [full["hop"](v) for v in range(4)] == [1, 2, 0, 1] and [full["pre"](v) for v in range(4)] == [2, 0, -1, 2]
