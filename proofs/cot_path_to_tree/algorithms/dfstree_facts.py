@@ -23,9 +23,11 @@ from typing import Any
 from proofs.cot_path_to_tree.algorithms import reach
 from proofs.cot_path_to_tree.algorithms.dfs import dfs_input
 from proofs.cot_path_to_tree.algorithms.dfs_facts import VERTEX
+from proofs.cot_path_to_tree.algorithms.dfs_facts import inputs as dfs_inputs
 from proofs.cot_path_to_tree.algorithms.dfsstack_facts import BOUND, lemma
 from proofs.cot_path_to_tree.algorithms.dfsstack_facts import VOCABULARY as DFS_STACK_VOCABULARY
 from symcot.algorithms.logic import Direct, Fact, Induction
+from symcot.inputs import Digraph
 
 DOMAIN = (
     Fact("reachable", (VERTEX,), reach.reachable("adj"), "domain",
@@ -55,5 +57,17 @@ def interpret(inp: tuple[Any, int], states: Sequence[Any]) -> dict[str, Any]:
     return {**DFS_STACK_VOCABULARY.interpret(inp, states), **reach.breadth_first(g.n, g.src, g.adj)}
 
 
+def inputs(inp: tuple[Any, Any]) -> dict[str, Any]:
+    """The DFS input symbols and, of one input, ``hop``/``pre`` of a BFS: ``reachable`` reads the input alone.
+
+    A batch's stand-in (a graph that is not a :class:`~symcot.inputs.Digraph`) gets the DFS symbols only: no prompt
+    reads ``hop`` or ``pre``.
+    """
+    out = dfs_inputs(inp)
+    if isinstance(inp[0], Digraph):
+        out.update(reach.breadth_first(out["n"], out["src"], out["adj"]))
+    return out
+
+
 VOCABULARY = DFS_STACK_VOCABULARY.extended("eq:dfsdynamic on a graph reachable from s", reach.SYMBOLS,
-                                           DOMAIN + DERIVED, interpret=interpret)
+                                           DOMAIN + DERIVED, interpret=interpret, inputs=inputs)

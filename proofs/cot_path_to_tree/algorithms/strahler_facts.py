@@ -104,8 +104,8 @@ def interpret(inp: tuple[Any, int], states: Sequence[StrahlerState]) -> dict[str
 
 
 def inputs(inp: tuple[Any, Any]) -> dict[str, Any]:
-    """The input symbols of ``(tree, root)`` (or of a batch's stand-in), without a run: the DFS ones."""
-    return dfs_inputs(inp)
+    """The input symbols of ``(tree, root)`` (or of a batch's stand-in), without a run: the DFS tree vocabulary's."""
+    return DFS_TREE.inputs(inp) if DFS_TREE.inputs is not None else dfs_inputs(inp)
 
 
 VIEWS = {"acc_m": lambda c, t: c.accM(t), "acc_c": lambda c, t: c.accC(t)}

@@ -51,7 +51,11 @@ class Concluded:
 
 
 def narrowed(stmt: AllNStatement, vocab: Vocabulary) -> AllNStatement:
-    """``stmt`` over ``vocab``, which must extend its vocabulary (its symbols, facts and views first, unchanged)."""
+    """``stmt`` over ``vocab``, which must extend its vocabulary (its symbols, facts and views first, unchanged).
+
+    Its input interpretation may read more symbols of the input (a search of it, for a domain fact); the prompt is
+    read through the construction's own statement.
+    """
     own = stmt.vocabulary
     n_sym, n_fact = len(own.symbols), len(own.facts)
     if vocab.symbols[:n_sym] != own.symbols or vocab.facts[:n_fact] != own.facts:
@@ -60,8 +64,8 @@ def narrowed(stmt: AllNStatement, vocab: Vocabulary) -> AllNStatement:
     changed = sorted(k for k, v in own.views.items() if vocab.views.get(k) is not v)
     if changed:
         raise ValueError(f"vocabulary {vocab.name!r} changes the statement's views {changed}")
-    if vocab.inputs is not own.inputs:
-        raise ValueError(f"vocabulary {vocab.name!r} reads the input otherwise than the statement's {own.name!r}")
+    if own.inputs is not None and vocab.inputs is None:
+        raise ValueError(f"vocabulary {vocab.name!r} has no input interpretation, the statement's {own.name!r} has one")
     return replace(stmt, vocabulary=vocab)
 
 

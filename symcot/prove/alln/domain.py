@@ -10,7 +10,10 @@ admit. :func:`check_domain` checks both sides on each size up to the concrete si
   domain, and the concrete phase checked the statement on something the proof does not cover);
 * every universe input that satisfies every domain fact is an input of some exhaustive family of that size, compared
   by a canonical key (the ``describe`` of the first family with a universe, as JSON): else the family omits part of
-  the domain, and the proof covers inputs the concrete phase never ran.
+  the domain, and the proof covers inputs the concrete phase never ran. The statement's prompt, sizes and λ are
+  the kernel's on every input (they run from the traced statement), so an omission leaves only the agreement of
+  the definitions and views with the reference on the omitted inputs unchecked: the row is ``proved assuming``
+  it, naming the first omitted input.
 
 The facts are the *traced* statement's (:class:`~symcot.prove.alln.trace.TermFn`: the terms the prover reads, never
 the user's functions), evaluated on the vocabulary's input interpretation ``inputs(inp)`` where a fact reads only
@@ -67,6 +70,8 @@ class DomainReport:
     in_domain: int = 0
     assumed: list[str] = field(default_factory=list)
     failure: str | None = None
+    #: The first domain input the families omit (their checks then cover a part of the domain: an assumption).
+    omitted: str | None = None
     seconds: float = 0.0
     #: The same check (the same families, reference, interpretations and domain terms) ran before in this process.
     cached: bool = False
@@ -75,7 +80,7 @@ class DomainReport:
         """JSON-friendly (``details.concrete.domain``)."""
         return {"sizes": self.sizes, "capped_at": self.capped_at, "cap": self.cap,
                 "family_inputs": self.family_inputs, "universe_inputs": self.universe_inputs,
-                "in_domain": self.in_domain, "assumed": self.assumed, "failure": self.failure,
+                "in_domain": self.in_domain, "assumed": self.assumed, "failure": self.failure, "omitted": self.omitted,
                 "seconds": round(self.seconds, 3), "cached": self.cached}
 
 
@@ -287,11 +292,11 @@ def _size(dom: _Domain, active: Sequence[Family], universes: dict[str, list[Any]
                 raise DomainMismatch(f"family {fam.name!r} has an input at size {size} that no universe of the row "
                                      f"holds: {_text(fam, inp)} (a universe must be a superset of its family)")
     missing = [k for k in admitted if k not in found]
-    if missing:
+    if missing and rep.omitted is None:
         fam, inp = admitted[missing[0]]
         names = ", ".join(f.name for f in active)
-        raise DomainMismatch(f"the families ({names}) omit an input of the domain at size {size}: {_text(fam, inp)} "
-                             f"(every domain fact holds on it; found in the universe of {fam.name!r})")
+        rep.omitted = (f"the families ({names}) omit inputs of the domain, the first at size {size}: {_text(fam, inp)} "
+                       f"(every domain fact holds on it; {len(missing)} at that size)")
 
 
 def _sizes(families: Sequence[Family], max_size: int) -> Iterator[tuple[int, list[Family]]]:
@@ -373,6 +378,10 @@ def check_domain(stmt: AllNStatement, reference: Callable[[Any], Sequence[Any]],
             rep.sizes.append(size)
     except DomainMismatch as e:
         rep.failure = str(e)
+    if rep.omitted is not None:
+        rep.assumed.append(f"that the statement's definitions, views and prompt agree with the reference on the domain "
+                           f"inputs the exhaustive families omit ({rep.omitted}); a domain fact narrowing the domain "
+                           "to the families, or families covering it, would discharge this")
     rep.seconds = time.perf_counter() - t0
     _CACHE[key] = ((tuple(families), reference, vocab.inputs, vocab.interpret), rep)
     return replace(rep, sizes=list(rep.sizes), assumed=list(rep.assumed))
