@@ -9,14 +9,51 @@ from symcot.check.verdict import Verdict
 _PHASES = ("lemma", "fact", "base", "sum", "step", "stop", "statement")
 
 
+def _explanation(e: dict[str, Any]) -> list[str]:
+    """The lines of a not-proved obligation's explanation (:mod:`symcot.prove.alln.explain`)."""
+    pad = "        "
+    out: list[str] = []
+    if "unsupported" in e:
+        return [f"{pad}not stated: {e['unsupported']}"]
+    if "equation" in e:
+        eq = e["equation"]
+        out += [f"{pad}the equation that failed" + (f" (when {eq['when']})" if eq.get("when") else "") + ":",
+                f"{pad}  decoder:   {eq['decoder']}", f"{pad}  statement: {eq['statement']}"]
+    elif "goal" in e:
+        out.append(f"{pad}the goal: {e['goal']}")
+    scope = e.get("in_scope") or {}
+    if scope.get("facts"):
+        out.append(f"{pad}facts in scope:")
+        out += [f"{pad}  - {f}" for f in scope["facts"]]
+    if scope.get("hypotheses"):
+        out.append(f"{pad}hypotheses: " + "; ".join(scope["hypotheses"]))
+    cm = e.get("counter_model")
+    if cm:
+        out.append(f"{pad}counter-model (least sizes and step, Z3's seeds fixed): " + ", ".join(cm["values"]))
+        if cm.get("sides"):
+            out.append(f"{pad}  there the decoder gives {cm['sides']['decoder']}, the statement "
+                       f"{cm['sides']['statement']}")
+        out += [f"{pad}  {u}" for u in cm.get("relus", [])]
+    if e.get("counter_model_lost"):
+        out.append(f"{pad}{e['counter_model_lost']}")
+    if e.get("timeout"):
+        out.append(f"{pad}{e['timeout']}")
+        out += [f"{pad}  usual cause: {c}" for c in e.get("causes", [])]
+        out.append(f"{pad}  to raise the limit: {e['raise_limit']}")
+    return out
+
+
 def _line(o: dict[str, Any]) -> str:
     at = f"layer {o['layer']} " if o.get("layer") is not None else ""
     used = f"\n        facts used: {', '.join(o['used'])}" if o.get("used") else ""
-    detail = f"\n        why not proved: {o['detail']}" if o.get("detail") and o["status"] != "proved" else ""
     second = f"\n        cvc5: {o['second']}" if o.get("second") else ""
     smt2 = f"\n        SMT-LIB 2: {o['smt2']}" if o.get("smt2") else ""
-    return (f"  [{o['status']}] {at}{o['where']}: {o['statement']}\n        discharged by: {o['method']} "
-            f"({o['seconds']} s){used}{second}{smt2}{detail}")
+    head = f"  [{o['status']}] {at}{o['where']}: {o['statement']}"
+    if o["status"] == "proved":
+        return f"{head}\n        discharged by: {o['method']} ({o['seconds']} s){used}{second}{smt2}"
+    detail = f"\n        why not proved: {o['detail']}" if o.get("detail") else ""
+    lines = _explanation(o["explain"]) if o.get("explain") else []
+    return f"{head}\n        not proved ({o['seconds']} s){second}{smt2}{detail}" + "".join(f"\n{x}" for x in lines)
 
 
 def render_obligations(rows: list[Verdict]) -> str:

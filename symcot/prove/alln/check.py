@@ -44,6 +44,7 @@ from symcot.prove.alln.prover import AllNResult, prove
 from symcot.prove.alln.second import DEFAULT_TIMEOUT_S as SECOND_TIMEOUT_S
 from symcot.prove.alln.second import second_opinion
 from symcot.prove.alln.trust import trusted_base, trusted_summary
+from symcot.prove.alln.unproved import settle
 
 METHOD = "all-n proof: one CoT step at symbolic n and t, by Z3 on the IR's block algebra"
 
@@ -307,6 +308,8 @@ class AllNCheck:
                            [*notes, *both, trusted_summary(stmt, concrete, lam_words)], details=details, scope=scope)
         first = res.first_failure
         why = first.line() if first is not None else "no step obligation was stated"
-        return Verdict(claim_id, cons.variant, "unknown", self.method, None, concrete["inputs"], seconds, None,
-                       [*notes, f"first obligation not proved: {why}"], details=details,
-                       scope="nothing established for all n")
+        row = Verdict(claim_id, cons.variant, "unknown", self.method, None, concrete["inputs"], seconds, None,
+                      [*notes, f"first obligation not proved: {why}"], details=details,
+                      scope="nothing established for all n")
+        # Each obligation not proved explained; a real counterexample searched for (refuted when found).
+        return settle(self, claim_id, cons, stmt, res.obligations, row)

@@ -1,0 +1,239 @@
+r"""Why an all-n obligation is not proved: the equation, what was in scope, and a counter-model or the timeout.
+
+For every obligation of a row that is not proved (:func:`explain`):
+
+* **the equation** -- a block obligation's two sides, the decoder's value of the block (``got``: what the
+  layers compute) and the statement's (``want``), printed with the user's symbol names
+  (:mod:`symcot.prove.alln.terms`); any other obligation's goal as written;
+* **in scope** -- the vocabulary's facts (with their kind and source) and the obligation's local hypotheses
+  (``0 ≤ t < T``, the head's case, …) that the query assumed;
+* **a counter-model** (Z3 answered ``sat``) -- the query is solved again with Z3's random seeds fixed, then the
+  size and step symbols are made as small as the query allows, one after the other (``n``, ``T``, … then ``t``),
+  each fixed before the next: the model is the least in that order, the same from run to run. It gives the
+  value of every symbol and application the goal mentions, of each side, and of each ReLU's argument (which
+  unit fires);
+* **a timeout** (Z3 answered ``unknown``) -- the seconds, Z3's limit and resource count, the usual causes
+  (a ReLU argument whose sign no fact in scope decides) and the option that raises the limit.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import z3
+
+from symcot.prove.alln.context import Obligation, Query
+from symcot.prove.alln.terms import applications, constants, relu_arg, relus, show
+
+#: Z3's random seed for the counter-model (fixed: the same model every run).
+SEED = 0
+#: Seconds for the query solved again for its model, and for each try of a smaller value.
+MODEL_TIMEOUT_S = 10.0
+MINIMISE_TIMEOUT_S = 2.0
+#: Tries per symbol while minimising (a binary search: enough for values below 2^12).
+MINIMISE_TRIES = 12
+#: The prover's own step constant (:data:`symcot.prove.alln.prover.STEP_NAME`).
+STEP = "t!"
+TIMEOUT_OPTION = "AllNCheck(..., timeout_s=SECONDS) in the claim module (Z3's limit per obligation)"
+
+
+@dataclass(frozen=True)
+class FactInfo:
+    """What a fact in scope is: its kind (``domain``, ``definition``, ``derived``, …) and where it comes from."""
+
+    kind: str
+    source: str = ""
+
+
+def equation(goal: Any) -> dict[str, str] | None:
+    """``{"decoder", "statement"[, "when"]}`` of a block obligation's goal ``got = want`` (under a guard)."""
+    when = None
+    if z3.is_app(goal) and goal.decl().kind() == z3.Z3_OP_IMPLIES:
+        when, goal = goal.arg(0), goal.arg(1)
+    if not (z3.is_app(goal) and goal.decl().kind() == z3.Z3_OP_EQ):
+        return None
+    out = {"decoder": show(goal.arg(0)), "statement": show(goal.arg(1))}
+    if when is not None:
+        out["when"] = show(when)
+    return out
+
+
+def _solver(hyps: Sequence[tuple[str, Any]], goal: Any, timeout_s: float) -> z3.Solver:
+    s = z3.Solver()
+    s.set("random_seed", SEED)
+    s.set("timeout", int(1000 * timeout_s))
+    for _, f in hyps:
+        s.add(f)
+    s.add(z3.Not(goal))
+    return s
+
+
+def _order(query: Query, kinds: Mapping[str, Any]) -> list[Any]:
+    """The integer constants to minimise: the vocabulary's (sizes, step counts) in its order, ``t``, the rest."""
+    found = {str(c.decl().name()): c for _, f in query.hyps for c in constants(f)}
+    found.update({str(c.decl().name()): c for c in constants(query.goal)})
+    ints = {k: v for k, v in found.items() if v.sort() == z3.IntSort()}
+    first = [k for k in kinds if k in ints]
+    rest = sorted(k for k in ints if k not in first and k != STEP)
+    return [ints[k] for k in [*first, *([STEP] if STEP in ints else []), *rest]]
+
+
+def _least(s: z3.Solver, v: Any, cur: int) -> int:
+    """The least value of ``v`` (≥ 0) that ``s`` allows, by binary search below ``cur`` (a bound, in tries)."""
+    lo, hi = 0, cur
+    for _ in range(MINIMISE_TRIES):
+        if lo >= hi:
+            break
+        mid = (lo + hi) // 2
+        s.push()
+        s.add(v <= mid)
+        r = s.check()
+        if r == z3.sat:
+            hi = min(mid, s.model().eval(v, model_completion=True).as_long())
+        else:
+            lo = mid + 1
+        s.pop()
+    return hi
+
+
+def counter_model(query: Query, kinds: Mapping[str, Any], timeout_s: float = MODEL_TIMEOUT_S) -> z3.ModelRef | None:
+    """The least model of ``hyps ∧ ¬goal`` (see the module docstring); ``None`` when Z3 gives none in time."""
+    s = _solver(query.hyps, query.goal, timeout_s)
+    if s.check() != z3.sat:
+        return None
+    model = s.model()
+    s.set("timeout", int(1000 * MINIMISE_TIMEOUT_S))
+    for v in _order(query, kinds):
+        cur = model.eval(v, model_completion=True)
+        if not z3.is_int_value(cur):
+            continue
+        value = cur.as_long()
+        if value > 0:
+            value = _least(s, v, value)
+        s.add(v == value)
+        if value != cur.as_long():
+            s.set("timeout", int(1000 * timeout_s))
+            if s.check() != z3.sat:
+                return model
+            model = s.model()
+            s.set("timeout", int(1000 * MINIMISE_TIMEOUT_S))
+    return model
+
+
+def _value(model: z3.ModelRef, e: Any) -> str:
+    return show(model.eval(e, model_completion=True))
+
+
+def _grounded(model: z3.ModelRef, a: Any) -> str:
+    """``acc(t)`` read at the model's arguments: ``acc(5)``."""
+    if a.num_args() == 0:
+        return show(a)
+    return show(a.decl()(*[model.eval(x, model_completion=True) for x in a.children()]))
+
+
+def model_values(model: z3.ModelRef, goal: Any, symbols: Sequence[Any] = ()) -> dict[str, Any]:
+    """``symbols`` and every symbol and application in ``goal`` with its value; each side's value; each ReLU's
+    argument."""
+    values = []
+    for a in [*symbols, *[a for a in applications(goal) if not any(a.eq(s) for s in symbols)]]:
+        at = _grounded(model, a)
+        name = show(a)
+        values.append(f"{name} = {_value(model, a)}" if at == name else f"{name} = {at} = {_value(model, a)}")
+    out: dict[str, Any] = {"values": values}
+    body = goal.arg(1) if z3.is_app(goal) and goal.decl().kind() == z3.Z3_OP_IMPLIES else goal
+    if z3.is_app(body) and body.decl().kind() == z3.Z3_OP_EQ:
+        out["sides"] = {"decoder": _value(model, body.arg(0)), "statement": _value(model, body.arg(1))}
+    units = []
+    for arg in relus(goal):
+        v = model.eval(arg, model_completion=True)
+        fires = z3.is_true(z3.simplify(v > 0))
+        units.append(f"ReLU({show(arg)}): argument {show(v)}, " + ("the unit fires" if fires else "the unit is off"))
+    if units:
+        out["relus"] = units
+    return out
+
+
+def _scope(query: Query, facts: Mapping[str, FactInfo]) -> dict[str, list[str]]:
+    fs, hs = [], []
+    for name, f in query.hyps:
+        info = facts.get(name)
+        if info is not None:
+            fs.append(f"{name} ({info.kind}{': ' + info.source if info.source else ''})")
+        elif name not in fs and name not in hs:
+            hs.append(f"{name}: {show(f)}" if not z3.is_quantifier(f) else name)
+    return {"facts": fs, "hypotheses": hs}
+
+
+def _timeout(ob: Obligation, timeout_s: float) -> dict[str, Any]:
+    m = re.search(r"rlimit (\d+)", ob.detail)
+    reason = ob.detail.removeprefix("Z3: ").split(" (")[0]
+    limit = f"Z3's limit per obligation {timeout_s:g} s" + (f", resource count {m.group(1)} when stopped" if m else "")
+    timed_out = reason in ("canceled", "timeout")
+    head = (f"timed out after {ob.seconds:.3g} s ({limit})" if timed_out else
+            f"Z3 gave up after {ob.seconds:.3g} s: {reason} ({limit})")
+    causes = ["a value a ReLU must keep on one side (its argument ≥ 0, or ≤ 0) with no fact in scope bounding it: "
+              "state the bound as a derived fact of the vocabulary (with its proof)"]
+    goal = ob.query.goal if ob.query is not None else None
+    args = relus(goal) if goal is not None else []
+    if args:
+        causes.append("the ReLU arguments here: " + "; ".join(show(a) for a in args))
+    causes.append("a fact that holds but that Z3 would need induction to see (state it as a derived fact with "
+                  "Induction)")
+    return {"timeout": head, "causes": causes, "raise_limit": TIMEOUT_OPTION}
+
+
+def explain(ob: Obligation, facts: Mapping[str, FactInfo], kinds: Mapping[str, Any] = (), *,
+            timeout_s: float = 60.0, model_timeout_s: float = MODEL_TIMEOUT_S, model: bool = True) -> dict[str, Any]:
+    """The explanation of an obligation that is not proved (JSON-friendly; see the module docstring).
+
+    ``model``: solve a failed obligation again for its least counter-model (else only Z3's words on it).
+    """
+    out: dict[str, Any] = {}
+    q = ob.query
+    if ob.status == "unsupported" or q is None:
+        return {"unsupported": ob.detail or "the obligation could not be stated"}
+    kinds = kinds if isinstance(kinds, Mapping) else dict.fromkeys(kinds)
+    eq = equation(q.goal)
+    if eq is not None:
+        out["equation"] = eq
+    else:
+        out["goal"] = show(q.goal)
+    out["in_scope"] = _scope(q, facts)
+    if ob.status != "failed":
+        out.update(_timeout(ob, timeout_s))
+        return out
+    cm = counter_model(q, kinds, model_timeout_s) if model else None
+    if cm is not None:
+        out["counter_model"] = model_values(cm, q.goal, [v for v in _order(q, kinds)
+                                                         if show(v) in kinds or str(v) == STEP])
+    else:
+        out["counter_model_lost"] = (f"Z3 found a model during the proof ({ob.detail})" + (
+            f" but gave none in {model_timeout_s:g} s with its seeds fixed" if model else
+            "; not solved again (the row's first obligations are)"))
+    return out
+
+
+def explain_failures(obligations: Sequence[Obligation], vocabulary: Any, timeout_s: float,
+                     model_timeout_s: float = MODEL_TIMEOUT_S, models: int | None = None) -> list[dict[str, Any] | None]:
+    """:func:`explain` of each obligation of ``obligations`` that is not proved (``None`` for a proved one).
+
+    ``models``: at most this many failed obligations are solved again for their counter-model (``None``: all).
+    """
+    facts = {f.name: FactInfo(f.kind, f.source) for f in getattr(vocabulary, "facts", ())}
+    kinds = {s.name: None for s in getattr(vocabulary, "symbols", ()) if getattr(s, "arity", 1) == 0}
+    out: list[dict[str, Any] | None] = []
+    solved = 0
+    for o in obligations:
+        if o.ok:
+            out.append(None)
+            continue
+        again = o.status == "failed" and (models is None or solved < models)
+        solved += again
+        out.append(explain(o, facts, kinds, timeout_s=timeout_s, model_timeout_s=model_timeout_s, model=again))
+    return out
+
+
+__all__ = ["FactInfo", "counter_model", "equation", "explain", "explain_failures", "model_values", "relu_arg"]

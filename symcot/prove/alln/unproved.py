@@ -1,0 +1,72 @@
+r"""An all-n row whose obligations are not all proved: each explained, then a real counterexample looked for.
+
+:func:`settle` takes the ``unknown`` row :class:`~symcot.prove.alln.check.AllNCheck` builds when an obligation is
+not proved and
+
+1. adds to each such obligation's JSON form its explanation (``"explain"``: :mod:`symcot.prove.alln.explain`):
+   the equation, the facts in scope, the counter-model or the timeout;
+2. searches for a real input on which the decoder departs from the reference (:mod:`symcot.prove.alln.search`),
+   starting above the sizes the concrete phase covered and at the sizes the counter-models name.
+
+A failure found makes the row ``refuted``, with the smallest counterexample the search found, as the default check
+reports it; none keeps it ``unknown`` and says how far the search went.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from symcot.check.verdict import Verdict
+from symcot.constructions.alln import AllNStatement
+from symcot.constructions.base import Construction
+from symcot.prove.alln.explain import explain_failures
+from symcot.prove.alln.search import model_inputs, search
+
+#: Obligations explained with a counter-model per row (each is solved again): the others get the rest.
+MODELS_PER_ROW = 8
+REFUTED_METHOD = "exact replay of inputs beyond the all-n proof's concrete phase (the proof did not go through)"
+
+
+def _model_sizes(explanations: Sequence[dict[str, Any] | None], size_names: Sequence[str]) -> list[int]:
+    """The values the counter-models give the statement's size symbols (``n = 6``)."""
+    out: set[int] = set()
+    for e in explanations:
+        for v in ((e or {}).get("counter_model") or {}).get("values", []):
+            m = re.match(r"^(\w+) = (-?\d+)$", v)
+            if m and m.group(1) in size_names and int(m.group(2)) > 0:
+                out.add(int(m.group(2)))
+    return sorted(out)
+
+
+def settle(check: Any, claim_id: str, cons: Construction, stmt: AllNStatement, obligations: Sequence[Any],
+           row: Verdict) -> Verdict:
+    """The ``unknown`` row ``row`` explained, and ``refuted`` where a real counterexample is found.
+
+    ``check``: the :class:`~symcot.prove.alln.check.AllNCheck` (its spec, families, sizes and Z3 limit).
+    """
+    details = dict(row.details or {})
+    dicts = list(details.get("obligations") or [])
+    explanations = explain_failures(obligations, stmt.vocabulary, check.timeout_s, models=MODELS_PER_ROW)
+    for d, e in zip(dicts, explanations, strict=False):
+        if e is not None:
+            d["explain"] = e
+    details["obligations"] = dicts
+    concrete = details.get("concrete") or {}
+    start = int(concrete.get("sizes_complete") or check.concrete_size) + 1
+    names = [str(s) for s in stmt.sizes]
+    values = [v for e in explanations for v in ((e or {}).get("counter_model") or {}).get("values", [])]
+    found = search(claim_id, cons, check.spec, list(check.families), start, _model_sizes(explanations, names),
+                   model_inputs(values), stmt.vocabulary.inputs)
+    details["search"] = found.as_dict()
+    if not found.found or found.row is None:
+        return Verdict(row.id, row.variant, row.verdict, row.method, row.max_size, row.inputs_checked + found.inputs,
+                       row.seconds + found.seconds, row.counterexample,
+                       [*row.notes, f"no counterexample found: {found.text()}"], details=details, scope=row.scope)
+    ce = found.row.counterexample or {}
+    return Verdict(row.id, row.variant, "refuted", f"{row.method}; {REFUTED_METHOD}", found.row.max_size,
+                   row.inputs_checked + found.inputs, row.seconds + found.seconds, ce,
+                   [*row.notes, f"the decoder departs from the reference at n = {ce.get('size')} "
+                                f"({ce.get('input', {}).get('text', ce.get('input'))}): found by {found.text()}"],
+                   details=details, failing_input=found.row.failing_input)
