@@ -40,6 +40,15 @@ def _explanation(e: dict[str, Any]) -> list[str]:
         out.append(f"{pad}{e['timeout']}")
         out += [f"{pad}  usual cause: {c}" for c in e.get("causes", [])]
         out.append(f"{pad}  to raise the limit: {e['raise_limit']}")
+    cand = e.get("candidate_model")
+    if cand:
+        out.append(f"{pad}candidate counter-model (the facts taken only at the terms of this obligation; least sizes "
+                   "and step): " + ", ".join(cand["values"]))
+        if cand.get("sides"):
+            out.append(f"{pad}  there the decoder gives {cand['sides']['decoder']}, the statement "
+                       f"{cand['sides']['statement']}")
+        out += [f"{pad}  {u}" for u in cand.get("relus", [])]
+        out.append(f"{pad}  a fact that rules these values out (proved, e.g. by Induction) is what the proof needs")
     return out
 
 
@@ -51,8 +60,8 @@ def _line(o: dict[str, Any]) -> str:
     head = f"  [{o['status']}] {at}{o['where']}: {o['statement']}"
     if o["status"] == "proved":
         return f"{head}\n        discharged by: {o['method']} ({o['seconds']} s){used}{second}{smt2}"
-    detail = f"\n        why not proved: {o['detail']}" if o.get("detail") else ""
     lines = _explanation(o["explain"]) if o.get("explain") else []
+    detail = f"\n        why not proved: {o['detail']}" if o.get("detail") and not lines else ""
     return f"{head}\n        not proved ({o['seconds']} s){second}{smt2}{detail}" + "".join(f"\n{x}" for x in lines)
 
 

@@ -13,7 +13,9 @@ For every obligation of a row that is not proved (:func:`explain`):
   value of every symbol and application the goal mentions, of each side, and of each ReLU's argument (which
   unit fires);
 * **a timeout** (Z3 answered ``unknown``) -- the seconds, Z3's limit and resource count, the usual causes
-  (a ReLU argument whose sign no fact in scope decides) and the option that raises the limit.
+  (a ReLU argument whose sign no fact in scope decides) and the option that raises the limit; and, where the
+  facts taken only at the obligation's own terms allow one, a *candidate* counter-model (:func:`candidate_model`):
+  the values those instances leave open, such as a negative ``acc(t)`` where no fact says ``acc(t) ≥ 0``.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from typing import Any
 import z3
 
 from symcot.prove.alln.context import Obligation, Query
+from symcot.prove.alln.ground import ground
 from symcot.prove.alln.terms import applications, constants, relu_arg, relus, show
 
 #: Z3's random seed for the counter-model (fixed: the same model every run).
@@ -123,6 +126,19 @@ def counter_model(query: Query, kinds: Mapping[str, Any], timeout_s: float = MOD
     return model
 
 
+def candidate_model(query: Query, kinds: Mapping[str, Any], timeout_s: float = MODEL_TIMEOUT_S) -> z3.ModelRef | None:
+    """The least model of the query with its facts taken only at the terms it mentions (its ground instances,
+    :func:`~symcot.prove.alln.ground.ground`): a candidate counter-model where Z3 found none in time.
+
+    Not a model of the facts themselves (one of them may rule it out at another term): it shows which values the
+    obligation's facts, read where the obligation looks, leave open.
+    """
+    inst = ground(query.hyps, query.goal, dict(query.kinds), hints=query.hints, offsets=True)
+    if inst is None:
+        return None
+    return counter_model(Query(tuple(inst), query.goal, True, False, query.kinds, query.hints), kinds, timeout_s)
+
+
 def _value(model: z3.ModelRef, e: Any) -> str:
     return show(model.eval(e, model_completion=True))
 
@@ -204,6 +220,10 @@ def explain(ob: Obligation, facts: Mapping[str, FactInfo], kinds: Mapping[str, A
     out["in_scope"] = _scope(q, facts)
     if ob.status != "failed":
         out.update(_timeout(ob, timeout_s))
+        cand = candidate_model(q, kinds, model_timeout_s) if model else None
+        if cand is not None:
+            out["candidate_model"] = model_values(cand, q.goal, [v for v in _order(q, kinds)
+                                                                 if show(v) in kinds or str(v) == STEP])
         return out
     cm = counter_model(q, kinds, model_timeout_s) if model else None
     if cm is not None:
@@ -220,7 +240,7 @@ def explain_failures(obligations: Sequence[Obligation], vocabulary: Any, timeout
                      model_timeout_s: float = MODEL_TIMEOUT_S, models: int | None = None) -> list[dict[str, Any] | None]:
     """:func:`explain` of each obligation of ``obligations`` that is not proved (``None`` for a proved one).
 
-    ``models``: at most this many failed obligations are solved again for their counter-model (``None``: all).
+    ``models``: at most this many obligations are solved again for their (candidate) counter-model (``None``: all).
     """
     facts = {f.name: FactInfo(f.kind, f.source) for f in getattr(vocabulary, "facts", ())}
     kinds = {s.name: None for s in getattr(vocabulary, "symbols", ()) if getattr(s, "arity", 1) == 0}
@@ -230,7 +250,7 @@ def explain_failures(obligations: Sequence[Obligation], vocabulary: Any, timeout
         if o.ok:
             out.append(None)
             continue
-        again = o.status == "failed" and (models is None or solved < models)
+        again = o.status in ("failed", "unknown") and (models is None or solved < models)
         solved += again
         out.append(explain(o, facts, kinds, timeout_s=timeout_s, model_timeout_s=model_timeout_s, model=again))
     return out
