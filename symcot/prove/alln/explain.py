@@ -256,4 +256,21 @@ def explain_failures(obligations: Sequence[Obligation], vocabulary: Any, timeout
     return out
 
 
-__all__ = ["FactInfo", "counter_model", "equation", "explain", "explain_failures", "model_values", "relu_arg"]
+def summary(e: Mapping[str, Any]) -> str:
+    """One line of an explanation: the equation, then the counter-model or the timeout (``--explain``: the rest)."""
+    eq = e.get("equation")
+    parts = [f"decoder {eq['decoder']} vs statement {eq['statement']}" if eq else f"goal {e.get('goal', '?')}"]
+    cm = e.get("counter_model") or e.get("candidate_model")
+    if e.get("timeout"):
+        parts.append(str(e["timeout"]))
+    if cm:
+        word = "counter-model" if e.get("counter_model") else "candidate counter-model (facts at these terms only)"
+        sides = cm.get("sides")
+        there = f" (decoder {sides['decoder']}, statement {sides['statement']})" if sides else ""
+        parts.append(f"{word}: {', '.join(cm['values'])}{there}")
+    if "unsupported" in e:
+        parts = [f"not stated: {e['unsupported']}"]
+    return "; ".join(parts) + "; --explain lists the facts in scope"
+
+
+__all__ = ["FactInfo", "counter_model", "equation", "explain", "explain_failures", "model_values", "relu_arg", "summary"]

@@ -21,7 +21,7 @@ from typing import Any
 from symcot.check.verdict import Verdict
 from symcot.constructions.alln import AllNStatement
 from symcot.constructions.base import Construction
-from symcot.prove.alln.explain import explain_failures
+from symcot.prove.alln.explain import explain_failures, summary
 from symcot.prove.alln.search import model_inputs, search
 
 #: Obligations explained with a counter-model per row (each is solved again): the others get the rest.
@@ -53,6 +53,8 @@ def settle(check: Any, claim_id: str, cons: Construction, stmt: AllNStatement, o
         if e is not None:
             d["explain"] = e
     details["obligations"] = dicts
+    first = next((e for e in explanations if e is not None), None)
+    notes = [*row.notes, *([f"why: {summary(first)}"] if first is not None else [])]
     concrete = details.get("concrete") or {}
     start = int(concrete.get("sizes_complete") or check.concrete_size) + 1
     names = [str(s) for s in stmt.sizes]
@@ -63,10 +65,10 @@ def settle(check: Any, claim_id: str, cons: Construction, stmt: AllNStatement, o
     if not found.found or found.row is None:
         return Verdict(row.id, row.variant, row.verdict, row.method, row.max_size, row.inputs_checked + found.inputs,
                        row.seconds + found.seconds, row.counterexample,
-                       [*row.notes, f"no counterexample found: {found.text()}"], details=details, scope=row.scope)
+                       [*notes, f"no counterexample found: {found.text()}"], details=details, scope=row.scope)
     ce = found.row.counterexample or {}
     return Verdict(row.id, row.variant, "refuted", f"{row.method}; {REFUTED_METHOD}", found.row.max_size,
                    row.inputs_checked + found.inputs, row.seconds + found.seconds, ce,
-                   [*row.notes, f"the decoder departs from the reference at n = {ce.get('size')} "
+                   [*notes, f"the decoder departs from the reference at n = {ce.get('size')} "
                                 f"({ce.get('input', {}).get('text', ce.get('input'))}): found by {found.text()}"],
                    details=details, failing_input=found.row.failing_input)
