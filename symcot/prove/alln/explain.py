@@ -10,8 +10,8 @@ For every obligation of a row that is not proved (:func:`explain`):
 * **a counter-model** (Z3 answered ``sat``) -- the query is solved again with Z3's random seeds fixed, then the
   size and step symbols are made as small as the query allows, one after the other (``n``, ``T``, … then ``t``),
   each fixed before the next: the model is the least in that order, the same from run to run. It gives the
-  value of every symbol and application the goal mentions, of each side, and of each ReLU's argument (which
-  unit fires);
+  value of every symbol and application the goal mentions (each fixed in turn at its value nearest 0), of each
+  side, and of each ReLU's argument (which unit fires);
 * **a timeout** (Z3 answered ``unknown``) -- the seconds, Z3's limit and resource count, the usual causes
   (a ReLU argument whose sign no fact in scope decides) and the option that raises the limit; and, where the
   facts taken only at the obligation's own terms allow one, a *candidate* counter-model (:func:`candidate_model`):
@@ -35,9 +35,9 @@ from symcot.prove.alln.terms import applications, constants, relu_arg, relus, sh
 SEED = 0
 #: Seconds for the query solved again for its model, and for each try of a smaller value.
 MODEL_TIMEOUT_S = 10.0
-MINIMISE_TIMEOUT_S = 2.0
-#: Tries per symbol while minimising (a binary search: enough for values below 2^12).
-MINIMISE_TRIES = 12
+MINIMISE_TIMEOUT_S = 5.0
+#: Doublings per symbol while minimising (then as many halvings): values up to 2^24.
+MINIMISE_TRIES = 24
 #: The prover's own step constant (:data:`symcot.prove.alln.prover.STEP_NAME`).
 STEP = "t!"
 TIMEOUT_OPTION = "AllNCheck(..., timeout_s=SECONDS) in the claim module (Z3's limit per obligation)"
@@ -84,46 +84,57 @@ def _order(query: Query, kinds: Mapping[str, Any]) -> list[Any]:
     return [ints[k] for k in [*first, *([STEP] if STEP in ints else []), *rest]]
 
 
-def _least(s: z3.Solver, v: Any, cur: int) -> int:
-    """The least value of ``v`` (≥ 0) that ``s`` allows, by binary search below ``cur`` (a bound, in tries)."""
-    lo, hi = 0, cur
-    for _ in range(MINIMISE_TRIES):
-        if lo >= hi:
-            break
+def _allows(s: z3.Solver, *cond: Any) -> bool:
+    s.push()
+    s.add(*cond)
+    r = s.check() == z3.sat
+    s.pop()
+    return r
+
+
+def _nearest_zero(s: z3.Solver, v: Any) -> int | None:
+    """The value of ``v`` nearest 0 that ``s`` allows (the non-negative one of two), found by doubling a bound
+    ``|v| ≤ k`` from 0 and then halving; ``None`` when none is found within :data:`MINIMISE_TRIES` doublings.
+
+    Independent of the model Z3 happened to give first: the least value, so the same on every run.
+    """
+    tries, k, below = 0, 0, -1
+    while not _allows(s, v >= -k, v <= k):
+        tries += 1
+        if tries > MINIMISE_TRIES:
+            return None
+        below, k = k, max(1, 2 * k)
+    lo, hi = below + 1, k
+    while lo < hi:
         mid = (lo + hi) // 2
-        s.push()
-        s.add(v <= mid)
-        r = s.check()
-        if r == z3.sat:
-            hi = min(mid, s.model().eval(v, model_completion=True).as_long())
+        if _allows(s, v >= -mid, v <= mid):
+            hi = mid
         else:
             lo = mid + 1
-        s.pop()
-    return hi
+    return hi if _allows(s, v == hi) else -hi
 
 
 def counter_model(query: Query, kinds: Mapping[str, Any], timeout_s: float = MODEL_TIMEOUT_S) -> z3.ModelRef | None:
-    """The least model of ``hyps ∧ ¬goal`` (see the module docstring); ``None`` when Z3 gives none in time."""
+    """The least model of ``hyps ∧ ¬goal`` (see the module docstring); ``None`` when Z3 gives none in time.
+
+    The integer constants (:func:`_order`), then the integer applications the goal mentions, are fixed one after
+    the other at their values nearest 0.
+    """
     s = _solver(query.hyps, query.goal, timeout_s)
     if s.check() != z3.sat:
         return None
     model = s.model()
     s.set("timeout", int(1000 * MINIMISE_TIMEOUT_S))
-    for v in _order(query, kinds):
-        cur = model.eval(v, model_completion=True)
-        if not z3.is_int_value(cur):
-            continue
-        value = cur.as_long()
-        if value > 0:
-            value = _least(s, v, value)
-        s.add(v == value)
-        if value != cur.as_long():
-            s.set("timeout", int(1000 * timeout_s))
-            if s.check() != z3.sat:
-                return model
-            model = s.model()
-            s.set("timeout", int(1000 * MINIMISE_TIMEOUT_S))
-    return model
+    first = _order(query, kinds)
+    seen = {c.get_id() for c in first}
+    apps = [a for a in applications(query.goal) if a.num_args() > 0 and a.sort() == z3.IntSort()
+            and a.get_id() not in seen]
+    for v in [*first, *apps]:
+        value = _nearest_zero(s, v)
+        if value is not None:
+            s.add(v == value)
+    s.set("timeout", int(1000 * timeout_s))
+    return s.model() if s.check() == z3.sat else model
 
 
 def candidate_model(query: Query, kinds: Mapping[str, Any], timeout_s: float = MODEL_TIMEOUT_S) -> z3.ModelRef | None:

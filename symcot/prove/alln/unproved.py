@@ -26,7 +26,7 @@ from symcot.prove.alln.search import model_inputs, search
 
 #: Obligations explained with a counter-model per row (each is solved again): the others get the rest.
 MODELS_PER_ROW = 8
-REFUTED_METHOD = "exact replay of inputs beyond the all-n proof's concrete phase (the proof did not go through)"
+REFUTED_METHOD = "refuted by exact replay beyond the concrete phase"
 
 
 def _model_sizes(explanations: Sequence[dict[str, Any] | None], size_names: Sequence[str]) -> list[int]:
