@@ -220,8 +220,10 @@ def explain(ob: Obligation, facts: Mapping[str, FactInfo], kinds: Mapping[str, A
     """
     out: dict[str, Any] = {}
     q = ob.query
-    if ob.status == "unsupported" or q is None:
+    if ob.status == "unsupported":
         return {"unsupported": ob.detail or "the obligation could not be stated"}
+    if q is None:
+        return {"goal": ob.statement, "no_query": f"no query kept ({ob.detail or ob.status})"}
     kinds = kinds if isinstance(kinds, Mapping) else dict.fromkeys(kinds)
     eq = equation(q.goal)
     if eq is not None:

@@ -131,11 +131,15 @@ def sample(fam: Family, k: int, count: int, seed: int = SEED) -> list[Any] | Non
     total = fam.count(k)
     if total <= 0:
         return []
-    ranks = sorted(random.Random(f"{seed}:{fam.name}:{k}").sample(range(total), min(count, total)))
+    if fam.inputs_range is None and total > ENUMERATE_INPUTS:
+        return None
+    rng = random.Random(f"{seed}:{fam.name}:{k}")
+    chosen: set[int] = set(range(total)) if total <= count else set()
+    while len(chosen) < min(count, total):
+        chosen.add(rng.randrange(total))
+    ranks = sorted(chosen)
     if fam.inputs_range is not None:
         return [x for r in ranks for x in fam.inputs_range(k, r, r + 1)]
-    if total > ENUMERATE_INPUTS:
-        return None
     wanted = set(ranks)
     return [x for r, x in enumerate(fam.inputs(k)) if r in wanted]
 

@@ -9,7 +9,8 @@ not proved and
    starting above the sizes the concrete phase covered and at the sizes the counter-models name.
 
 A failure found makes the row ``refuted``, with the smallest counterexample the search found, as the default check
-reports it; none keeps it ``unknown`` and says how far the search went.
+reports it (its last note says where and how it was found); none keeps it ``unknown``, with notes saying how far the
+search went and why the first obligation failed, before the last note (the first obligation not proved).
 """
 
 from __future__ import annotations
@@ -54,7 +55,7 @@ def settle(check: Any, claim_id: str, cons: Construction, stmt: AllNStatement, o
             d["explain"] = e
     details["obligations"] = dicts
     first = next((e for e in explanations if e is not None), None)
-    notes = [*row.notes, *([f"why: {summary(first)}"] if first is not None else [])]
+    why = [f"why: {summary(first)}"] if first is not None else []
     concrete = details.get("concrete") or {}
     start = int(concrete.get("sizes_complete") or check.concrete_size) + 1
     names = [str(s) for s in stmt.sizes]
@@ -65,10 +66,11 @@ def settle(check: Any, claim_id: str, cons: Construction, stmt: AllNStatement, o
     if not found.found or found.row is None:
         return Verdict(row.id, row.variant, row.verdict, row.method, row.max_size, row.inputs_checked + found.inputs,
                        row.seconds + found.seconds, row.counterexample,
-                       [*notes, f"no counterexample found: {found.text()}"], details=details, scope=row.scope)
+                       [*row.notes[:-1], f"no counterexample found: {found.text()}", *why, *row.notes[-1:]],
+                       details=details, scope=row.scope)
     ce = found.row.counterexample or {}
     return Verdict(row.id, row.variant, "refuted", f"{row.method}; {REFUTED_METHOD}", found.row.max_size,
                    row.inputs_checked + found.inputs, row.seconds + found.seconds, ce,
-                   [*notes, f"the decoder departs from the reference at n = {ce.get('size')} "
+                   [*row.notes, *why, f"the decoder departs from the reference at n = {ce.get('size')} "
                                 f"({ce.get('input', {}).get('text', ce.get('input'))}): found by {found.text()}"],
                    details=details, failing_input=found.row.failing_input)
