@@ -34,6 +34,8 @@ def _explanation(e: dict[str, Any]) -> list[str]:
             out.append(f"{pad}  there the decoder gives {cm['sides']['decoder']}, the statement "
                        f"{cm['sides']['statement']}")
         out += [f"{pad}  {u}" for u in cm.get("relus", [])]
+    if e.get("no_query"):
+        out.append(f"{pad}{e['no_query']}")
     if e.get("counter_model_lost"):
         out.append(f"{pad}{e['counter_model_lost']}")
     if e.get("timeout"):

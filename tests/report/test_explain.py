@@ -24,7 +24,8 @@ def test_obligations_are_listed_by_phase_with_facts_and_reasons():
 
 
 def test_only_a_proved_obligation_says_discharged_by_and_a_failed_one_explains_itself():
-    explained = {"equation": {"decoder": "ReLU(acc(t) + bit(t)) - ReLU(acc(t) + bit(t) - 5)", "statement": "acc(t + 1)"},
+    explained = {"equation": {"decoder": "ReLU(acc(t) + bit(t)) - ReLU(acc(t) + bit(t) - 5)",
+                              "statement": "acc(t + 1)"},
                  "in_scope": {"facts": ["nonneg (derived: never negative)"], "hypotheses": ["0 ≤ t < T: t ≥ 0"]},
                  "counter_model": {"values": ["n = 6", "t = 5", "acc(t) = acc(5) = 5"],
                                    "sides": {"decoder": "5", "statement": "6"},

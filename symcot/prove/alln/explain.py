@@ -93,8 +93,9 @@ def _allows(s: z3.Solver, *cond: Any) -> bool:
 
 
 def _nearest_zero(s: z3.Solver, v: Any) -> int | None:
-    """The value of ``v`` nearest 0 that ``s`` allows (the non-negative one of two), found by doubling a bound
-    ``|v| ≤ k`` from 0 and then halving; ``None`` when none is found within :data:`MINIMISE_TRIES` doublings.
+    """The value of ``v`` nearest 0 that ``s`` allows (the non-negative one of two); ``None``: none in time.
+
+    Found by doubling a bound ``|v| ≤ k`` from 0 and then halving (:data:`MINIMISE_TRIES` doublings at most).
 
     Independent of the model Z3 happened to give first: the least value, so the same on every run.
     """
@@ -138,8 +139,9 @@ def counter_model(query: Query, kinds: Mapping[str, Any], timeout_s: float = MOD
 
 
 def candidate_model(query: Query, kinds: Mapping[str, Any], timeout_s: float = MODEL_TIMEOUT_S) -> z3.ModelRef | None:
-    """The least model of the query with its facts taken only at the terms it mentions (its ground instances,
-    :func:`~symcot.prove.alln.ground.ground`): a candidate counter-model where Z3 found none in time.
+    """A candidate counter-model where Z3 found none in time: the least model of the query, facts at its terms only.
+
+    The facts are taken at the terms the query mentions: its ground instances (:func:`symcot.prove.alln.ground.ground`).
 
     Not a model of the facts themselves (one of them may rule it out at another term): it shows which values the
     obligation's facts, read where the obligation looks, leave open.
@@ -162,8 +164,7 @@ def _grounded(model: z3.ModelRef, a: Any) -> str:
 
 
 def model_values(model: z3.ModelRef, goal: Any, symbols: Sequence[Any] = ()) -> dict[str, Any]:
-    """``symbols`` and every symbol and application in ``goal`` with its value; each side's value; each ReLU's
-    argument."""
+    """``symbols`` and every symbol and application in ``goal`` with its value; each side's; each ReLU's argument."""
     values = []
     for a in [*symbols, *[a for a in applications(goal) if not any(a.eq(s) for s in symbols)]]:
         at = _grounded(model, a)
@@ -212,11 +213,12 @@ def _timeout(ob: Obligation, timeout_s: float) -> dict[str, Any]:
     return {"timeout": head, "causes": causes, "raise_limit": TIMEOUT_OPTION}
 
 
-def explain(ob: Obligation, facts: Mapping[str, FactInfo], kinds: Mapping[str, Any] = (), *,
+def explain(ob: Obligation, facts: Mapping[str, FactInfo], kinds: Mapping[str, Any] | None = None, *,
             timeout_s: float = 60.0, model_timeout_s: float = MODEL_TIMEOUT_S, model: bool = True) -> dict[str, Any]:
     """The explanation of an obligation that is not proved (JSON-friendly; see the module docstring).
 
-    ``model``: solve a failed obligation again for its least counter-model (else only Z3's words on it).
+    ``kinds``: the vocabulary's constants (sizes, step counts), minimised first. ``model``: solve the obligation
+    again for its least (or candidate) counter-model.
     """
     out: dict[str, Any] = {}
     q = ob.query
@@ -224,7 +226,7 @@ def explain(ob: Obligation, facts: Mapping[str, FactInfo], kinds: Mapping[str, A
         return {"unsupported": ob.detail or "the obligation could not be stated"}
     if q is None:
         return {"goal": ob.statement, "no_query": f"no query kept ({ob.detail or ob.status})"}
-    kinds = kinds if isinstance(kinds, Mapping) else dict.fromkeys(kinds)
+    kinds = kinds or {}
     eq = equation(q.goal)
     if eq is not None:
         out["equation"] = eq
@@ -250,7 +252,8 @@ def explain(ob: Obligation, facts: Mapping[str, FactInfo], kinds: Mapping[str, A
 
 
 def explain_failures(obligations: Sequence[Obligation], vocabulary: Any, timeout_s: float,
-                     model_timeout_s: float = MODEL_TIMEOUT_S, models: int | None = None) -> list[dict[str, Any] | None]:
+                     model_timeout_s: float = MODEL_TIMEOUT_S,
+                     models: int | None = None) -> list[dict[str, Any] | None]:
     """:func:`explain` of each obligation of ``obligations`` that is not proved (``None`` for a proved one).
 
     ``models``: at most this many obligations are solved again for their (candidate) counter-model (``None``: all).
@@ -286,4 +289,5 @@ def summary(e: Mapping[str, Any]) -> str:
     return "; ".join(parts) + "; --explain lists the facts in scope"
 
 
-__all__ = ["FactInfo", "counter_model", "equation", "explain", "explain_failures", "model_values", "relu_arg", "summary"]
+__all__ = ["FactInfo", "candidate_model", "counter_model", "equation", "explain", "explain_failures", "model_values",
+           "relu_arg", "summary"]

@@ -126,8 +126,10 @@ def agreement(symbols: Mapping[str, Any], model: Mapping[str, Mapping[tuple[int,
 
 
 def sample(fam: Family, k: int, count: int, seed: int = SEED) -> list[Any] | None:
-    """``count`` inputs of ``fam`` at size ``k`` at seeded random ranks (all when it has fewer); ``None``: too many
-    inputs to reach a rank without ranked access."""
+    """``count`` inputs of ``fam`` at size ``k`` at seeded random ranks (all when it has fewer).
+
+    ``None``: too many inputs to reach a rank without ranked access (``Family.inputs_range``).
+    """
     total = fam.count(k)
     if total <= 0:
         return []
@@ -169,7 +171,8 @@ def search(claim_id: str, cons: Construction, spec: StepwiseSpec, families: Sequ
         if time.perf_counter() - t0 > seconds:
             out.stopped = f"stopped at n = {k} after {seconds:g} s"
             break
-        at_k = [dataclasses.replace(f, min_size=k, max_size=k) for f in exh if max(start, f.min_size) <= k <= tops[f.name]]
+        at_k = [dataclasses.replace(f, min_size=k, max_size=k) for f in exh
+                if max(start, f.min_size) <= k <= tops[f.name]]
         if not at_k:
             continue
         row = _replay(claim_id, cons, spec, at_k, k)

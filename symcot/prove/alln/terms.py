@@ -128,10 +128,15 @@ def _atom(e: Any, in_product: bool) -> str:
         return f"({text})" if in_product and len(_terms(e)) > 1 else text
     if k == z3.Z3_OP_MUL:
         return "·".join(_atom(c, True) for c in e.children() if not _one(_uncast(c)))
-    if k == z3.Z3_OP_ITE:
-        return f"(if {show(e.arg(0))} then {show(e.arg(1))} else {show(e.arg(2))})"
     if k in _CMP:
         return f" {_CMP[k]} ".join(_sum(c) for c in e.children())
+    return _logic(e, k)
+
+
+def _logic(e: Any, k: int) -> str:
+    """A connective, a case or an uninterpreted application (else Z3's own print)."""
+    if k == z3.Z3_OP_ITE:
+        return f"(if {show(e.arg(0))} then {show(e.arg(1))} else {show(e.arg(2))})"
     if k == z3.Z3_OP_AND:
         return " ∧ ".join(f"({show(c)})" for c in e.children())
     if k == z3.Z3_OP_OR:

@@ -24,7 +24,7 @@ def test_a_counter_capped_at_a_constant_is_refuted_at_its_first_wrong_length(k):
                                                                        f"n = {k + 1}")
     failed = [o for o in row.details["obligations"] if o["status"] != "proved"]
     assert failed and all("explain" in o for o in failed)
-    assert any("ReLU(acc(t) + bit(t) - {})".format(k) in o["explain"]["equation"]["decoder"] for o in failed)
+    assert any(f"ReLU(acc(t) + bit(t) - {k})" in o["explain"]["equation"]["decoder"] for o in failed)
 
 
 def test_a_decoder_with_a_constant_number_of_positions_is_refuted():
