@@ -21,6 +21,7 @@ For every obligation of a row that is not proved (:func:`explain`):
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -36,6 +37,8 @@ SEED = 0
 #: Seconds for the query solved again for its model, and for each try of a smaller value.
 MODEL_TIMEOUT_S = 10.0
 MINIMISE_TIMEOUT_S = 5.0
+#: Seconds for minimising one model, all its symbols together.
+MINIMISE_BUDGET_S = 20.0
 #: Doublings per symbol while minimising (then as many halvings): values up to 2^24.
 MINIMISE_TRIES = 24
 #: The prover's own step constant (:data:`symcot.prove.alln.prover.STEP_NAME`).
@@ -84,23 +87,28 @@ def _order(query: Query, kinds: Mapping[str, Any]) -> list[Any]:
     return [ints[k] for k in [*first, *([STEP] if STEP in ints else []), *rest]]
 
 
-def _allows(s: z3.Solver, *cond: Any) -> bool:
+def _allows(s: z3.Solver, *cond: Any) -> bool | None:
+    """Whether ``s`` allows ``cond`` (``None``: Z3 did not say in time)."""
     s.push()
     s.add(*cond)
-    r = s.check() == z3.sat
+    r = s.check()
     s.pop()
-    return r
+    return None if r == z3.unknown else r == z3.sat
 
 
-def _nearest_zero(s: z3.Solver, v: Any) -> int | None:
+def _nearest_zero(s: z3.Solver, v: Any, deadline: float) -> int | None:
     """The value of ``v`` nearest 0 that ``s`` allows (the non-negative one of two); ``None``: none in time.
 
-    Found by doubling a bound ``|v| ≤ k`` from 0 and then halving (:data:`MINIMISE_TRIES` doublings at most).
-
-    Independent of the model Z3 happened to give first: the least value, so the same on every run.
+    Found by doubling a bound ``|v| ≤ k`` from 0 and then halving (:data:`MINIMISE_TRIES` doublings at most); a try
+    Z3 does not decide, or the ``deadline`` (a :func:`time.monotonic` time) passing, ends the search.
     """
     tries, k, below = 0, 0, -1
-    while not _allows(s, v >= -k, v <= k):
+    while True:
+        ok = _allows(s, v >= -k, v <= k)
+        if ok is None or time.monotonic() > deadline:
+            return None
+        if ok:
+            break
         tries += 1
         if tries > MINIMISE_TRIES:
             return None
@@ -108,7 +116,10 @@ def _nearest_zero(s: z3.Solver, v: Any) -> int | None:
     lo, hi = below + 1, k
     while lo < hi:
         mid = (lo + hi) // 2
-        if _allows(s, v >= -mid, v <= mid):
+        ok = _allows(s, v >= -mid, v <= mid)
+        if ok is None or time.monotonic() > deadline:
+            return None
+        if ok:
             hi = mid
         else:
             lo = mid + 1
@@ -119,7 +130,8 @@ def counter_model(query: Query, kinds: Mapping[str, Any], timeout_s: float = MOD
     """The least model of ``hyps ∧ ¬goal`` (see the module docstring); ``None`` when Z3 gives none in time.
 
     The integer constants (:func:`_order`), then the integer applications the goal mentions, are fixed one after
-    the other at their values nearest 0.
+    the other at their values nearest 0, within :data:`MINIMISE_BUDGET_S` (a value not found in time is left as the
+    model has it).
     """
     s = _solver(query.hyps, query.goal, timeout_s)
     if s.check() != z3.sat:
@@ -130,8 +142,9 @@ def counter_model(query: Query, kinds: Mapping[str, Any], timeout_s: float = MOD
     seen = {c.get_id() for c in first}
     apps = [a for a in applications(query.goal) if a.num_args() > 0 and a.sort() == z3.IntSort()
             and a.get_id() not in seen]
+    deadline = time.monotonic() + MINIMISE_BUDGET_S
     for v in [*first, *apps]:
-        value = _nearest_zero(s, v)
+        value = _nearest_zero(s, v, deadline)
         if value is not None:
             s.add(v == value)
     s.set("timeout", int(1000 * timeout_s))

@@ -26,7 +26,7 @@ from symcot.prove.alln.explain import explain_failures, summary
 from symcot.prove.alln.search import model_inputs, search
 
 #: Obligations explained with a counter-model per row (each is solved again): the others get the rest.
-MODELS_PER_ROW = 8
+MODELS_PER_ROW = 4
 REFUTED_METHOD = "refuted by exact replay beyond the concrete phase"
 
 
