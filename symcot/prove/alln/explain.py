@@ -4,7 +4,7 @@ For every obligation of a row that is not proved (:func:`explain`):
 
 * **the equation** -- a block obligation's two sides, the decoder's value of the block (``got``: what the
   layers compute) and the statement's (``want``), printed with the user's symbol names
-  (:mod:`symcot.prove.alln.terms`); any other obligation's goal as written;
+  (:mod:`symcot.prove.alln.readable`); any other obligation's goal as written;
 * **in scope** -- the vocabulary's facts (with their kind and source) and the obligation's local hypotheses
   (``0 ≤ t < T``, the head's case, …) that the query assumed;
 * **a counter-model** (Z3 answered ``sat``) -- the query is solved again with Z3's random seeds fixed, then the
@@ -30,7 +30,7 @@ import z3
 
 from symcot.prove.alln.context import Obligation, Query
 from symcot.prove.alln.ground import ground
-from symcot.prove.alln.terms import applications, constants, relu_arg, relus, show
+from symcot.prove.alln.readable import applications, constants, relu_arg, relus, show
 
 #: Z3's random seed for the counter-model (fixed: the same model every run).
 SEED = 0

@@ -2,7 +2,7 @@
 
 import z3
 
-from symcot.prove.alln.terms import applications, constants, name_of, relu_arg, relus, show
+from symcot.prove.alln.readable import applications, constants, name_of, relu_arg, relus, show
 
 
 def _relu(a):
