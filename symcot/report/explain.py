@@ -9,48 +9,51 @@ from symcot.check.verdict import Verdict
 _PHASES = ("lemma", "fact", "base", "sum", "step", "stop", "statement")
 
 
-def _explanation(e: dict[str, Any]) -> list[str]:
-    """The lines of a not-proved obligation's explanation (:mod:`symcot.prove.alln.explain`)."""
-    pad = "        "
+_PAD = "        "
+
+
+def _model(title: str, m: dict[str, Any]) -> list[str]:
+    """A counter-model's lines: its values, the two sides there, each ReLU's argument."""
+    out = [f"{_PAD}{title}: " + ", ".join(m["values"])]
+    if m.get("sides"):
+        out.append(f"{_PAD}  there the decoder gives {m['sides']['decoder']}, the statement {m['sides']['statement']}")
+    return out + [f"{_PAD}  {u}" for u in m.get("relus", [])]
+
+
+def _equation(e: dict[str, Any]) -> list[str]:
+    """The equation (or goal) and what was in scope."""
     out: list[str] = []
-    if "unsupported" in e:
-        return [f"{pad}not stated: {e['unsupported']}"]
     if "equation" in e:
         eq = e["equation"]
-        out += [f"{pad}the equation that failed" + (f" (when {eq['when']})" if eq.get("when") else "") + ":",
-                f"{pad}  decoder:   {eq['decoder']}", f"{pad}  statement: {eq['statement']}"]
+        out += [f"{_PAD}the equation that failed" + (f" (when {eq['when']})" if eq.get("when") else "") + ":",
+                f"{_PAD}  decoder:   {eq['decoder']}", f"{_PAD}  statement: {eq['statement']}"]
     elif "goal" in e:
-        out.append(f"{pad}the goal: {e['goal']}")
+        out.append(f"{_PAD}the goal: {e['goal']}")
     scope = e.get("in_scope") or {}
     if scope.get("facts"):
-        out.append(f"{pad}facts in scope:")
-        out += [f"{pad}  - {f}" for f in scope["facts"]]
+        out.append(f"{_PAD}facts in scope:")
+        out += [f"{_PAD}  - {f}" for f in scope["facts"]]
     if scope.get("hypotheses"):
-        out.append(f"{pad}hypotheses: " + "; ".join(scope["hypotheses"]))
-    cm = e.get("counter_model")
-    if cm:
-        out.append(f"{pad}counter-model (least sizes and step, Z3's seeds fixed): " + ", ".join(cm["values"]))
-        if cm.get("sides"):
-            out.append(f"{pad}  there the decoder gives {cm['sides']['decoder']}, the statement "
-                       f"{cm['sides']['statement']}")
-        out += [f"{pad}  {u}" for u in cm.get("relus", [])]
-    if e.get("no_query"):
-        out.append(f"{pad}{e['no_query']}")
-    if e.get("counter_model_lost"):
-        out.append(f"{pad}{e['counter_model_lost']}")
+        out.append(f"{_PAD}hypotheses: " + "; ".join(scope["hypotheses"]))
+    return out
+
+
+def _explanation(e: dict[str, Any]) -> list[str]:
+    """The lines of a not-proved obligation's explanation (:mod:`symcot.prove.alln.explain`)."""
+    if "unsupported" in e:
+        return [f"{_PAD}not stated: {e['unsupported']}"]
+    out = _equation(e)
+    if e.get("counter_model"):
+        out += _model("counter-model (least sizes and step, Z3's seeds fixed)", e["counter_model"])
+    out += [f"{_PAD}{e[k]}" for k in ("no_query", "counter_model_lost") if e.get(k)]
     if e.get("timeout"):
-        out.append(f"{pad}{e['timeout']}")
-        out += [f"{pad}  usual cause: {c}" for c in e.get("causes", [])]
-        out.append(f"{pad}  to raise the limit: {e['raise_limit']}")
-    cand = e.get("candidate_model")
-    if cand:
-        out.append(f"{pad}candidate counter-model (the facts taken only at the terms of this obligation; least sizes "
-                   "and step): " + ", ".join(cand["values"]))
-        if cand.get("sides"):
-            out.append(f"{pad}  there the decoder gives {cand['sides']['decoder']}, the statement "
-                       f"{cand['sides']['statement']}")
-        out += [f"{pad}  {u}" for u in cand.get("relus", [])]
-        out.append(f"{pad}  a fact that rules these values out (proved, e.g. by Induction) is what the proof needs")
+        out.append(f"{_PAD}{e['timeout']}")
+        out += [f"{_PAD}  usual cause: {c}" for c in e.get("causes", [])]
+        out.append(f"{_PAD}  to raise the limit: {e['raise_limit']}")
+    if e.get("candidate_model"):
+        out += _model("candidate counter-model (the facts taken only at the terms of this obligation; least sizes "
+                      "and step)", e["candidate_model"])
+        out.append(f"{_PAD}  a fact that rules these values out (proved, e.g. by Induction) is what the proof needs")
     return out
 
 
