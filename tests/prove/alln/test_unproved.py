@@ -40,7 +40,9 @@ def test_a_missing_derived_fact_is_explained_and_no_counterexample_is_claimed():
 
     row = _run(lambda: WithoutNonneg("demo:prefixsum", "without nonneg", ps.DECODER))
     assert row.verdict == "unknown" and row.counterexample is None
-    assert row.notes[-1].startswith("no counterexample found: exact replay of every input (bit strings up to n = 14)")
+    assert row.notes[-1].startswith("first obligation not proved: [unknown] step: output y_{t+1} (t + 1 < T): block sum")
+    assert row.notes[-3].startswith("no counterexample found: exact replay of every input (bit strings up to n = 14)")
+    assert row.notes[-2].startswith("why: decoder ReLU(acc(t) + bit(t)) vs statement acc(t + 1); timed out after")
     sums = [o for o in row.details["obligations"] if o["where"].endswith("block sum") and o["phase"] == "step"]
     e = sums[0]["explain"]
     assert e["equation"] == {"decoder": "ReLU(acc(t) + bit(t))", "statement": "acc(t + 1)"}
