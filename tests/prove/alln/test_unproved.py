@@ -6,6 +6,7 @@ import pytest
 
 from symcot import AllNCheck
 from symcot.check.context import RunContext
+from symcot.constructions.deep import deep_mutants
 from symcot.report.explain import render_obligations
 from tests.prove.alln.prefix_toys import capped, positions, ps
 
@@ -27,6 +28,15 @@ def test_a_counter_capped_at_a_constant_is_refuted_at_its_first_wrong_length(k):
     assert any(f"ReLU(acc(t) + bit(t) - {k})" in o["explain"]["equation"]["decoder"] for o in failed)
 
 
+@pytest.mark.parametrize("mutant", ["shift:1/W_1/pos<-pos@8", "max-unit:1/W_1/sum@8", "max-block:1/W_1/sum<-sum@8",
+                                    "max-block:1/W_O/bit<-R.bit@8"])
+def test_deep_mutants_of_every_kind_right_up_to_8_are_refuted_at_9(mutant):
+    """A ``Shift(n, 8)`` term, ``max(0, n - 8)`` on a unit or a block: the same weights as the base up to n = 8."""
+    made = next(m for m in deep_mutants(ps.as_written(), 8) if m.variant == f"as-written~{mutant}")
+    row = _run(lambda: made)
+    assert row.verdict == "refuted" and row.counterexample["size"] == 9 and row.max_size == 8
+
+
 def test_a_decoder_with_a_constant_number_of_positions_is_refuted():
     row = _run(positions(8))
     assert row.verdict == "refuted" and row.counterexample["input"] == {"text": "000000001"}
@@ -40,7 +50,7 @@ def test_a_missing_derived_fact_is_explained_and_no_counterexample_is_claimed():
 
     row = _run(lambda: WithoutNonneg("demo:prefixsum", "without nonneg", ps.DECODER))
     assert row.verdict == "unknown" and row.counterexample is None
-    assert row.notes[-1].startswith("first obligation not proved: [unknown] step: output y_{t+1} (t + 1 < T): block sum")
+    assert row.notes[-1].startswith("first obligation not proved: [unknown] step: output y_{t+1} (t + 1 < T)")
     assert row.notes[-3].startswith("no counterexample found: exact replay of every input (bit strings up to n = 14)")
     assert row.notes[-2].startswith("why: decoder ReLU(acc(t) + bit(t)) vs statement acc(t + 1); timed out after")
     sums = [o for o in row.details["obligations"] if o["where"].endswith("block sum") and o["phase"] == "step"]
