@@ -17,6 +17,7 @@ def _model(title: str, m: dict[str, Any]) -> list[str]:
     out = [f"{_PAD}{title}: " + ", ".join(m["values"])]
     if m.get("sides"):
         out.append(f"{_PAD}  there the decoder gives {m['sides']['decoder']}, the statement {m['sides']['statement']}")
+    out += [f"{_PAD}  compared: {c}" for c in m.get("compared", [])]
     return out + [f"{_PAD}  {u}" for u in m.get("relus", [])]
 
 

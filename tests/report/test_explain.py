@@ -33,7 +33,8 @@ def test_only_a_proved_obligation_says_discharged_by_and_a_failed_one_explains_i
     timed = {"goal": "x ≥ 0", "in_scope": {"facts": [], "hypotheses": []},
              "timeout": "timed out after 10 s (Z3's limit per obligation 10 s)", "causes": ["a ReLU"],
              "raise_limit": "AllNCheck(..., timeout_s=SECONDS)",
-             "candidate_model": {"values": ["acc(t) = acc(3) = -2"], "relus": ["ReLU(acc(t)): argument -2, off"]}}
+             "candidate_model": {"values": ["acc(t) = acc(3) = -2"], "relus": ["ReLU(acc(t)): argument -2, off"],
+                                 "compared": ["x ≥ 0: -2 ≥ 0, false"]}}
     obs = [{"phase": "step", "layer": None, "where": "output block sum", "statement": "sum[i] as stated",
             "status": status, "method": "Z3", "used": [], "seconds": 1.0, "detail": "Z3 model: n = 9",
             "explain": e} for status, e in (("failed", explained), ("unknown", timed))]
@@ -46,4 +47,4 @@ def test_only_a_proved_obligation_says_discharged_by_and_a_failed_one_explains_i
     assert "there the decoder gives 5, the statement 6" in text and "the unit fires" in text
     assert "- nonneg (derived: never negative)" in text and "Z3 model: n = 9" not in text
     assert "timed out after 10 s" in text and "to raise the limit: AllNCheck" in text
-    assert "candidate counter-model" in text and "acc(3) = -2" in text
+    assert "candidate counter-model" in text and "acc(3) = -2" in text and "compared: x ≥ 0: -2 ≥ 0, false" in text

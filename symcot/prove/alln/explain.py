@@ -176,6 +176,42 @@ def _grounded(model: z3.ModelRef, a: Any) -> str:
     return show(a.decl()(*[model.eval(x, model_completion=True) for x in a.children()]))
 
 
+#: Characters of a compared term shown before it is cut (the value follows it).
+SHORT = 60
+
+
+def _short(e: Any) -> str:
+    text = show(e)
+    return text if len(text) <= SHORT else text[:SHORT - 1] + "…"
+
+
+_OP = {z3.Z3_OP_LE: "≤", z3.Z3_OP_LT: "<", z3.Z3_OP_GE: "≥", z3.Z3_OP_GT: ">", z3.Z3_OP_EQ: "="}
+
+
+def _compared(model: z3.ModelRef, c: Any) -> str:
+    """``score_u < score_t: 0 < 0, false``."""
+    op = _OP[c.decl().kind()]
+    holds = "true" if z3.is_true(model.eval(c, model_completion=True)) else "false"
+    return (f"{_short(c.arg(0))} {op} {_short(c.arg(1))}: {_value(model, c.arg(0))} {op} {_value(model, c.arg(1))}, "
+            f"{holds}")
+
+
+def comparisons(goal: Any) -> list[Any]:
+    """The arithmetic comparisons of ``goal`` under its connectives (``∧``, ``∨``, ``¬``, ``→``), each once."""
+    out: list[Any] = []
+    todo = [goal]
+    while todo:
+        e = todo.pop(0)
+        if not z3.is_app(e):
+            continue
+        k = e.decl().kind()
+        if k in (z3.Z3_OP_AND, z3.Z3_OP_OR, z3.Z3_OP_NOT, z3.Z3_OP_IMPLIES):
+            todo.extend(e.children())
+        elif k in _OP and (e.arg(0).is_int() or e.arg(0).is_real()) and not any(e.eq(o) for o in out):
+            out.append(e)
+    return out
+
+
 def model_values(model: z3.ModelRef, goal: Any, symbols: Sequence[Any] = ()) -> dict[str, Any]:
     """``symbols`` and every symbol and application in ``goal`` with its value; each side's; each ReLU's argument."""
     values = []
@@ -187,6 +223,10 @@ def model_values(model: z3.ModelRef, goal: Any, symbols: Sequence[Any] = ()) -> 
     body = goal.arg(1) if z3.is_app(goal) and goal.decl().kind() == z3.Z3_OP_IMPLIES else goal
     if z3.is_app(body) and body.decl().kind() == z3.Z3_OP_EQ:
         out["sides"] = {"decoder": _value(model, body.arg(0)), "statement": _value(model, body.arg(1))}
+    else:
+        compared = list(dict.fromkeys(_compared(model, c) for c in comparisons(body)))
+        if compared:
+            out["compared"] = compared
     units = []
     for arg in relus(goal):
         v = model.eval(arg, model_completion=True)

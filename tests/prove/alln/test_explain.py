@@ -88,3 +88,15 @@ def test_proved_obligations_are_not_explained_and_models_are_capped():
     out = explain_failures(obs, None, 10, models=1)
     assert out[0] is None and "counter_model" in out[1] and "not solved again" in out[2]["counter_model_lost"]
     assert explain(Obligation("step", "w", "s", "unsupported", detail="no rule"), {})["unsupported"] == "no rule"
+
+
+def test_a_goal_that_is_no_equation_shows_the_values_it_compares():
+    su, st, u = z3.Int("score_u"), z3.Int("score_t"), z3.Int("x_u!3")
+    goal = z3.And(su <= st, z3.Implies(u < t, su < st))
+    q = Query((("case", z3.And(su == st, u >= 0, t >= 0, t < N, N <= 9)),), goal)
+    e = explain(_failed(q), {}, KINDS)
+    assert e["goal"] == "(score_u ≤ score_t) ∧ ((x_u < t) → (score_u < score_t))"
+    cm = e["counter_model"]
+    assert cm["values"] == ["n = 2", "t = 1", "score_u = 0", "score_t = 0", "x_u = 0"]  # least n, then t, then 0s
+    assert cm["compared"] == ["score_u ≤ score_t: 0 ≤ 0, true", "x_u < t: 0 < 1, true",
+                              "score_u < score_t: 0 < 0, false"] and "sides" not in cm
