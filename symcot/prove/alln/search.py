@@ -125,6 +125,15 @@ def agreement(symbols: Mapping[str, Any], model: Mapping[str, Mapping[tuple[int,
     return score
 
 
+def _agreement(input_symbols: Callable[[Any], Mapping[str, Any]], inp: Any,
+               model: Mapping[str, Mapping[tuple[int, ...], int]]) -> int:
+    try:
+        symbols = input_symbols(inp)
+    except Exception:  # noqa: BLE001 - an input the vocabulary cannot read is replayed last, not refused
+        return 0
+    return agreement(symbols, model)
+
+
 def sample(fam: Family, k: int, count: int, seed: int = SEED) -> list[Any] | None:
     """``count`` inputs of ``fam`` at size ``k`` at seeded random ranks (all when it has fewer).
 
@@ -212,7 +221,7 @@ def _sampled(out: Search, claim_id: str, cons: Construction, spec: StepwiseSpec,
             if got is None:
                 continue
             if k in model_sizes and model and input_symbols is not None:
-                got.sort(key=lambda x: -agreement(input_symbols(x), model))
+                got.sort(key=lambda x: -_agreement(input_symbols, x, model))
             if got:
                 plan[k] = got
         if not plan:

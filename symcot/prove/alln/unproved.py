@@ -16,6 +16,7 @@ search went and why the first obligation failed, before the last note (the first
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Sequence
 from typing import Any
 
@@ -47,6 +48,7 @@ def settle(check: Any, claim_id: str, cons: Construction, stmt: AllNStatement, o
 
     ``check``: the :class:`~symcot.prove.alln.check.AllNCheck` (its spec, families, sizes and Z3 limit).
     """
+    t0 = time.perf_counter()
     details = dict(row.details or {})
     dicts = list(details.get("obligations") or [])
     explanations = explain_failures(obligations, stmt.vocabulary, check.timeout_s, models=MODELS_PER_ROW)
@@ -61,16 +63,17 @@ def settle(check: Any, claim_id: str, cons: Construction, stmt: AllNStatement, o
     names = [str(s) for s in stmt.sizes]
     values = [v for e in explanations for v in ((e or {}).get("counter_model") or {}).get("values", [])]
     found = search(claim_id, cons, check.spec, list(check.families), start, _model_sizes(explanations, names),
-                   model_inputs(values), stmt.vocabulary.inputs)
+                   model_inputs(values), getattr(stmt.vocabulary, "inputs", None))
+    seconds = row.seconds + time.perf_counter() - t0
     details["search"] = found.as_dict()
     if not found.found or found.row is None:
         return Verdict(row.id, row.variant, row.verdict, row.method, row.max_size, row.inputs_checked + found.inputs,
-                       row.seconds + found.seconds, row.counterexample,
+                       seconds, row.counterexample,
                        [*row.notes[:-1], f"no counterexample found: {found.text()}", *why, *row.notes[-1:]],
                        details=details, scope=row.scope)
     ce = found.row.counterexample or {}
     return Verdict(row.id, row.variant, "refuted", f"{row.method}; {REFUTED_METHOD}", found.row.max_size,
-                   row.inputs_checked + found.inputs, row.seconds + found.seconds, ce,
+                   row.inputs_checked + found.inputs, seconds, ce,
                    [*row.notes, *why, f"the decoder departs from the reference at n = {ce.get('size')} "
                                 f"({ce.get('input', {}).get('text', ce.get('input'))}): found by {found.text()}"],
                    details=details, failing_input=found.row.failing_input)
