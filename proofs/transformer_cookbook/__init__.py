@@ -4,8 +4,8 @@ The subject is the draft at commit 582e0e1 (4 February 2025) of ``pentagonalize/
 "Feed-Forward Layers" (with chapter 2's definitions): every verdict is about that draft only. One claim module per
 labelled recipe, keyed by the section's label; the weights are stated once, in :mod:`.recipes`, and every claim
 module reads them from there. The ReLU recipes are decided by the Z3 lemma prover (for every dimension where the
-recipe has one and its rows are local; otherwise size by size, as each module says); the GELU statements, which
-are about Taylor expansions, by SymPy.
+recipe has one and its rows are local; otherwise size by size, as each module says); the GELU statements about
+Taylor expansions by SymPy, and the largest error of the GELU approximations by certified arb balls.
 """
 
 #: The paper under check (read by the registry without importing this package).
@@ -16,7 +16,8 @@ SUBJECT = ("a draft of The Transformer Cookbook, LaTeX source at commit 582e0e1 
 #: label -> what the draft labels with it, and whether it names a statement that can be checked. Every
 #: ``\\label`` of chapter 3 (the section labels name the recipes; ``eq:gelu`` is the tanh line of GELU's definition).
 LABELS: dict[str, tuple[str, bool]] = {
-    "eq:gelu": ("equation: GELU ≈ its tanh form (≈ with no error stated; checked as Taylor agreement at 0)", True),
+    "eq:gelu": ("equation: GELU ≈ its tanh form and x σ(1.702x) (no error stated: Taylor agreement, largest error)",
+                True),
     "sec:ffnn_cpwl": ("section: a univariate CPWL function by one hidden layer of ReLU units", True),
     "sec:ffnn_identity": ("section: the identity by a zero FFN and the residual connection", True),
     "sec:ffnn_cancel_residual": ("section: f' = f plus units ±I that cancel the residual connection", True),

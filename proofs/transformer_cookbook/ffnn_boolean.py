@@ -9,9 +9,10 @@ the disjunction is a sum). Weights: :func:`.recipes.dnf`, :func:`.recipes.minimu
 
 ``sec:ffnn_boolean`` (the DNF network): the truth table ``φ`` is an input block of ``2^n`` entries in
 ``{0, 1}`` carried to ``W_2`` (see :mod:`.recipes`), so one proof covers every ``φ`` at a given ``n`` (all
-``2^(2^n)`` of them). Every unit reads all ``n`` inputs (a sum over a block of symbolic size), so no all-``n``
-proof is possible with the index-function encoding: each variant is checked for every ``n`` from 1 up to the
-sweep's bound (``verified``), not proved for all ``n``. Variants:
+``2^(2^n)`` of them). The output sums over ``2^n`` units each of which sums over all ``n`` inputs (two nested
+sums over blocks of symbolic size), which neither the index-function encoding nor the induction of
+:mod:`symcot.lemmas.induction` reads: each variant is checked for every ``n`` from 1 up to the sweep's bound
+(``verified``). The units alone are proved for every ``n`` (``sec:ffnn_boolean:clauses``, below). Variants:
 
 - ``as-written``: the printed index ``ξ_1`` in every ``λ_{i,ξ_1}`` (the first and last printed terms both read
   ``ξ_1``). Refuted at ``n = 2``: the units become ``[x = 11]`` (``ξ_1 = 1``) and ``[x = 00]`` (``ξ_1 = 0``), so
@@ -23,11 +24,14 @@ sweep's bound (``verified``), not proved for all ``n``. Variants:
   then be ``0`` exactly, the only representation of false).
 
 ``sec:ffnn_boolean:clauses`` (the display's "conjunctions" line): the units alone, ``h_ξ = [x = ξ]`` on
-``{0,1}^n``, as printed (refuted at ``n = 2``) and repaired (checked up to ``n = 8``, where a sweep is cheap:
-no truth table). Since ``W_2`` is linear in its weights ``φ(ξ)``, ``y = Σ_ξ φ(ξ) h_ξ = φ(x)`` for every ``φ``
-exactly when ``h_ξ = [x = ξ]`` for every ``ξ``: the repaired DNF network is correct for every ``φ`` at every
-``n ≤ 8``; its own check (with ``φ`` an input) reaches ``n = 3`` before Z3 slows down (``n = 4`` is undecided
-within 10 s).
+``{0,1}^n``, as printed (refuted at ``n = 2``) and repaired: checked up to ``n = 8`` (a sweep is cheap: no truth
+table), then proved for every ``n`` by induction on the unit's sums over its inputs (:data:`CLAUSE`: the clause
+as a fold over the inputs, counting the false literals; the unit ``ξ`` at a symbolic index, its bits an
+uninterpreted 0/1 function, so the proof holds for every assignment of bits). Since ``W_2`` is linear in its
+weights ``φ(ξ)``, ``y = Σ_ξ φ(ξ) h_ξ = φ(x)`` for every ``φ`` exactly when ``h_ξ = [x = ξ]`` for every ``ξ``
+(exactly one ``ξ < 2^n`` has the bits of ``x``): with the units proved for every ``n``, the repaired DNF network
+is correct for every ``φ`` and every ``n`` by that step, which is argued here and not machine-checked; its own
+check (with ``φ`` an input) reaches ``n = 3`` before Z3 slows down (``n = 4`` is undecided within 10 s).
 
 ``sec:ffnn_boolean:and-or``: ``min`` and ``max`` (the networks of sec:ffnn_minmax) on ``{0,1}^2`` are ``∧`` and
 ``∨``. ``sec:ffnn_boolean:not``: ``¬x = 1 - x`` (as an FFN: ``1 - ReLU(x) + ReLU(-x)``) on ``{0, 1}``
@@ -44,8 +48,9 @@ from symcot.gadgets.base import hidden_units, merge_units
 from symcot.ir import Layout, Map
 from symcot.lemmas import Gate, Lemma, LemmaCheck, each, whole
 from symcot.lemmas.gadget_lemma import gadget_maps
+from symcot.lemmas.induction import Fold, Induction
 
-from .recipes import conjunctions, dnf, maximum, minimum, n, negation, notes, where
+from .recipes import bit, conjunctions, dnf, maximum, minimum, n, negation, notes, where
 
 WHERE = where("Boolean Functions", "sec:ffnn_boolean")
 
@@ -91,16 +96,41 @@ def dnf_true_geq_1() -> Lemma:
     return _dnf(False, {"y": lambda x, i, K: 0}, (TRUE_GEQ_1, TABLE, false))
 
 
-def _clause(x: Any, i: Any, K: Any) -> Any:
-    """``[x = ξ]`` for the unit ``ξ = i`` (bit ``k`` of ``i`` is ``ξ_{k+1}``)."""
-    return K.ite(K.And(*[v == (i >> k) & 1 for k, v in enumerate(x.vec("x"))]), 1, 0)
+def _no_mismatch(x: Any, i: Any, K: Any) -> tuple[Any, Any]:
+    """Before any input: ``(1, 0)``, the unit's clause so far holds and no literal is false."""
+    return 1, 0
+
+
+def _literal(st: tuple[Any, Any], k: Any, x: Any, i: Any, K: Any) -> tuple[Any, Any]:
+    """Input ``x_{k+1}`` against ``ξ_{k+1}`` (bit ``k`` of ``ξ = i``): the clause so far, and the false literals."""
+    match, wrong = st
+    same = x.x(k) == bit(i, k)
+    return K.ite(same, match, 0), wrong + K.ite(same, 0, 1)
+
+
+def _clause_out(st: tuple[Any, Any], x: Any, i: Any, K: Any) -> Any:
+    return st[0]
+
+
+def _clause_inv(S: Any, F: Any, st: tuple[Any, Any], k: Any, x: Any, i: Any, K: Any) -> Any:
+    """After ``k`` inputs the unit's two partial sums (signs·x, bias) add to ``k`` minus the false literals."""
+    signs, ones = S
+    match, wrong = st
+    return K.And(signs + ones == k - wrong, K.Or(wrong == 0, wrong >= 1), match == K.ite(wrong == 0, 1, 0))
+
+
+#: ``[x = ξ]`` for the unit ``ξ = i`` (bit ``k`` of ``i`` is ``ξ_{k+1}``), as a fold over the inputs: the target of
+#: the units alone, and of the proof for every ``n`` (the units read all ``n`` inputs: induction on that sum).
+CLAUSE = Fold(lambda x: x.size("x"), _no_mismatch, _literal, _clause_out, _clause_inv,
+              "the clause [x = ξ], one input a step")
 
 
 def clauses(printed: bool = False) -> Lemma:
     """The units alone (``W_2 = I``): ``h_ξ = [x = ξ]`` on ``x ∈ {0,1}^n`` (repaired indices unless ``printed``)."""
     lay = Layout("clauses.in", [("x", n)])
     w1, w2 = gadget_maps(conjunctions(lay.vars().x, n, printed=printed), lay, "clauses")
-    return Lemma("sec:ffnn_boolean:clauses", lay, w2, {"h": _clause}, w1=w1, hyps=(BIT,), dims={n: 1})
+    return Lemma("sec:ffnn_boolean:clauses", lay, w2, {"h": CLAUSE.row}, w1=w1, hyps=(BIT,), dims={n: 1},
+                 induction=Induction("h", CLAUSE))
 
 
 # -- the connectives ----------------------------------------------------------------------------------------
@@ -147,11 +177,11 @@ def not_true_geq_1_relu() -> Lemma:
     return _not(True, (), (each("x = 0 or x ≥ 1", "x", lambda v, K: K.Or(v == 0, v >= 1)),))
 
 
-SWEEP = ("n = 1 … max size only: every unit sums over all n inputs (non-local), so there is no all-n proof; every "
-         "φ at each n (its truth table an input)")
+SWEEP = ("n = 1 … max size only: the output sums over 2^n units, each a sum over all n inputs (nested sums), so "
+         "there is no all-n proof of this row; every φ at each n (its truth table an input)")
 
-CLAUSES = ("the units alone (W_2 = I), n = 1 … max size: each unit sums over all n inputs and the hidden width is "
-           "2^n, so there is no all-n proof")
+CLAUSES = ("the units alone (W_2 = I), n = 1 … max size, then every n by induction on each unit's sum over its "
+           "inputs (the clause as a fold over the inputs)")
 
 CLAIMS = [
     Claim(id="sec:ffnn_boolean", kind="section",

@@ -39,10 +39,13 @@ from collections.abc import Callable
 from typing import Any
 
 import sympy as sp
+import z3
 
 from symcot.gadgets.base import Gadget, Names, Read, Writes, is_zero, make
 from symcot.ir.expr import Const, Expr, bcast, dot, gate, zeros
-from symcot.ir.matrices import IndexMatrix, Shift
+from symcot.ir.matrices import Shift
+from symcot.lemmas.kit import sympy_to_z3
+from symcot.lemmas.symbolic import SummedIndexMatrix
 
 #: The document every claim of this package is about (every report row carries it in its notes).
 DRAFT = ("a draft of The Transformer Cookbook, LaTeX source at commit 582e0e1 (4 February 2025) of "
@@ -170,9 +173,26 @@ def negation(x: Expr, rectified: bool = False, units: Names = None, writes: Writ
                 {"x_pos": x, "x_neg": -x}, lambda u: {"not": 1 - u("x_pos") + u("x_neg")}, ["not"], units, writes)
 
 
-def _bit(xi: int, i: int) -> int:
-    """``ξ_{i+1}``: bit ``i`` of the hidden unit's index ``ξ`` (unit ``ξ`` reads ``x_{i+1}`` through bit ``i``)."""
-    return (xi >> i) & 1
+#: ``B(ξ, i)``: the bits of a unit at a symbolic index ``ξ`` (an uninterpreted predicate, so that a proof holds for
+#: every assignment of bits to every index, the binary one included).
+_BITS = z3.Function("bit", z3.IntSort(), z3.IntSort(), z3.BoolSort())
+
+
+def bit(xi: Any, i: Any) -> Any:
+    """``ξ_{i+1}``: bit ``i`` of the hidden unit's index ``ξ`` (unit ``ξ`` reads ``x_{i+1}`` through bit ``i``).
+
+    ``(ξ >> i) & 1`` for integers; for Z3 terms (a unit at a symbolic index) ``If(B(ξ, i), 1, 0)``.
+    """
+    if isinstance(xi, int) and isinstance(i, int):
+        return (xi >> i) & 1
+    return z3.If(_BITS(z3.IntVal(xi) if isinstance(xi, int) else xi, z3.IntVal(i) if isinstance(i, int) else i), 1, 0)
+
+
+def _size_at(size: sp.Expr, sizes: dict[sp.Symbol, Any]) -> Any:
+    """``size`` at the sizes of a :class:`~symcot.lemmas.symbolic.SummedIndexMatrix` row (integers or Z3 terms)."""
+    if all(isinstance(v, int) for v in sizes.values()):
+        return int(size.subs(sizes))
+    return sympy_to_z3(size, sizes)
 
 
 def conjunction_units(x: Expr, size: Any, printed: bool = True) -> Expr:
@@ -180,12 +200,14 @@ def conjunction_units(x: Expr, size: Any, printed: bool = True) -> Expr:
 
     ``x`` has ``size = n`` coordinates; unit ``ξ`` (index ``Σ_i ξ_{i+1} 2^i``) adds ``λ_{i,1} = x_i`` or
     ``λ_{i,0} = 1 - x_i``. ``printed``: the second index of every ``λ`` is ``ξ_1``, as the draft prints
-    ``λ_{1,ξ_1} + ⋯ + λ_{n,ξ_1}``; otherwise ``λ_{i,ξ_i}`` (the repair).
+    ``λ_{1,ξ_1} + ⋯ + λ_{n,ξ_1}``; otherwise ``λ_{i,ξ_i}`` (the repair). Unit ``ξ`` is the sign row
+    ``(2ξ_i - 1)_i`` applied to ``x`` plus the bias ``Σ_i (1 - ξ_i) - n + 1``; both are also stated as sums over
+    the ``n`` inputs (``sym_sum``), which the proof for every ``n`` reads.
     """
     n = sp.sympify(size)
 
-    def pick(xi: int, i: int) -> int:
-        return _bit(xi, 0) if printed else _bit(xi, i)
+    def pick(xi: Any, i: Any) -> Any:
+        return bit(xi, 0) if printed else bit(xi, i)
 
     def sign(xi: int, i: int, env: Any) -> int:
         return 1 if pick(xi, i) else -1
@@ -194,9 +216,16 @@ def conjunction_units(x: Expr, size: Any, printed: bool = True) -> Expr:
         k = int(n.subs(env))
         return sum(1 - pick(xi, i) for i in range(k)) - k + 1
 
+    def sign_row(xi: Any, sizes: dict[sp.Symbol, Any], summer: Any, col: Any) -> Any:
+        return summer(_size_at(n, sizes), lambda j: (2 * pick(xi, j) - 1) * col(j), "signs")
+
+    def bias_row(xi: Any, sizes: dict[sp.Symbol, Any], summer: Any, col: Any) -> Any:
+        k = _size_at(n, sizes)
+        return col(0) * (summer(k, lambda j: 1 - pick(xi, j), "bias") - k + 1)
+
     which = "λ_{i,ξ_1}" if printed else "λ_{i,ξ_i}"
-    return IndexMatrix(2**n, n, sign, f"\\Lambda^{{({which})}}") @ x + Const(IndexMatrix(2**n, 1, bias,
-                                                                                  f"\\beta^{{({which})}}"))
+    return (SummedIndexMatrix(2**n, n, sign, f"\\Lambda^{{({which})}}", sign_row) @ x
+            + Const(SummedIndexMatrix(2**n, 1, bias, f"\\beta^{{({which})}}", bias_row)))
 
 
 def conjunctions(x: Expr, size: Any, printed: bool = True, units: Names = None, writes: Writes = None) -> Gadget:

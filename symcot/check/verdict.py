@@ -9,7 +9,7 @@ from typing import Any
 
 import sympy as sp
 
-VERDICTS = ("proved", "verified", "refuted", "unknown", "error")
+VERDICTS = ("proved", "proved assuming", "verified", "refuted", "unknown", "error")
 
 
 def jsonable(v: Any) -> Any:
@@ -142,16 +142,22 @@ def default_scope(v: Verdict, size_text: SizeText = vertices_text) -> str:
         if size is None:
             return "counterexample found" + below
         return f"counterexample at {size_text('=', size) if isinstance(size, int) else f'n = {size}'}" + below
-    if v.verdict == "proved":
+    if v.verdict in ("proved", "proved assuming"):
         return "scope not stated by the check"
     return "nothing established"
 
 
 def exit_status(verdicts: list[Verdict]) -> int:
-    """0 when every variant is proved/verified, 1 when one is refuted (and none unknown/error), else 2."""
+    """0 when every variant is proved/verified, 1 when one is refuted (and none unknown/error), else 2.
+
+    3 when none is refuted, unknown or an error but one is ``proved assuming`` something beyond the trusted base
+    (a script tells it from a plain ``proved``).
+    """
     kinds = {v.verdict for v in verdicts}
     if kinds & {"unknown", "error"}:
         return 2
     if "refuted" in kinds:
         return 1
+    if "proved assuming" in kinds:
+        return 3
     return 0

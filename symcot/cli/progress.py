@@ -16,7 +16,7 @@ from symcot.check.verdict import Verdict
 from symcot.cli.common import silence_stdout
 
 #: The letter of each verdict.
-LETTERS = {"proved": ".", "verified": ".", "refuted": "F", "unknown": "?", "error": "E"}
+LETTERS = {"proved": ".", "verified": ".", "proved assuming": "a", "refuted": "F", "unknown": "?", "error": "E"}
 
 
 class RowProgress:

@@ -73,7 +73,8 @@ class DeepMutant(Derived):
         self.source, self.two_index, self.scalar, self.term = source, two_index, scalar, term
         self.inert = inert
         super().__init__(base, f"{base.variant}~{self.id}", decoder, [f"deep mutant: {self.text()}"])
-        self.lam_fixed = lam_fixed
+        if lam_fixed is not None:
+            self.lam_fixed = lam_fixed
 
     @property
     def id(self) -> str:
@@ -93,10 +94,6 @@ class DeepMutant(Derived):
     def text(self) -> str:
         """One line: where and what."""
         return f"{self.where}: {self.term}"
-
-    def lam_value(self, inp: Any) -> Any:
-        """The mutant's fixed λ (``lambda-fixed``), else the base's."""
-        return self.lam_fixed if self.lam_fixed is not None else self.base.lam_value(inp)
 
 
 def size_symbol(decoder: Decoder) -> sp.Symbol:

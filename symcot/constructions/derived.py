@@ -26,15 +26,12 @@ class Derived(Construction):
         self.encoding = base.encoding  # type: ignore[misc]
         self.stop = base.stop  # type: ignore[misc]
         self.lam_rule = base.lam_rule  # type: ignore[misc]
+        self.lam_fixed = base.lam_fixed  # λ is the base's: Construction.lam_value reads these two, nothing else
         self.all_n = base.all_n  # type: ignore[misc]
 
     def env(self, inp: Any) -> dict:
         """As the base."""
         return self.base.env(inp)
-
-    def lam_value(self, inp: Any) -> Any:
-        """As the base."""
-        return self.base.lam_value(inp)
 
     def validate(self, inp: Any) -> None:
         """As the base."""

@@ -26,6 +26,7 @@ import sympy as sp
 from symcot.errors import SymcotError
 from symcot.ir.layout import Layout
 from symcot.ir.maps import Map
+from symcot.lemmas.fold import Induction
 from symcot.lemmas.kit import NonLocal, is_z3
 
 
@@ -190,6 +191,9 @@ class Lemma:
         timeout_ms: the limit of every solver query, in Z3's resource units (``solver.RLIMIT_PER_MS`` a
             millisecond), so that a verdict does not depend on the machine's load.
         notes: shown with the verdict.
+        induction: an output block whose row sums over a block of symbolic size, with its target as a fold
+            and an invariant (:mod:`symcot.lemmas.induction`): proved for all sizes by induction on the sum
+            (the block's target must be the fold's ``row``).
 
     """
 
@@ -213,6 +217,7 @@ class Lemma:
     relaxations: tuple[Relaxation, ...] = ()
     timeout_ms: int = 10_000
     notes: tuple[str, ...] = ()
+    induction: Induction | None = None
 
     def __post_init__(self) -> None:
         self.ints = frozenset(self.ints)
@@ -232,6 +237,8 @@ class Lemma:
         for g in self.gates:
             if not sp.sympify(self.inputs.size(g.block)) == 1:
                 raise LemmaError(f"{self.id}: gate block {g.block!r} is not a scalar")
+        if self.induction is not None and self.target.get(self.induction.block) != self.induction.fold.row:
+            raise LemmaError(f"{self.id}: the target of block {self.induction.block!r} is not its induction's fold")
         names = [h.name for h in self.hyps]
         if len(set(names)) != len(names):
             raise LemmaError(f"{self.id}: hypothesis names repeat: {names}")

@@ -18,10 +18,11 @@ from typing import Any
 
 import sympy as sp
 
+from symcot.lemmas.induction import prove_by_induction
 from symcot.lemmas.kit import Unsupported
 from symcot.lemmas.lemma import Lemma, Relaxation
 from symcot.lemmas.solver import Counterexample, prove_at, terms
-from symcot.lemmas.symbolic import check_local, local_matrices, prove_all_sizes
+from symcot.lemmas.symbolic import check_local, check_summed, local_matrices, prove_all_sizes, summed_matrices
 
 
 @dataclass
@@ -126,11 +127,14 @@ def _concrete_sweep(lemma: Lemma, max_size: int, cores: bool, polish: bool) -> L
     lo = max(lemma.dims.values())
     res = LemmaResult("proved")
     mats = [m for mp in (lemma.w1, lemma.w2) if mp is not None for m in local_matrices(mp)]
+    summed = [m for mp in (lemma.w1, lemma.w2) if mp is not None for m in summed_matrices(mp)]
     last_ok: int | None = None
     for size in range(lo, max_size + 1):
         env = {s: size for s in syms}
         for m in mats:
             check_local(m, env)
+        for sm in summed:
+            check_summed(sm, env)
         o = prove_at(lemma, env, cores=cores and size == max_size, polish=polish)
         res.queries += o.queries
         res.solver_seconds += o.seconds
@@ -181,6 +185,8 @@ def _all_dimensions(lemma: Lemma, res: LemmaResult, polish: bool) -> LemmaResult
             res.notes.append("not needed for any size (left out of the all-dimension proof): "
                              + ", ".join(sorted(sym["dropped"])))
         return res
+    if sym["status"] == "nonlocal" and lemma.induction is not None:
+        return _by_induction(lemma, res, checked, names, sym["reason"])
     if sym["status"] == "nonlocal":
         res.status = "verified"
         res.dimension = f"checked for {checked}; not proved for all {names}: {sym['reason']}"
@@ -202,6 +208,35 @@ def _all_dimensions(lemma: Lemma, res: LemmaResult, polish: bool) -> LemmaResult
     res.status = "verified"
     res.dimension = f"checked for {checked}; the all-dimension query was undecided"
     res.unknown = sym.get("unknown", [])
+    return res
+
+
+def _by_induction(lemma: Lemma, res: LemmaResult, checked: str, names: str, nonlocal_reason: str) -> LemmaResult:
+    """A row that sums over a block of symbolic size, proved for all sizes by induction on the sum."""
+    assert lemma.induction is not None
+    lam_t, bound_t = terms(lemma)
+    ind = prove_by_induction(lemma, lam_t, bound_t)
+    res.queries += ind["queries"]
+    res.solver_seconds += ind["seconds"]
+    others = {b: row for b, row in lemma.target.items() if b != lemma.induction.block}
+    if ind["status"] == "proved" and others:  # the other target blocks by the index-function encoding
+        rest = prove_all_sizes(lemma.replace(target=others, induction=None), lam_t, bound_t)
+        res.queries += rest["queries"]
+        res.solver_seconds += rest["seconds"]
+        if rest["status"] != "proved":
+            ind = {"status": "failed", "failed": f"the other blocks ({', '.join(others)}): {rest['status']} "
+                                                 f"{rest.get('reason', '')}".rstrip()}
+    if ind["status"] == "proved":
+        res.status = "proved"
+        dims_hyp = [h.name for h in lemma.hyps if h.kind == "dim"]
+        res.dimension = (f"every {names}{' with ' + ', '.join(dims_hyp) if dims_hyp else ''} (induction on the "
+                         f"sum of block {lemma.induction.block!r}: {lemma.induction.fold.what}; symbolic {names}); "
+                         f"also {checked} concretely")
+        res.notes.append("induction obligations unsat: " + ", ".join(ind["obligations"]))
+        return res
+    res.status = "verified"
+    why = ind.get("failed") or ind.get("reason", "")
+    res.dimension = f"checked for {checked}; not proved for all {names}: {nonlocal_reason}; the induction: {why}"
     return res
 
 

@@ -32,7 +32,7 @@ from symcot.ir.symbols import lam
 from symcot.lemmas.kit import NonLocal, Unsupported, Z3Kit, sympy_to_z3, z3_to_exact
 from symcot.lemmas.lemma import Lemma
 from symcot.lemmas.solver import CORE_ORDER, gate_assignments, tactic_check
-from symcot.lemmas.walker import Index, Walker, flat_shape
+from symcot.lemmas.walker import Index, Summer, Walker, flat_shape
 from symcot.lemmas.walker import Unsupported as NoSymbolicRow
 
 Entry = tuple[Any, Any, Any]  # (coefficient, column, guard)
@@ -50,6 +50,50 @@ class LocalIndexMatrix(IndexMatrix):
                  sym_row: Callable[[Any, dict[sp.Symbol, Any]], list[Entry]], nonzeros: Any = None):
         super().__init__(rows, cols, fn, tex, nonzeros)
         self.sym_row = sym_row
+
+
+#: ``sym_sum(i, sizes, summer, column)``: row ``i`` applied to ``column(j)``, i.e. ``Σ_j M[i, j]·column(j)``, with
+#: ``summer(size, body, what)`` for a sum over a block of symbolic size (Python integers in, a number out, at
+#: concrete sizes: then ``summer`` is the plain sum over ``range(size)``).
+SymSum = Callable[[Any, dict[sp.Symbol, Any], Summer, Callable[[Any], Any]], Any]
+
+
+class SummedIndexMatrix(IndexMatrix):
+    """An :class:`~symcot.ir.IndexMatrix` whose row ``i`` is stated as a sum over its columns, ``sym_sum``.
+
+    For a row that reads every coordinate of a block of symbolic size (a unit that adds all ``n`` inputs with
+    signs given by the bits of its index): the index-function encoding cannot read it (``NonLocal``); the
+    induction of :mod:`symcot.lemmas.induction` values it through its ``summer``. ``sym_sum`` must describe the
+    same matrix as ``fn``; :func:`check_summed` compares the two at concrete sizes, at every size of the sweep.
+    """
+
+    def __init__(self, rows: Any, cols: Any, fn: Callable[[int, int, Any], Any], tex: str, sym_sum: SymSum,
+                 nonzeros: Any = None):
+        super().__init__(rows, cols, fn, tex, nonzeros)
+        self.sym_sum = sym_sum
+
+
+def _plain_sum(size: Any, body: Callable[[Any], Any], what: str) -> Any:
+    return sum((body(j) for j in range(int(size))), 0)
+
+
+def check_summed(m: SummedIndexMatrix, env: dict[sp.Symbol, int]) -> None:
+    """Raise :class:`Unsupported` if ``m.sym_sum`` disagrees with ``m.fn`` at sizes ``env`` (every entry)."""
+    from symcot.ir.symbols import size_value, to_exact
+
+    dense = m.entries(env)
+    cols = size_value(m.cols, env)
+    sizes = {k: int(v) for k, v in env.items()}
+    def unit(c: int) -> Callable[[Any], int]:
+        return lambda j: 1 if j == c else 0
+
+    for i in range(size_value(m.rows, env)):
+        for c in range(cols):
+            got = to_exact(m.sym_sum(i, sizes, _plain_sum, unit(c)))
+            want = to_exact(dense.get((i, c), 0))
+            if got != want:
+                raise Unsupported(f"{m.tex}: the stated sum of row {i} gives {got} at column {c}, the matrix {want} "
+                                  f"at {env}")
 
 
 def check_local(m: LocalIndexMatrix, env: dict[sp.Symbol, int]) -> None:
@@ -98,11 +142,17 @@ def local_matrices(m: Map) -> list[LocalIndexMatrix]:
     return [x for e in m.exprs.values() for x in _walk_mats(e) if isinstance(x, LocalIndexMatrix)]
 
 
-def lemma_walker(symbols: dict[sp.Symbol, Any]) -> Walker:
+def summed_matrices(m: Map) -> list[SummedIndexMatrix]:
+    """The :class:`SummedIndexMatrix` objects a map uses."""
+    return [x for e in m.exprs.values() for x in _walk_mats(e) if isinstance(x, SummedIndexMatrix)]
+
+
+def lemma_walker(symbols: dict[sp.Symbol, Any], summer: Summer | None = None) -> Walker:
     """The shared walker as the all-dimension proof reads it.
 
-    One flat index per block, no sum over a block of symbolic size (such a row is :class:`NonLocal`), and a
-    :class:`LocalIndexMatrix` read by the row it states.
+    One flat index per block, no sum over a block of symbolic size (such a row is :class:`NonLocal`; ``summer``:
+    how the induction of :mod:`symcot.lemmas.induction` names it), and a :class:`LocalIndexMatrix` read by the
+    row it states.
     """
 
     def local_rows(m: Mat, idx: Index) -> list[tuple[Any, Index, Any]] | None:
@@ -110,7 +160,14 @@ def lemma_walker(symbols: dict[sp.Symbol, Any]) -> Walker:
             return None
         return [(c, (col,), z3.BoolVal(g) if g is False else g) for c, col, g in m.sym_row(idx[0], symbols)]
 
-    return Walker(symbols, {}, None, shape=flat_shape, local_rows=local_rows)
+    def local_sum(m: Mat, idx: Index, column: Callable[[Index], Any]) -> Any:
+        if not isinstance(m, SummedIndexMatrix):
+            return None
+        if summer is None:
+            raise NonLocal(f"{m.tex} sums over the columns of a block of symbolic size")
+        return m.sym_sum(idx[0], symbols, summer, lambda j: column((j,)))
+
+    return Walker(symbols, {}, summer, shape=flat_shape, local_rows=local_rows, local_sum=local_sum)
 
 
 class SymMap:

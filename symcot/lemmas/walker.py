@@ -15,7 +15,8 @@ by row at the symbolic index, whatever the index shapes of their rows and column
 for its flat coordinate, and a column's flat coordinate becomes a tuple of the column shape, by an exact
 structural form where there is one (``I`` and the commutation matrix keep ``(a, b)`` and ``(b, a)``, a shift
 on an ``m × m`` block carries ``b - k`` into ``a``) and by Z3's integer ``/`` and ``%`` otherwise. An
-``IndexMatrix`` is read only through ``local_rows``, a row its owner states. Hadamard products and gates
+``IndexMatrix`` is read only through ``local_rows``, a row its owner states, or ``local_sum``, a row its owner
+states as a sum over its columns (valued by ``summer``). Hadamard products and gates
 multiply coordinates, ``vec(a bᵀ)`` at ``(i, j)`` is ``a_i b_j``. A sum over a block of symbolic size
 (``1ᵀ v``, ``aᵀ b``, a row of ``J``) is handed to ``summer``, which values it; without one, such a row
 raises :class:`~symcot.lemmas.kit.NonLocal`. Anything else raises :class:`Unsupported`.
@@ -60,6 +61,9 @@ Summer = Callable[[Any, Callable[[Any], Any], str], Any]
 Entry = tuple[Any, Index, Any]
 #: ``local_rows(matrix, index)``: the row of a matrix the walker has no form for (``None``: not one of these).
 LocalRows = Callable[[Mat, Index], "list[Entry] | None"]
+#: ``local_sum(matrix, index, column)``: row ``index`` of a matrix its owner states as a sum over its columns,
+#: applied to ``column(col_index) -> term`` (``None``: not one of these).
+LocalSum = Callable[[Mat, Index, Callable[[Index], Any]], Any]
 #: ``shape(size)``: the index shape of a block of this size.
 Shape = Callable[[Any], tuple[sp.Expr, ...]]
 #: A unit vector ``e_i`` on an ``a × b`` block with a constant ``i`` up to this is read without ``a·b``
@@ -138,15 +142,18 @@ class Walker:
         summer: how a sum over a block of symbolic size is valued (``None``: such a row is :class:`NonLocal`).
         shape: the index shape of a block of a given size (:func:`shape_of` or :func:`flat_shape`).
         local_rows: the rows of matrices the walker has no form for (an ``IndexMatrix`` that states its row).
+        local_sum: the rows of matrices stated as a sum over their columns (an ``IndexMatrix`` whose row reads a
+            block of symbolic size); ``None``: none.
 
     """
 
     def __init__(self, sizes: dict[sp.Symbol, Any], consts: dict[sp.Symbol, Any], summer: Summer | None,
-                 shape: Shape = shape_of, local_rows: LocalRows | None = None):
+                 shape: Shape = shape_of, local_rows: LocalRows | None = None, local_sum: LocalSum | None = None):
         self.symbols = {**sizes, **consts}
         self.summer = summer
         self.shape = shape
         self.local_rows = local_rows
+        self.local_sum = local_sum
         self._sizes: dict[sp.Expr, Any] = {}
 
     def z(self, v: Any) -> Any:
@@ -199,6 +206,9 @@ class Walker:
             return read(e.name, idx)
         if isinstance(e, Const):
             c = self.z(e.c)
+            summed = self.local_sum(e.m, idx, lambda col: 1) if self.local_sum is not None else None
+            if summed is not None:
+                return c * summed
             return _sum(g_if(g, c * a) for a, _col, g in self.rows(e.m, idx))
         if isinstance(e, Scale):
             return self.z(e.c) * self.expr(e.e, read, idx)
@@ -221,6 +231,9 @@ class Walker:
             if len(shape) != 1:
                 raise Unsupported(f"a sum over a block of size {e.e.size} (two indices)")
             return self.summer(self.size(shape[0]), lambda j: self.expr(e.e, read, (j,)), f"1ᵀ({e.e.latex()})")
+        summed = self.local_sum(e.m, idx, lambda col: self.expr(e.e, read, col)) if self.local_sum is not None else None
+        if summed is not None:
+            return summed
         return _sum(g_if(g, a * self.expr(e.e, read, col)) for a, col, g in self.rows(e.m, idx))
 
     def _bilinear(self, e: Bilinear, read: Reader, idx: Index) -> Any:

@@ -26,7 +26,7 @@ KindOf = Callable[[Verdict], "str | None"]
 #: Verdicts that hold.
 HOLDS = ("proved", "verified")
 #: How bad a verdict is, for the worst of several rows.
-_RANK = {"proved": 0, "verified": 0, "refuted": 1, "unknown": 2, "error": 3}
+_RANK = {"proved": 0, "verified": 0, "proved assuming": 1, "refuted": 2, "unknown": 3, "error": 4}
 #: Widest label column; a longer label pushes its line's text to the right.
 MAX_LABEL = 30
 #: Characters of the outcome kept before the sub-check count is cut, on a narrow terminal.
@@ -142,6 +142,9 @@ def outcome(group: Group, kind_of: KindOf = default_kind) -> tuple[str, list[Ver
         return "error", written, next(r for r in written if r.verdict == worst)
     if worst == "unknown":
         return f"unknown: {_why(next(r for r in written if r.verdict == worst))}", written, None
+    if worst == "proved assuming":
+        r = next(r for r in written if r.verdict == worst)
+        return f"proved assuming ({r.scope})", written, None
     others = [r for r in main if r.variant != "as-written" and r.verdict in HOLDS]
     repairs = [r.variant for r in others if kind_of(r) == "repair"]
     readings = [r.variant for r in others if kind_of(r) != "repair" and not r.variant.startswith("in:")]

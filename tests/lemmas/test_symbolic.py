@@ -41,3 +41,11 @@ def test_an_index_matrix_is_proved_by_its_stated_row_and_refused_without_one():
 def test_a_row_summing_a_block_of_symbolic_size_is_nonlocal():
     r = _all_sizes(L.vars().h.sum(), lambda x, i, K: K.sum(x.vec("h")), out=Layout("sym.s", [("s", 1)]))
     assert r["status"] == "nonlocal" and "sums over d coordinates" in r["reason"]
+
+
+def test_a_matrix_stated_as_a_sum_is_nonlocal_here():
+    from symcot.lemmas.symbolic import SummedIndexMatrix
+
+    J = SummedIndexMatrix(d, d, lambda i, j, env: 1, "J", lambda i, s, summer, col: summer(s[d], col, "row of J"))
+    r = _all_sizes(J @ L.vars().h, lambda x, i, K: 0)
+    assert r["status"] == "nonlocal" and "sums over the columns" in r["reason"]

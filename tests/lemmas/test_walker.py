@@ -114,3 +114,24 @@ def test_an_index_of_the_wrong_shape_and_a_size_without_a_shape_are_refused():
         _walker({m: z3.Int("m")}).block(mp, "b", lambda b, idx: z3.Real("v"), (z3.Int("i"),))
     with pytest.raises(Unsupported, match="no index shape"):
         shape_of(m**2 + 1)
+
+
+def test_a_matrix_stated_as_a_sum_over_its_columns_goes_to_the_summer():
+    # a row of J (every entry 1) as an IndexMatrix, stated as Σ_j column(j): the summer names the sum
+    L, Out = Layout("w.in", [("h", d)]), Layout("w.out", [("y", d)])
+    J = IndexMatrix(d, d, lambda i, j, env: 1, "J")
+    mp = Map("W", L, Out, {"y": J @ L.vars().h + 3})
+    seen = []
+
+    def summer(size, body, what):
+        seen.append((size, what))
+        return z3.Real("S")
+
+    def local_sum(mat, idx, column):
+        return summer(z3.Int("d"), lambda j: column((j,)), "row of J") if mat is J else None
+
+    got = _walker({d: z3.Int("d")}, shape=flat_shape, summer=summer, local_sum=local_sum).block(
+        mp, "y", lambda b, idx: _fn("h")(idx[0]), (z3.Int("i"),))
+    assert _proves(got != z3.Real("S") + 3) and [w for _s, w in seen] == ["row of J"]
+    with pytest.raises(Unsupported, match="no symbolic row"):  # without the hook: no form for the IndexMatrix
+        _walker({d: z3.Int("d")}, shape=flat_shape).block(mp, "y", lambda b, idx: _fn("h")(idx[0]), (z3.Int("i"),))

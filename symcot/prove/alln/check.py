@@ -37,12 +37,14 @@ from symcot.prove.alln.conclude import (
     prove_extension,
     trusted_items,
 )
-from symcot.prove.alln.concrete import ConcreteFailure, check_statement, check_witness
+from symcot.prove.alln.concrete import ConcreteFailure, check_statement, check_witness, witness_sizes
 from symcot.prove.alln.context import DEFAULT_TIMEOUT_S
+from symcot.prove.alln.kernel import assumptions, decide, refusal, traced
 from symcot.prove.alln.ops import NameClash, SymbolicTruthiness
 from symcot.prove.alln.prover import AllNResult, prove
 from symcot.prove.alln.second import DEFAULT_TIMEOUT_S as SECOND_TIMEOUT_S
 from symcot.prove.alln.second import second_opinion
+from symcot.prove.alln.trace import TraceError
 from symcot.prove.alln.trust import trusted_base, trusted_summary
 from symcot.prove.alln.unproved import settle
 
@@ -138,9 +140,19 @@ class AllNCheck:
             check_concludes(self.concludes, self.spec, stmt.vocabulary)
         except ValueError as e:
             return self._error(claim_id, cons.variant, e, "the all-n check is misstated", notes, t0)
+        why = refusal(cons)
+        if why is not None:
+            return Verdict(claim_id, cons.variant, "unknown", self.method, None, 0, time.perf_counter() - t0, None,
+                           [*notes, f"not proved: {why}"], scope="nothing established for all n",
+                           details={"obligations": []})
         try:
-            return self._checked(claim_id, cons, stmt, notes, t0)
-        except (SymbolicTruthiness, NameClash) as e:
+            kcons, own, stmt = traced(cons, self.vocabulary)
+        except (SymbolicTruthiness, NameClash, TraceError) as e:
+            return self._error(claim_id, cons.variant, e, "the all-n statement cannot be traced into terms", notes,
+                               t0)
+        try:
+            return self._checked(claim_id, kcons, own, stmt, notes, t0)
+        except (SymbolicTruthiness, NameClash, TraceError) as e:
             return self._error(claim_id, cons.variant, e, "the all-n statement cannot be read", notes, t0)
         except Exception as e:  # noqa: BLE001 - a crashing check is an "error" row; the run goes on
             return self._error(claim_id, cons.variant, e, "the all-n check failed", notes, t0)
@@ -187,9 +199,12 @@ class AllNCheck:
                        scope="nothing established for all n",
                        details={"obligations": [], **({"traceback": tb} if tb else {})})
 
-    def _checked(self, claim_id: str, cons: Construction, stmt: AllNStatement, notes: list[str],
-                 t0: float) -> Verdict:
-        """The concrete phase, the witness run, then the proof."""
+    def _checked(self, claim_id: str, cons: Construction, own: AllNStatement, stmt: AllNStatement,
+                 notes: list[str], t0: float) -> Verdict:
+        """The concrete phase, the witness runs, then the proof.
+
+        ``own`` is the construction's traced statement, ``stmt`` the same over the claim's vocabulary.
+        """
         conc = check_statement(cons, stmt, self.spec.reference, self.families, self.concrete_size, self.facts_size,
                                min(self.facts_size, self.reading_size))
         concrete: dict[str, Any] = {
@@ -207,16 +222,27 @@ class AllNCheck:
                            None, [*notes, f"the concrete phase checked {why} (no exhaustive family has an input up to "
                                           f"size {self.concrete_size}), so the statement is unchecked: no proof tried"],
                            scope="nothing established for all n", details={"concrete": concrete, "obligations": []})
-        wsize = self.witness_size or self.concrete_size + 1
-        wit = check_witness(cons, stmt, self.spec.reference, self.families, wsize)
-        concrete["witness"] = {"size": wsize, "input": wit.input, "seconds": round(wit.seconds, 3)}
+        sizes = witness_sizes(self.concrete_size, self.witness_size)
+        wit = check_witness(cons, stmt, self.spec.reference, self.families, sizes)
+        concrete["witness"] = {"size": max(wit.sizes, default=None), "sizes": wit.sizes, "input": wit.input,
+                               "inputs": len(wit.inputs), "seconds": round(wit.seconds, 3)}
         if wit.failure is not None:
-            return self._concrete_failure(claim_id, cons, wit.failure, conc.max_size, conc.inputs, concrete,
-                                          [*notes, f"no real run of size {wsize} satisfies the hypotheses"], t0)
-        res = prove(cons, cons.all_n if self.vocabulary is not None else stmt, timeout_s=self.timeout_s)
-        if self.vocabulary is not None and cons.all_n is not None:
-            prove_extension(res, cons.all_n.vocabulary, stmt.vocabulary, self.timeout_s)
+            return self._witness_failure(claim_id, cons, wit.failure, conc, concrete, notes, t0)
+        res = prove(cons, own if self.vocabulary is not None else stmt, timeout_s=self.timeout_s)
+        if self.vocabulary is not None:
+            prove_extension(res, own.vocabulary, stmt.vocabulary, self.timeout_s)
         return self._verdict(claim_id, cons, stmt, res, concrete, notes, time.perf_counter() - t0)
+
+    def _witness_failure(self, claim_id: str, cons: Construction, f: ConcreteFailure, conc: Any,
+                         concrete: dict[str, Any], notes: list[str], t0: float) -> Verdict:
+        """A witness run that did not pass: ``refuted`` where the decoder departs, an ``error`` for a false fact."""
+        if f.kind == "fact":
+            return self._error(claim_id, cons.variant, SymcotError(
+                f"a hypothesis of the proof is false on a real run beyond the concrete phase: {f.text()} (a fact "
+                "that bounds the size, or facts that contradict each other, leave nothing to prove)"),
+                "the witness runs", notes, t0)
+        return self._concrete_failure(claim_id, cons, f, conc.max_size, conc.inputs, concrete,
+                                      [*notes, "a witness run beyond the concrete phase does not pass"], t0)
 
     def _concrete_failure(self, claim_id: str, cons: Construction, f: ConcreteFailure, max_size: int | None,
                           inputs: int, concrete: dict[str, Any], notes: list[str], t0: float) -> Verdict:
@@ -298,12 +324,17 @@ class AllNCheck:
                                            f"{self.beyond}"], details=details,
                            scope=f"the realization for all n ({second.agreement.text}); the claim's own statement "
                                  "not established")
-        if res.proved:
+        ran = self.second_solver and "not installed" not in second.agreement.text
+        assumed = assumptions(stmt, ran, (concrete.get("witness") or {}).get("sizes", []), self.concrete_size)
+        status = decide(res.proved, assumed)
+        if status is not None:
             names = ", ".join(c.conclusion for c in self.concludes)
             also = f"; the claim's conclusions too ({names})" if stated else ""
+            under = f"; assuming {'; '.join(assumed)}" if assumed else ""
             scope = (f"all n{lam_text} (every input of every size; the statement's trusted base in details){also}; "
-                     f"{second.agreement.text}")
-            return Verdict(claim_id, cons.variant, "proved", f"{self.method}; {second.agreement.text}", None,
+                     f"{second.agreement.text}{under}")
+            details["assumptions"] = assumed
+            return Verdict(claim_id, cons.variant, status, f"{self.method}; {second.agreement.text}", None,
                            concrete["inputs"], seconds, None,
                            [*notes, *both, trusted_summary(stmt, concrete, lam_words)], details=details, scope=scope)
         first = res.first_failure

@@ -28,6 +28,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import sympy as sp
+
 from symcot.algorithms.logic import Concrete, FactCount, check_facts, check_views
 from symcot.check.exhaustive import Family
 from symcot.constructions.alln import AllNStatement, Y, blocks_of
@@ -167,6 +169,35 @@ def _check_output(cons: Construction, stmt: AllNStatement, c: Concrete, y: Any, 
     return None
 
 
+def _check_steps(T: Any, states: Sequence[Any], desc: dict[str, Any]) -> ConcreteFailure | None:
+    if T != len(states) - 1:
+        return ConcreteFailure("steps", desc, None, "the statement's step count T against the reference run's",
+                               T, len(states) - 1)
+    return None
+
+
+def _check_sizes_and_lambda(cons: Construction, stmt: AllNStatement, c: Concrete, inp: Any, lam: Any,
+                            desc: dict[str, Any]) -> ConcreteFailure | None:
+    """The sizes the run compiles its weights at are the statement's, and its λ meets the hypothesis the prover states.
+
+    The prover reads the sizes from the statement and assumes ``λ ≥ rule`` (the construction's rule, at the
+    statement's sizes); the run reads :meth:`Construction.env` and :meth:`Construction.lam_value`.
+    """
+    env = {str(k): v for k, v in cons.env(inp).items()}
+    sizes = {sym: fn(c) for sym, fn in stmt.sizes.items()}
+    for sym, v in sizes.items():
+        if env.get(str(sym)) != v:
+            return ConcreteFailure("sizes", desc, None, f"size {sym}: the run compiles at env(input), the prover "
+                                   "reads the statement's size", v, env.get(str(sym)))
+    rule = cons.lam_rule
+    if cons.lam_fixed is None and rule is not None and lam is not None:
+        bound = sp.sympify(rule.formula).subs(sizes)
+        if not bound.free_symbols and not sp.Rational(lam) >= bound:
+            return ConcreteFailure("lambda", desc, None, f"λ of the run against the hypothesis λ ≥ {rule.formula} the "
+                                   "prover assumes", f"≥ {bound}", lam)
+    return None
+
+
 def check_run(cons: Construction, stmt: AllNStatement, inp: Any, states: Sequence[Any], describe: Any,
               facts: bool, counts: FactCount, z3_reading: bool | None = None) -> ConcreteFailure | None:
     """Check the statement on one input (see the module docstring); ``z3_reading`` defaults to ``facts``."""
@@ -182,10 +213,10 @@ def check_run(cons: Construction, stmt: AllNStatement, inp: Any, states: Sequenc
     if msg:
         return ConcreteFailure("view", desc, None, msg)
     T = stmt.steps(c)
-    if T != len(states) - 1:
-        return ConcreteFailure("steps", desc, None, "the statement's step count T against the reference run's",
-                               T, len(states) - 1)
     lam = cons.lam_value(inp)
+    fail = _check_steps(T, states, desc) or _check_sizes_and_lambda(cons, stmt, c, inp, lam, desc)
+    if fail is not None:
+        return fail
     if facts if z3_reading is None else z3_reading:
         diff = check_z3_reading(stmt, values, lam, facts)
         counts.checked["z3 reading"] = counts.checked.get("z3 reading", 0) + 1
@@ -247,39 +278,57 @@ def check_statement(cons: Construction, stmt: AllNStatement, reference: Any, fam
 
 @dataclass
 class WitnessReport:
-    """A real run beyond the concrete phase on which every hypothesis of the proof holds (both readings)."""
+    """Real runs beyond the concrete phase, on each of which every hypothesis of the proof holds.
 
-    input: dict[str, Any] | None = None
-    size: int | None = None
+    ``inputs`` lists the witness inputs that ran (each passed), ``sizes`` the sizes they cover; ``failure`` is the
+    first run that did not pass (``fact``: a hypothesis false on a real run; ``decoder_departs``: the decoder leaves
+    the reference there).
+    """
+
+    inputs: list[dict[str, Any]] = field(default_factory=list)
+    sizes: list[int] = field(default_factory=list)
     failure: ConcreteFailure | None = None
     seconds: float = 0.0
 
+    @property
+    def input(self) -> dict[str, Any] | None:
+        """The largest witness input (``None``: none ran)."""
+        return self.inputs[-1] if self.inputs else None
+
+
+def witness_sizes(concrete_size: int, asked: int | None = None) -> list[int]:
+    """The witness sizes: ``c + 1``, ``c + 2`` and ``2c + 1`` (and ``asked`` where it is beyond ``c``)."""
+    c = concrete_size
+    return sorted({c + 1, c + 2, 2 * c + 1, *([asked] if asked is not None and asked > c else [])})
+
 
 def check_witness(cons: Construction, stmt: AllNStatement, reference: Any, families: Sequence[Family],
-                  size: int, tries: int = 3) -> WitnessReport:
-    """The hypotheses are satisfiable together: a real run of size ``size`` satisfies every fact.
+                  sizes: Sequence[int], tries: int = 3) -> WitnessReport:
+    """The hypotheses hold together on real runs beyond the concrete phase, at every size of ``sizes``.
 
-    The first inputs of the exhaustive families at ``size`` (beyond the concrete phase) are run through
-    :func:`check_run` with the facts in both readings; the first input that passes is the witness. A fact
-    that holds on no such run (an inconsistent set, a hidden bound such as ``n ≤ 4``) leaves no witness,
-    and the failure of the last one tried is reported.
+    The first ``tries`` inputs of every exhaustive family at each size are run through :func:`check_run` with every
+    fact at every assignment. Every one of them must pass: a fact false on one is a hypothesis no run satisfies
+    there (an inconsistent set, a hidden bound such as ``n ≤ 4``), a departure of the decoder refutes it, and either
+    ends the check with that input. A size at which no family has an input is left out of ``sizes``.
     """
     t0 = time.perf_counter()
-    rep = WitnessReport(size=size)
-    for fam in families:
-        if not fam.exhaustive or size < fam.min_size or (fam.max_size is not None and size > fam.max_size):
-            continue
-        for k, inp in enumerate(fam.inputs(size)):
-            if k >= tries:
-                break
-            fail = check_run(cons, stmt, inp, reference(inp), fam.describe, True, FactCount())
-            if fail is None:
-                rep.input, rep.failure = fam.describe(inp), None
-                rep.seconds = time.perf_counter() - t0
-                return rep
-            rep.failure = fail
-    if rep.failure is None:
-        rep.failure = ConcreteFailure("witness", {"size": size}, None,
-                                      f"no exhaustive family has an input of size {size}")
+    rep = WitnessReport()
+    for size in sizes:
+        ran = False
+        for fam in families:
+            if not fam.exhaustive or size < fam.min_size or (fam.max_size is not None and size > fam.max_size):
+                continue
+            for k, inp in enumerate(fam.inputs(size)):
+                if k >= tries:
+                    break
+                fail = check_run(cons, stmt, inp, reference(inp), fam.describe, True, FactCount(), z3_reading=False)
+                if fail is not None:
+                    rep.failure = fail
+                    rep.seconds = time.perf_counter() - t0
+                    return rep
+                rep.inputs.append(fam.describe(inp))
+                ran = True
+        if ran:
+            rep.sizes.append(size)
     rep.seconds = time.perf_counter() - t0
     return rep

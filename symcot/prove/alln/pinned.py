@@ -23,6 +23,7 @@ from z3 import z3core
 from symcot.algorithms.logic import Concrete, assignments, normalise
 from symcot.constructions.alln import AllNStatement, Y
 from symcot.prove.alln.ops import Symbolic, SymbolicTruthiness, reading
+from symcot.prove.alln.term import LAMBDA
 
 
 class PinError(Exception):
@@ -104,6 +105,16 @@ class Pinned(Symbolic):
                 self._values[s.name] = self._pin(val, s.sort)
         if lam is not None:
             self.bind("lam", z3.RealVal(str(lam)))
+
+    #: Traced terms (:class:`~symcot.prove.alln.trace.TermFn`) evaluate on this interpretation with Z3's simplifier.
+    number = staticmethod(number)
+
+    def pin_value(self, name: str, args: list[Any]) -> Any:
+        """The run's value of symbol ``name`` at the numerals ``args`` (``λ!``: the row's λ)."""
+        if name == LAMBDA:
+            return self._values["lam"]
+        got = self._values[name]
+        return got(*args) if args else got
 
     @staticmethod
     def _pin(fn: Callable[..., Any], sort: str) -> Callable[..., Any]:

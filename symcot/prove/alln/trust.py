@@ -2,8 +2,8 @@ r"""The complete trusted base of an all-n proof: what it assumes, and where each
 
 A ``proved`` row rests on more than Z3's answers: the statement's definitions, domain and hand facts (the
 algorithm and the theorem's hypotheses, taken as given), the views that say what the reference state's
-fields are, the prompt, the step count, the λ hypothesis, and the fact that every Python function of the
-statement is read twice (on numbers in the concrete phase, as Z3 terms in the proof). :func:`trusted_base`
+fields are, the prompt, the step count, the λ hypothesis, the trace of every Python function of the statement
+into one term, and the evaluator that reads those terms on real runs. :func:`trusted_base`
 lists every such item with the sizes and readings at which it was checked on real runs; the report shows
 the list in the row's notes, ``--explain`` and the JSON (``details.trusted_base``).
 """
@@ -26,15 +26,23 @@ SHARED = (
     "symcot/model/semantics.py; the statement's choices (at generated tokens, and at the prompt tokens a choice is "
     "stated for) are proved as obligations and checked against exact replay",
     "the prover's own symbols (t!, λ!, bound variables v!) cannot be named by a vocabulary (names are checked)",
+    "one reading: every function of the statement (facts, bounds, views, choices, sizes, counts, T) is traced once "
+    "into a Z3 term (symcot/prove/alln/trace.py); the prover substitutes into those terms, the concrete phase and the "
+    "witnesses evaluate them, the user's functions are never called again",
+    "the term evaluator (symcot/prove/alln/term.py) gives each operator Z3's meaning: compared with Z3's own "
+    "evaluation of the same terms on real runs and on random terms (tests/prove/alln/test_term.py)",
+    "what is proved is what runs (symcot/prove/alln/kernel.py): the construction writes none of its prompt, weights, "
+    "λ or stop itself (refused otherwise); its runs read the traced segments, the IR decoder, lam_fixed or lam_rule",
 )
 
 
 def _readings(concrete: dict[str, Any]) -> str:
-    """Where both readings of a statement item were evaluated."""
+    """Where a statement item's term was evaluated on real runs."""
     wit = concrete.get("witness") or {}
-    at = f" and on the witness run of size {wit['size']}" if wit.get("size") is not None else ""
-    return (f"Python reading on every input to size {concrete.get('facts_size')}; Z3 reading (symbols pinned to the "
-            f"run) on every input to size {concrete.get('z3_reading_size')}{at}")
+    sizes = wit.get("sizes") or []
+    at = f" and on the witness runs of sizes {', '.join(map(str, sizes))}" if sizes else ""
+    return (f"its term evaluated on every input to size {concrete.get('facts_size')}{at}; Z3's own evaluation of the "
+            f"term agrees on every input to size {concrete.get('z3_reading_size')}")
 
 
 def trusted_base(stmt: AllNStatement, concrete: dict[str, Any], lam: str | None = None,
@@ -58,19 +66,22 @@ def trusted_base(stmt: AllNStatement, concrete: dict[str, Any], lam: str | None 
     views = sorted(stmt.all_views())
     out.append(f"views {', '.join(views)}: what the reference state's fields are; the ones enc reads equal the "
                f"reference states' fields on every input to size {sizes}; {where} (one view per name)")
-    out.append(f"the prompt: built from the statement's segments; equal to the construction's prompt token for token "
-               f"on every input to size {sizes}")
+    out.append(f"the prompt: the statement's traced segments, which the construction's runs read (it writes no prompt "
+               f"of its own); equal token for token to the segments on every input to size {sizes} and the witnesses")
+    out.append("the sizes and λ of the runs: env(input) equals the statement's sizes, and the run's λ meets the "
+               f"hypothesis the prover assumes, on every input to size {sizes} and the witnesses")
     ends = ("the stop rule is proved to fire exactly at T" if stops else
             "the construction has no stop rule: the decoder is run for exactly T steps")
     out.append(f"the step count T: the reference run's length on every input to size {sizes} and on the witness; "
                f"{ends}")
-    out.append("the statement is read twice, as Python numbers and as Z3 terms: a symbolic term refuses Python truth "
-               f"values (and, or, if, == on terms are errors); the two readings agree, {where}")
+    out.append("the statement is traced once into terms: a symbolic term refuses Python truth values (and, or, if, == "
+               f"on terms are errors) and what is not exact (a float, None) is refused; {where}")
     wit = concrete.get("witness") or {}
     if wit.get("input") is not None:
         text = wit["input"].get("text", wit["input"]) if isinstance(wit["input"], dict) else wit["input"]
-        out.append(f"the hypotheses are consistent and do not bound the size: a real run of size {wit['size']} "
-                   f"satisfies all of them together ({text})")
+        out.append(f"the hypotheses are consistent beyond the concrete phase: {wit.get('inputs')} real runs at sizes "
+                   f"{', '.join(map(str, wit.get('sizes') or []))} satisfy every one of them together, each at every "
+                   f"assignment (the largest: {text}); a fact bounding the size below the largest is refused")
     if lam:
         out.append(f"λ: {lam} (the construction's own λ)")
     if unproved:
@@ -88,7 +99,8 @@ def trusted_summary(stmt: AllNStatement, concrete: dict[str, Any], lam: str | No
     parts = [f"{k} facts {', '.join(v)}" for k, v in kinds.items() if v]
     parts += [f"views {', '.join(sorted(stmt.all_views()))}",
               f"the prompt and T (to size {concrete.get('sizes_complete')})",
-              f"both readings agree (to size {concrete.get('z3_reading_size')}, witness size {wit.get('size')})"]
+              f"one traced reading (Z3's evaluation agrees to size {concrete.get('z3_reading_size')}; witness sizes "
+              f"{', '.join(map(str, wit.get('sizes') or []))})"]
     if lam:
         parts.append(lam)
     return "trusted base (each item with where it is checked: details.trusted_base, --explain): " + "; ".join(parts)

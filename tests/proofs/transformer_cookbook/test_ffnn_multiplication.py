@@ -14,9 +14,10 @@ def claims():
 
 def test_product_estimate():
     r = rows(claims()["sec:ffnn_multiplication"])
-    assert {v: x.verdict for v, x in r.items()} == {"as-written": "refuted", "repaired": "proved",
+    assert {v: x.verdict for v, x in r.items()} == {"as-written": "proved", "signed": "refuted",
                                                    "exact-gelu": "proved"}
-    got = sp.sympify(r["as-written"].counterexample["got"][0][0])
+    assert r["as-written"].details["identities"][0]["simplified"] == "0"
+    got = sp.sympify(r["signed"].counterexample["got"][0][0])
     # the x^4 coefficient of the error on y = -x: 2/(3π) - 0.044715 ≠ 0
     assert sp.simplify(got - (2 / (3 * sp.pi) - sp.Rational(8943, 200000))) == 0
 
@@ -31,7 +32,17 @@ def test_gelu_series_coefficient_is_twice_too_large():
 
 def test_difference_line():
     r = rows(claims()["sec:ffnn_multiplication:difference"])
-    assert {v: x.verdict for v, x in r.items()} == {"as-written": "refuted", "repaired": "proved"}
+    assert {v: x.verdict for v, x in r.items()} == {"as-written": "proved", "signed": "refuted"}
+    got = sp.sympify(r["signed"].counterexample["got"][0][0])
+    # the same x^4 coefficient scaled by √(2/π): the signed reading fails on y = -x
+    assert sp.simplify(got - sp.sqrt(2 / sp.pi) * (2 / (3 * sp.pi) - sp.Rational(8943, 200000))) == 0
+
+
+def test_readings_are_named():
+    c = claims()["sec:ffnn_multiplication:difference"]
+    assert c.reading("as-written").kind == "as-written"
+    assert "|x|³ + |y|³" in c.reading("as-written").text
+    assert c.reading("signed").kind == "reading" and "signed" in c.reading("signed").text
 
 
 def test_a_changed_gelu_constant_is_refuted():

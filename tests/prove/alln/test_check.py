@@ -58,8 +58,8 @@ def _row(res, **kw):
     chk = AllNCheck(DfsConstruction, m.SPEC, [m.DIGRAPHS], **kw)
     cons = DfsConstruction()
     # sizes_complete 4: the counterexample search of a row not proved starts at 5, beyond what it enumerates for DFS
-    return chk._verdict("thm:cotdfs", cons, cons.all_n, res, {"inputs": 5, "facts_size": 3, "sizes_complete": 4},
-                        [], 1.0)
+    concrete = {"inputs": 5, "facts_size": 3, "sizes_complete": 4, "witness": {"sizes": [4, 5, 7]}}
+    return chk._verdict("thm:cotdfs", cons, cons.all_n, res, concrete, [], 1.0)
 
 
 def test_rows_from_results():

@@ -15,7 +15,7 @@ from symcot.prove.alln.second import agreement, load_cvc5, recheck, second_opini
 
 cvc5 = pytest.importorskip("cvc5")
 
-CONCRETE = {"inputs": 5, "facts_size": 3, "sizes_complete": 3}
+CONCRETE = {"inputs": 5, "facts_size": 3, "sizes_complete": 3, "witness": {"sizes": [4, 5, 7]}}
 
 
 def _proved_by_hand():
@@ -117,15 +117,16 @@ def test_without_cvc5_the_row_says_so(monkeypatch):
     obs = _proved_by_hand()
     assert not recheck(obs).installed and [o.second for o in obs] == ["", ""]
     row = _row(AllNResult("thm:cotdfs/as-written", obs))
-    assert row.verdict == "proved" and "proved (Z3; cvc5 not installed)" in row.method
-    assert row.scope.endswith("proved (Z3; cvc5 not installed)") and "cvc5," not in row.scope
+    assert row.verdict == "proved assuming" and "proved (Z3; cvc5 not installed)" in row.method
+    assert "proved (Z3; cvc5 not installed); assuming Z3 alone" in row.scope and "cvc5," not in row.scope
     assert row.details["second_solver"]["installed"] is False
 
 
 def test_second_solver_off_and_rows_not_proved():
     obs = _proved_by_hand()
     row = _row(AllNResult("thm:cotdfs/as-written", obs), second_solver=False)
-    assert row.verdict == "proved" and row.scope.endswith("proved (Z3; second solver not run)")
+    assert row.verdict == "proved assuming" and "proved (Z3; second solver not run)" in row.scope
+    assert row.details["assumptions"] == ["Z3 alone (the second solver was not run)"]
     assert [o.second for o in obs] == ["", ""]
     bad = [*_proved_by_hand(), _fake("unknown", _sat_query())]
     so = second_opinion("c", "v", bad, proved=False)

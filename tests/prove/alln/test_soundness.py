@@ -145,10 +145,10 @@ def test_a_hidden_bound_on_n_leaves_no_witness_and_no_proof():
     stmt = _with_facts(DFS, fact)
     m = _dfs()
     assert check_statement(_cons(stmt), stmt, m.SPEC.reference, [m.DIGRAPHS], 2, 2).failure is None
-    wit = check_witness(_cons(stmt), stmt, m.SPEC.reference, [m.DIGRAPHS], 3)
+    wit = check_witness(_cons(stmt), stmt, m.SPEC.reference, [m.DIGRAPHS], [3])
     assert wit.input is None and wit.failure is not None and "small" in wit.failure.what
     row = _row(stmt, concrete_size=2, facts_size=2)
-    assert row.verdict == "unknown" and "no real run of size 3" in " ".join(row.notes)
+    assert row.verdict == "error" and "small" in " ".join(row.notes)
     assert row.details["obligations"] == []
 
 
@@ -187,13 +187,14 @@ def test_a_row_whose_concrete_phase_ran_nothing_is_not_proved():
 
 def test_the_trusted_base_names_every_assumed_item():
     concrete = {"inputs": 3, "facts_size": 3, "sizes_complete": 4, "z3_reading_size": 3,
-                "fact_instances": {"ends": 7}, "witness": {"size": 5, "input": {"text": "Digraph(n=5; ), source 0"}}}
+                "fact_instances": {"ends": 7}, "witness": {"size": 7, "sizes": [5, 6, 7], "inputs": 9,
+                                                         "input": {"text": "Digraph(n=5; ), source 0"}}}
     base = trusted_base(DFS, concrete, "λ = 12 (fixed)", "the step bound O(|V| + |E|)")
     text = "\n".join(base)
     for f in DFS.vocabulary.facts:
         if f.kind in ("definition", "domain", "hand"):
             assert f" {f.name} (" in text
-    for item in ("views ", "the prompt", "the step count T", "read twice", "size 5", "λ = 12",
+    for item in ("views ", "the prompt", "the step count T", "traced once", "sizes 5, 6, 7", "λ = 12",
                  "not proved here: the step bound"):
         assert item in text
     assert "holds at 7 assignments" in text
@@ -201,8 +202,8 @@ def test_the_trusted_base_names_every_assumed_item():
 
 def test_the_shipped_statements_pass_their_witness_runs():
     m = _dfs()
-    wit = check_witness(DfsConstruction(), DFS, m.SPEC.reference, [m.DIGRAPHS], 4)
-    assert wit.failure is None and wit.input["n"] == 4
+    wit = check_witness(DfsConstruction(), DFS, m.SPEC.reference, [m.DIGRAPHS], [4, 5])
+    assert wit.failure is None and wit.sizes == [4, 5] and len(wit.inputs) == 6
 
 
 def test_a_proof_that_reads_the_step_as_a_python_branch_cannot_happen():
