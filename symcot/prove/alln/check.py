@@ -263,9 +263,11 @@ class AllNCheck:
                            [*notes, false, "exact replay refutes the variant for every n: the counterexample is where "
                                            "the run first leaves the reference"],
                            details={"concrete": concrete, "concrete_failure": ce, "obligations": []})
-        return Verdict(claim_id, cons.variant, "unknown", self.method, None, inputs, time.perf_counter() - t0,
-                       None, [*notes, false], scope="nothing established for all n",
-                       details={"concrete": concrete, "concrete_failure": ce, "obligations": []})
+        row = Verdict(claim_id, cons.variant, "unknown", self.method, None, inputs, time.perf_counter() - t0,
+                      None, [*notes, false], scope="nothing established for all n",
+                      details={"concrete": concrete, "concrete_failure": ce, "obligations": []})
+        # A statement false on a real run: a real counterexample searched for beyond the replay (refuted when found).
+        return settle(self, claim_id, cons, cons.all_n, [], row)
 
     def _verdict(self, claim_id: str, cons: Construction, stmt: AllNStatement, res: AllNResult,
                  concrete: dict[str, Any], notes: list[str], seconds: float) -> Verdict:

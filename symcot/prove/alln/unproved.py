@@ -1,7 +1,8 @@
 r"""An all-n row whose obligations are not all proved: each explained, then a real counterexample looked for.
 
 :func:`settle` takes the ``unknown`` row :class:`~symcot.prove.alln.check.AllNCheck` builds when an obligation is
-not proved and
+not proved (or when the statement is false on a real run, with no obligation, and replay up to the concrete phase's
+size does not refute the decoder) and
 
 1. adds to each such obligation's JSON form its explanation (``"explain"``: :mod:`symcot.prove.alln.explain`):
    the equation, the facts in scope, the counter-model or the timeout;
@@ -42,16 +43,18 @@ def _model_sizes(explanations: Sequence[dict[str, Any] | None], size_names: Sequ
     return sorted(out)
 
 
-def settle(check: Any, claim_id: str, cons: Construction, stmt: AllNStatement, obligations: Sequence[Any],
+def settle(check: Any, claim_id: str, cons: Construction, stmt: AllNStatement | None, obligations: Sequence[Any],
            row: Verdict) -> Verdict:
     """The ``unknown`` row ``row`` explained, and ``refuted`` where a real counterexample is found.
 
     ``check``: the :class:`~symcot.prove.alln.check.AllNCheck` (its spec, families, sizes and Z3 limit).
+    ``obligations``: the proof's (none where the row stopped before it: a statement false on a real run).
     """
     t0 = time.perf_counter()
     details = dict(row.details or {})
     dicts = list(details.get("obligations") or [])
-    explanations = explain_failures(obligations, stmt.vocabulary, check.timeout_s, models=MODELS_PER_ROW)
+    vocabulary = stmt.vocabulary if stmt is not None else None
+    explanations = explain_failures(obligations, vocabulary, check.timeout_s, models=MODELS_PER_ROW)
     for d, e in zip(dicts, explanations, strict=False):
         if e is not None:
             d["explain"] = e
@@ -60,10 +63,10 @@ def settle(check: Any, claim_id: str, cons: Construction, stmt: AllNStatement, o
     why = [f"why: {summary(first)}"] if first is not None else []
     concrete = details.get("concrete") or {}
     start = int(concrete.get("sizes_complete") or check.concrete_size) + 1
-    names = [str(s) for s in stmt.sizes]
+    names = [str(s) for s in stmt.sizes] if stmt is not None else []
     values = [v for e in explanations for v in ((e or {}).get("counter_model") or {}).get("values", [])]
     found = search(claim_id, cons, check.spec, list(check.families), start, _model_sizes(explanations, names),
-                   model_inputs(values), getattr(stmt.vocabulary, "inputs", None))
+                   model_inputs(values), getattr(vocabulary, "inputs", None))
     seconds = row.seconds + time.perf_counter() - t0
     details["search"] = found.as_dict()
     if not found.found or found.row is None:
