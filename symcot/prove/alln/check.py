@@ -48,6 +48,7 @@ from symcot.prove.alln.second import DEFAULT_TIMEOUT_S as SECOND_TIMEOUT_S
 from symcot.prove.alln.second import second_opinion
 from symcot.prove.alln.trace import TraceError
 from symcot.prove.alln.trust import trusted_base, trusted_summary
+from symcot.prove.alln.unproved import settle
 
 METHOD = "all-n proof: one CoT step at symbolic n and t, by Z3 on the IR's block algebra"
 
@@ -269,9 +270,11 @@ class AllNCheck:
                            [*notes, false, "exact replay refutes the variant for every n: the counterexample is where "
                                            "the run first leaves the reference"],
                            details={"concrete": concrete, "concrete_failure": ce, "obligations": []})
-        return Verdict(claim_id, cons.variant, "unknown", self.method, None, inputs, time.perf_counter() - t0,
-                       None, [*notes, false], scope="nothing established for all n",
-                       details={"concrete": concrete, "concrete_failure": ce, "obligations": []})
+        row = Verdict(claim_id, cons.variant, "unknown", self.method, None, inputs, time.perf_counter() - t0,
+                      None, [*notes, false], scope="nothing established for all n",
+                      details={"concrete": concrete, "concrete_failure": ce, "obligations": []})
+        # A statement false on a real run: a real counterexample searched for beyond the replay (refuted when found).
+        return settle(self, claim_id, cons, cons.all_n, [], row)
 
     def _verdict(self, claim_id: str, cons: Construction, stmt: AllNStatement, res: AllNResult,
                  concrete: dict[str, Any], notes: list[str], seconds: float) -> Verdict:
@@ -347,6 +350,8 @@ class AllNCheck:
                            [*notes, *both, trusted_summary(stmt, concrete, lam_words)], details=details, scope=scope)
         first = res.first_failure
         why = first.line() if first is not None else "no step obligation was stated"
-        return Verdict(claim_id, cons.variant, "unknown", self.method, None, concrete["inputs"], seconds, None,
-                       [*notes, f"first obligation not proved: {why}"], details=details,
-                       scope="nothing established for all n")
+        row = Verdict(claim_id, cons.variant, "unknown", self.method, None, concrete["inputs"], seconds, None,
+                      [*notes, f"first obligation not proved: {why}"], details=details,
+                      scope="nothing established for all n")
+        # Each obligation not proved explained; a real counterexample searched for (refuted when found).
+        return settle(self, claim_id, cons, stmt, res.obligations, row)

@@ -155,7 +155,13 @@ def _solve_now(hyps: Sequence[tuple[str, Any]], goal: Any, timeout_s: float) -> 
         return "proved", used, "", core
     if r == z3.sat:
         return "failed", [], f"Z3 model: {_model_text(s.model())}", []
-    return "unknown", [], f"Z3: {s.reason_unknown()}", []
+    return "unknown", [], f"Z3: {s.reason_unknown()}{_resources(s)}", []
+
+
+def _resources(s: z3.Solver) -> str:
+    """`` (rlimit N)``: Z3's resource count when it stopped (what ``rlimit`` would have to exceed); ``""``: none."""
+    stats = s.statistics()
+    return next((f" (rlimit {stats.get_key_value(k)})" for k in stats.keys() if k == "rlimit count"), "")
 
 
 def unsat_core(hyps: Sequence[tuple[str, Any]], goal: Any, timeout_s: float) -> list[int] | None:
