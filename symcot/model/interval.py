@@ -211,7 +211,7 @@ def pi() -> Ball:
 
 
 def relu(x: Any) -> Any:
-    """``max(0, x)``; on a ball that straddles 0, the certified hull ``[0, max(0, upper)]``.
+    """``max(0, x)``; on a ball that straddles 0, a certified ball around ``[0, max(0, upper)]``.
 
     ReLU is continuous, so it needs no decision: the hull contains ``max(0, v)`` for every ``v`` in the
     ball, and nothing is guessed.
