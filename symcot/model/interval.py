@@ -63,7 +63,9 @@ class Ball:
     def __rsub__(self, o: Any) -> Ball:
         return Ball(_arb(o) - self.a)
 
-    def __mul__(self, o: Any) -> Ball:
+    def __mul__(self, o: Any) -> Any:
+        if o.__class__ in (int, Fraction) and o == 0:
+            return 0  # 0 · x = 0 exactly, whatever the real x
         return Ball(self.a * _arb(o))
 
     __rmul__ = __mul__
@@ -71,7 +73,9 @@ class Ball:
     def __truediv__(self, o: Any) -> Ball:
         return Ball(self.a / _arb(o))
 
-    def __rtruediv__(self, o: Any) -> Ball:
+    def __rtruediv__(self, o: Any) -> Any:
+        if o.__class__ in (int, Fraction) and o == 0:
+            return 0
         return Ball(_arb(o) / self.a)
 
     def __neg__(self) -> Ball:
