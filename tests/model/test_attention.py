@@ -28,7 +28,7 @@ def reference(kind: str, mask: str, scores: list, i: int) -> dict[int, Fraction]
     js = [j for j in range(len(scores)) if PREDICATE[mask](i, j)]
     if not js:
         return {}
-    m = [j for j in js if all(scores[l] <= scores[j] for l in js)]
+    m = [j for j in js if all(scores[m] <= scores[j] for m in js)]
     if kind == "leftmost":
         return {min(m): Fraction(1)}
     if kind == "rightmost":
@@ -73,7 +73,7 @@ def test_softmax_weights_contain_the_true_weights(mask, scores, data, tau):
                 assert Fraction(str(mpmath.nstr(true, 50))) - Fraction(1, 10**45) <= w.upper
                 assert w.upper - w.lower < Fraction(1, 10**20)
             else:  # exact only when every allowed score is the same
-                assert len(set(scores[l] for l in js)) == 1 and w == Fraction(1, len(js))
+                assert len(set(scores[m] for m in js)) == 1 and w == Fraction(1, len(js))
 
 
 def test_masks_at_the_edges():

@@ -9,7 +9,7 @@ import pytest
 
 from symcot.errors import DescriptionError, Undecided, UnsupportedDescription
 from symcot.ir import Layout, Map
-from symcot.model import FFN, Attention, Context, Decoder, Head, Layer, generate, value_space
+from symcot.model import FFN, Attention, Context, Decoder, Head, Layer, value_space
 from symcot.model.described import DescribedAlgebra, encode, layer_norm
 from symcot.model.description import (
     AHAT,
@@ -44,14 +44,16 @@ def random_decoder(rng: random.Random, layers: int = 2, description=SECTION3, no
     for k in range(layers):
         att = None
         if k > 0 or rng.random() < 0.7:
-            heads = [Head(f"h{h}", Map(f"Q_h{h}", L, K1, {"k": _lin(rng, x)}), Map(f"K_h{h}", L, K1, {"k": _lin(rng, x)}),
+            heads = [Head(f"h{h}", Map(f"Q_h{h}", L, K1, {"k": _lin(rng, x)}),
+                          Map(f"K_h{h}", L, K1, {"k": _lin(rng, x)}),
                           Map(f"V_h{h}", L, L, {b: _lin(rng, x, False) for b in BLOCKS}))
                      for h in range(rng.randint(1, 2))]
             vs = value_space(heads)
             o = vs.vars()
-            att = Attention(heads, Map("W_O", vs, L, {b: sum(rng.randint(-1, 1) * o[n] for n in vs.names) + 0 * o[vs.names[0]]
-                                                       for b in BLOCKS}))
-        ffn = FFN(Map("W_1", L, L, {b: _lin(rng, x) for b in BLOCKS}), Map("W_2", L, L, {b: _lin(rng, x) for b in BLOCKS}))
+            w_o = {b: sum(rng.randint(-1, 1) * o[n] for n in vs.names) + 0 * o[vs.names[0]] for b in BLOCKS}
+            att = Attention(heads, Map("W_O", vs, L, w_o))
+        ffn = FFN(Map("W_1", L, L, {b: _lin(rng, x) for b in BLOCKS}),
+                  Map("W_2", L, L, {b: _lin(rng, x) for b in BLOCKS}))
         w_n = Map("W_N", L, L, {"a": x.a, "b": 1 + 0 * x.a, "c": 0 * x.a}) if norm_map else None
         out.append(Layer(att, ffn, w_n))
     return Decoder("random", L, out, description).instantiate({})
