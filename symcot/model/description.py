@@ -239,8 +239,12 @@ class ModelDescription:
     @property
     def section3(self) -> bool:
         """Whether these are exactly :data:`SECTION3`'s rules (whatever the name): the fast path runs them."""
-        return (self.direction == "decoder" and self.residual == "attention" and self.norm.placement == "none"
-                and self.positional is None and all(r == HeadRule() for r in self.rules()))
+        got = self.__dict__.get("_section3")
+        if got is None:
+            got = (self.direction == "decoder" and self.residual == "attention" and self.norm.placement == "none"
+                   and self.positional is None and all(r == HeadRule() for r in self.rules()))
+            object.__setattr__(self, "_section3", got)
+        return bool(got)
 
     @property
     def rational(self) -> bool:

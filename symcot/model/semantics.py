@@ -198,6 +198,7 @@ class Context:
         self.d = dec.layout.dim
         self.n = n
         desc = dec.description
+        self._positional = desc.positional is not None
         self.layers: list[LayerMaps[ConcreteMap, ConcreteHead]]
         if desc.section3 and not general:
             self.alg = self.algebra(dec, semantics, record)
@@ -236,7 +237,7 @@ class Context:
 
     def push(self, x: Sequence[Any]) -> tuple[Vec, list[LayerRecord]]:
         """Append token ``x``; return its final-layer output and, if recording, one record per layer."""
-        if self.dec.description.positional is not None:
+        if self._positional:
             from symcot.model.described import positions_in
 
             assert self.n is not None
