@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any
+from typing import Any, cast
 
 from symcot.errors import DescriptionError, UnsupportedDescription
 
@@ -216,25 +216,30 @@ class ModelDescription:
                 raise DescriptionError(f"head {key!r}: a rule must be a HeadRule, got {rule!r}")
         object.__setattr__(self, "heads", tuple(sorted(items, key=lambda kv: repr(kv[0]))))
         if self.direction == "decoder":
-            for key, rule in (("every head", self.head), *((f"head {k!r}", r) for k, r in self.heads)):
+            for key, rule in (("every head", self.head), *((f"head {k!r}", r) for k, r in self.overrides)):
                 if rule.mask not in ("future", "strict-future"):
                     raise DescriptionError(f"a causal decoder's heads see only earlier positions: {key} has the "
                                            f"{rule.mask!r} mask (use 'future' or 'strict-future', or an encoder)")
 
+    @property
+    def overrides(self) -> tuple[tuple[HeadKey, HeadRule], ...]:
+        """The per-head rules, ``(key, rule)`` sorted by key."""
+        return cast("tuple[tuple[HeadKey, HeadRule], ...]", self.heads)
+
     def rule(self, layer: int, name: str) -> HeadRule:
         """The rule of head ``name`` of layer ``layer`` (1-based)."""
         found = self.head
-        for key, rule in self.heads:  # type: ignore[misc]
+        for key, rule in self.overrides:
             if key == name:
                 found = rule
-        for key, rule in self.heads:  # type: ignore[misc]
+        for key, rule in self.overrides:
             if key == (layer, name):
                 found = rule
         return found
 
     def rules(self) -> list[HeadRule]:
         """Every head rule the description states (the default first)."""
-        return [self.head, *(r for _, r in self.heads)]  # type: ignore[misc]
+        return [self.head, *(r for _, r in self.overrides)]
 
     @property
     def section3(self) -> bool:
@@ -254,7 +259,7 @@ class ModelDescription:
     def summary(self) -> str:
         """One line: direction, attention, residual, norm, positions."""
         heads = "; ".join([f"{r.mask} {r.attention.label()}" for r in [self.head]]
-                          + [f"{k}: {r.mask} {r.attention.label()}" for k, r in self.heads])  # type: ignore[misc]
+                          + [f"{k}: {r.mask} {r.attention.label()}" for k, r in self.overrides])
         norm = "no layer norm" if self.norm.placement == "none" else \
             f"{self.norm.placement}-norm ({self.norm.kind}, ε = {self.norm.eps})"
         pos = "no positional encoding" if self.positional is None else \

@@ -123,8 +123,8 @@ class Ball:
 
 def _fraction(a: flint.arb) -> Fraction:
     """The exact value of an arb with radius 0 (a bound of a ball)."""
-    m, e = a.mid().man_exp()
-    m, e = int(m), int(e)
+    man, ex = a.mid().man_exp()
+    m, e = int(man), int(ex)
     return Fraction(m * 2**e) if e >= 0 else Fraction(m, 2**-e)
 
 

@@ -229,7 +229,7 @@ class Context:
         loop = described_loop(alg, desc.norm.placement, desc.residual == "both")
         self._loop = lambda layers, z: loop(layers, z, len(self) - 1)
         self.reps = alg.reps
-        self.keys = alg.keys  # type: ignore[assignment]
+        self.keys = alg.keys
         self.layers = maps_of(dec)
 
     def __len__(self) -> int:
