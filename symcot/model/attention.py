@@ -26,7 +26,7 @@ from typing import Any
 from symcot.errors import Undecided
 from symcot.model.description import HeadRule
 from symcot.model.interval import Ball, compare, exp, is_exact, show
-from symcot.model.semantics import HeadChoice
+from symcot.model.records import HeadChoice
 
 
 def allowed(mask: str, i: int, length: int) -> range:

@@ -26,7 +26,7 @@ from symcot.model.decoder import ConcreteDecoder, ConcreteHead
 from symcot.model.description import ModelDescription, Norm
 from symcot.model.interval import relu, sqrt
 from symcot.model.layer_loop import LayerMaps, encode_layers
-from symcot.model.semantics import LayerRecord
+from symcot.model.records import LayerRecord
 
 Vec = list[Any]
 
