@@ -39,6 +39,7 @@ def share(s: tuple[str, ...]) -> list[Fraction]:
 
 
 def check(variant: str, mask: str) -> EncoderCheck:
+    """The variant's check: every string over {a, b}, every position's m against the share."""
     return EncoderCheck(lambda: EncoderConstruction(variant, decoder(mask), embed, Readout("m")), share,
                         [strings_family("ab")])
 
