@@ -38,9 +38,12 @@ READOUTS = ("value", "sign")
 
 @dataclass(frozen=True)
 class Readout:
-    """What is read from an output vector: ``block``'s coordinates (``value``) or the bit ``block[0] > threshold``."""
+    """What is read from an output vector: ``block``'s coordinates (``value``) or the bit ``block[0] > threshold``.
 
-    block: str
+    ``block`` may be a tuple of blocks: their coordinates, concatenated in that order.
+    """
+
+    block: str | tuple[str, ...]
     kind: str = "value"
     threshold: Fraction = Fraction(0)
 
@@ -97,13 +100,14 @@ class EncoderConstruction:
 
     def read(self, dec: ConcreteDecoder, out: Sequence[Any]) -> Any:
         """The readout of one output vector: a list of values, or a bool (raises when undecided)."""
-        vals = dec.layout.pi(self.readout.block, out)
+        names = (self.readout.block,) if isinstance(self.readout.block, str) else self.readout.block
+        vals = [v for name in names for v in dec.layout.pi(name, out)]
         if self.readout.kind == "value":
             return vals
         return compare(vals[0], self.readout.threshold, f"the bit of block {self.readout.block}") > 0
 
 
-def _same(got: list[Any], want: Any, block: str) -> bool:
+def _same(got: list[Any], want: Any, block: Any) -> bool:
     """Whether the read values equal the reference's (a ball equals only when it is exact)."""
     want_list = list(want) if isinstance(want, (list, tuple)) else [want]
     if len(want_list) != len(got):
