@@ -207,3 +207,11 @@ def test_uniform_attention_averages_exactly_under_softmax_and_average_hard():
         desc = ModelDescription("u", direction="encoder", head=HeadRule("none", kind))
         out = encode(Decoder("u", L, [lay], desc).instantiate({}), [[1, 0, 0], [0, 0, 0], [5, 0, 0]]).outputs
         assert [o[2] for o in out] == [2, 2, 2] and [o[0] for o in out] == [1, 0, 5]
+
+
+def test_export_refuses_a_non_default_description():
+    from symcot.export.state import state_dict
+
+    with pytest.raises(UnsupportedDescription, match="symcot export runs Section 3's rules only"):
+        state_dict(random_decoder(random.Random(2), description=DESCRIPTIONS[1]))
+    assert state_dict(random_decoder(random.Random(2)))[0]
