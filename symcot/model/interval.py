@@ -209,6 +209,14 @@ def cos(x: Any) -> Any:
     return Ball(_arb(x).cos())
 
 
+def power(x: Exact, q: Exact) -> Any:
+    """``x^q`` for ``x > 0``: exact for an integer ``q``, else a ball."""
+    qf = Fraction(q)
+    if qf.denominator == 1:
+        return Fraction(x) ** int(qf)
+    return Ball(_arb(x) ** _arb(qf))
+
+
 def pi() -> Ball:
     """``π``."""
     return Ball(flint.arb.pi())
