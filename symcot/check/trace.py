@@ -163,13 +163,19 @@ def render_text(trace: Trace, changed_only: bool = True) -> str:
 
 
 def _head(labels: list[str], h: Any) -> str:
+    kind = getattr(h, "kind", "unique")
+    if kind != "unique" or h.index < 0:  # a described head: average hard, softmax, or nothing allowed by its mask
+        weights = getattr(h, "weights", [])
+        shown = ", ".join(f"{labels[j]}: {fmt_value(w)}" for j, w in weights[:6]) + (", …" if len(weights) > 6 else "")
+        return f"head {h.head} ({kind}) -> {{{shown}}}" if weights else f"head {h.head} ({kind}) -> nothing (masked)"
     s = f"head {h.head} -> {labels[h.index]} (score {fmt_value(h.score)}"
     if h.margin is not None:
         s += f", margin {fmt_value(h.margin)}"
     s += ")"
     if h.tie:
         shown = ", ".join(labels[i] for i in h.tied[:4]) + (", …" if len(h.tied) > 4 else "")
-        s += f"  TIE among {len(h.tied)} tokens ({shown}): smallest index wins"
+        rule = "smallest index wins" if h.index == h.tied[0] else "largest index wins"
+        s += f"  TIE among {len(h.tied)} tokens ({shown}): {rule}"
     return s
 
 

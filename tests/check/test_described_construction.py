@@ -1,0 +1,29 @@
+"""A decoder construction under a non-default description: checked by the exact engine, unknown when undecided."""
+
+import dataclasses
+from fractions import Fraction
+
+from symcot.check.exhaustive import run_construction_check
+from symcot.model.description import AHAT, SMAT, HeadRule, ModelDescription
+from tests.fixtures.toys import TOY_SPEC, ToyConstruction, one_winner_family
+
+
+def _toy(kind):
+    cons = ToyConstruction()
+    cons.decoder = dataclasses.replace(cons.decoder, description=ModelDescription("toy", head=HeadRule("future", kind)))
+    return cons
+
+
+def test_average_hard_attention_runs_exactly_and_is_verified():
+    row = run_construction_check("toy", _toy(AHAT()), TOY_SPEC, [one_winner_family(lambda n: 3, lambda n: 1, 4)], 4)
+    assert row.verdict == "verified" and row.max_size == 4
+
+
+def test_softmax_is_refuted_where_its_balls_exclude_the_reference_and_unknown_where_they_contain_it():
+    row = run_construction_check("toy", _toy(SMAT(1)), TOY_SPEC, [one_winner_family(lambda n: 3, lambda n: 1, 4)], 4)
+    assert row.verdict == "refuted" and row.counterexample["block"] == "out"
+    same = run_construction_check("toy", _toy(SMAT(Fraction(1, 2))), TOY_SPEC,
+                                  [one_winner_family(lambda n: 1, lambda n: 1, 3)], 3)
+    assert same.verdict == "unknown"
+    und = same.details["undecided"]
+    assert und["what"].startswith("block out against the reference 1") and "+/-" in und["interval"]
