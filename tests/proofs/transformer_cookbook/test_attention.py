@@ -1,9 +1,8 @@
 """Chapter 4's attention recipes: each badge verified, the kinds they are not badged for refuted at the smallest input."""
 
+from proofs.transformer_cookbook.attention import IDENTITY, LOOKUP, UNIFORM
 from symcot.check.context import RunContext
 from symcot.check.exhaustive import Progress
-
-from proofs.transformer_cookbook.attention import IDENTITY, LOOKUP, UNIFORM
 
 
 def _rows(claim, size):
