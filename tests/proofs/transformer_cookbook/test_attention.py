@@ -1,4 +1,4 @@
-"""Chapter 4's attention recipes: each badge verified, the kinds they are not badged for refuted at the smallest input."""
+"""Chapter 4's attention recipes: each badge verified; a kind a recipe is not badged for refuted, smallest input."""
 
 from proofs.transformer_cookbook.attention import IDENTITY, LOOKUP, UNIFORM
 from symcot.check.context import RunContext
