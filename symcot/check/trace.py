@@ -14,6 +14,7 @@ from typing import Any
 from symcot.check.stepwise import StepwiseSpec, token_labels
 from symcot.constructions.base import Construction
 from symcot.ir.layout import ConcreteLayout
+from symcot.model.interval import is_ball
 from symcot.model.semantics import LayerRecord, generate
 
 
@@ -57,10 +58,10 @@ def fmt_block(vals: Sequence[Any]) -> str:
     """``0`` for a zero block, ``e3`` for a one-hot block, the scalar for size 1, else ``[a, b, …]``."""
     if len(vals) == 1:
         return fmt_value(vals[0])
-    nz = [i for i, v in enumerate(vals) if v != 0]
+    nz = [i for i, v in enumerate(vals) if is_ball(v) or v != 0]
     if not nz:
         return "0"
-    if len(nz) == 1 and vals[nz[0]] == 1:
+    if len(nz) == 1 and not is_ball(vals[nz[0]]) and vals[nz[0]] == 1:
         return f"e{nz[0]}"
     return "[" + ", ".join(fmt_value(v) for v in vals) + "]"
 
@@ -179,11 +180,19 @@ def _head(labels: list[str], h: Any) -> str:
     return s
 
 
+def _same(a: list[Any], b: list[Any]) -> bool:
+    """Equal blocks (certified balls, which have no ``==``, by their printed intervals)."""
+    try:
+        return a == b
+    except TypeError:
+        return [str(x) for x in a] == [str(x) for x in b]
+
+
 def _blocks(lay: ConcreteLayout, v: list[Any], before: list[Any] | None, changed_only: bool) -> str:
     parts = []
     for b in lay.names:
         cur = lay.pi(b, v)
-        if changed_only and before is not None and lay.pi(b, before) == cur:
+        if changed_only and before is not None and _same(lay.pi(b, before), cur):
             continue
         parts.append(f"{b}={fmt_block(cur)}")
     return " ".join(parts) if parts else "(no block changed)"

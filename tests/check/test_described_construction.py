@@ -27,3 +27,13 @@ def test_softmax_is_refuted_where_its_balls_exclude_the_reference_and_unknown_wh
     assert same.verdict == "unknown"
     und = same.details["undecided"]
     assert und["what"].startswith("block out against the reference 1") and "+/-" in und["interval"]
+
+
+def test_a_trace_shows_the_weights_of_a_described_head():
+    from symcot.check.trace import render_text, replay
+    from tests.fixtures.toys import ToyInput
+
+    text = render_text(replay(_toy(AHAT()), ToyInput(((1, 3), (1, 5), (0, 1)), 0), TOY_SPEC))
+    assert "head A (average) -> {x_0: 1/2, x_1: 1/2}" in text and "ok: matches the reference" not in text
+    soft = render_text(replay(_toy(SMAT(1)), ToyInput(((1, 3),), 0)))
+    assert "head A (softmax) -> {x_0: [0.73" in soft
