@@ -37,3 +37,15 @@ def test_a_trace_shows_the_weights_of_a_described_head():
     assert "head A (average) -> {x_0: 1/2, x_1: 1/2}" in text and "ok: matches the reference" not in text
     soft = render_text(replay(_toy(SMAT(1)), ToyInput(((1, 3),), 0)))
     assert "head A (softmax) -> {x_0: [0.73" in soft
+
+
+def test_the_batched_engine_hands_a_described_construction_to_the_exact_one():
+    from symcot.check.context import RunContext
+    from symcot.check.exhaustive import Progress
+    from symcot.claims import ConstructionCheck
+
+    chk = ConstructionCheck(lambda: _toy(AHAT()), TOY_SPEC, [one_winner_family(lambda n: 3, lambda n: 1, 3)],
+                            input_kind="custom")
+    row = chk.run(RunContext("toy", 3, Progress(False), 1, "batched"))
+    assert row.verdict == "verified" and "[batched engine]" not in row.method
+    assert any("the batched engine runs Section 3's rules only" in note for note in row.notes)
