@@ -27,6 +27,12 @@ _EXPORTS: dict[str, str] = {
     "Explicit": "symcot.ir.matrices",
     # the decoder
     **{name: "symcot.model" for name in ("Head", "Attention", "FFN", "Layer", "Decoder", "value_space")},
+    # the rules a construction runs under: direction, masks, attention kinds, residuals, layer norm, positions
+    **{name: "symcot.model.description" for name in (
+        "ModelDescription", "HeadRule", "AttentionKind", "UHAT", "AHAT", "SMAT", "Norm", "Positional", "SECTION3")},
+    # encoders and recognisers, and their inputs
+    **{name: "symcot.check.encoder" for name in ("EncoderCheck", "EncoderConstruction", "Readout")},
+    "strings_family": "symcot.inputs.strings",
     # constructions and what checks them
     "Construction": "symcot.constructions.base",
     "Prompt": "symcot.constructions.base",
@@ -66,6 +72,9 @@ _EXPORTS: dict[str, str] = {
     "InvalidInputError": "symcot.errors",
     "DimensionError": "symcot.errors",
     "DegreeError": "symcot.errors",
+    "DescriptionError": "symcot.errors",
+    "UnsupportedDescription": "symcot.errors",
+    "Undecided": "symcot.errors",
 }
 
 __all__ = ["__version__", *_EXPORTS]

@@ -86,7 +86,13 @@ class ConstructionCheck:
         large sizes on a cluster instead of ``ctx.jobs`` local processes.
         """
         cons = self.construction()
-        if ctx.engine == "batched":
+        desc = cons.decoder.description
+        if ctx.engine == "batched" and not desc.section3:  # the batched engines run Section 3's rules only
+            row = run_construction_check(ctx.claim_id, cons, self.spec, self.families, ctx.max_size,
+                                         self.paper_sizes, progress=ctx.progress, method=self.method, jobs=ctx.jobs,
+                                         reach=ctx.reach)
+            row.notes.append(f"exact engine: the batched engine runs Section 3's rules only, not {desc.summary()}")
+        elif ctx.engine == "batched":
             from symcot.check.batched_check import run_batched_check
 
             row = run_batched_check(ctx.claim_id, cons, self.spec, self.families, ctx.max_size, self.paper_sizes,

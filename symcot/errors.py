@@ -1,5 +1,7 @@
 """Exceptions with messages meant for a user, not a traceback reader."""
 
+from __future__ import annotations
+
 
 class SymcotError(Exception):
     """Base class of every error symcot raises on purpose."""
@@ -103,3 +105,43 @@ def locate(exc: BaseException, context: str = "") -> SymcotError:
     parts = [p for p in (func, context) if p]
     detail = f" ({', '.join(parts)})" if parts else ""
     return UserCodeError(f"{head}{type(exc).__name__}: {exc}{detail}", text)
+
+
+class DescriptionError(SymcotError, ValueError):
+    """A model description that states no model (an unknown mask, a tie rule on softmax, ε ≤ 0, …)."""
+
+
+class UnsupportedDescription(SymcotError, NotImplementedError):
+    """An engine asked to run a model description it cannot run exactly (the exact engine can)."""
+
+
+class Undecided(SymcotError):
+    """A decision (an argmax, a comparison with a reference) that certified intervals could not settle.
+
+    ``what`` says which decision, ``interval`` the values it was asked about; ``position``, ``layer`` and
+    ``head`` locate it (``None`` where they do not apply or are not known yet).
+    """
+
+    def __init__(self, what: str, interval: str, position: int | None = None, layer: int | None = None,
+                 head: str | None = None):
+        self.what, self.interval, self.position, self.layer, self.head = what, interval, position, layer, head
+        super().__init__(self.message())
+
+    def message(self) -> str:
+        """One line: the decision, where it was asked, and the interval."""
+        where = ", ".join(f"{k} {v}" for k, v in (("position", self.position), ("layer", self.layer),
+                                                    ("head", self.head)) if v is not None)
+        return f"undecided: {self.what}{f' at {where}' if where else ''}: {self.interval}"
+
+    def at(self, position: int | None = None, layer: int | None = None, head: str | None = None) -> Undecided:
+        """The same, located (fields already set are kept)."""
+        return Undecided(self.what, self.interval, self.position if self.position is not None else position,
+                         self.layer if self.layer is not None else layer, self.head if self.head is not None else head)
+
+    def as_dict(self) -> dict[str, object]:
+        """JSON-friendly form (the report's counterexample field for an ``unknown`` row)."""
+        return {"kind": "undecided", "what": self.what, "interval": self.interval, "position": self.position,
+                "layer": self.layer, "head": self.head}
+
+    def __reduce__(self) -> tuple[type, tuple[object, ...]]:
+        return (type(self), (self.what, self.interval, self.position, self.layer, self.head))

@@ -11,7 +11,7 @@ Taylor expansions by SymPy, and the largest error of the GELU approximations by 
 #: The paper under check (read by the registry without importing this package).
 TITLE = "The Transformer Cookbook (draft)"
 SUBJECT = ("a draft of The Transformer Cookbook, LaTeX source at commit 582e0e1 (4 February 2025) of "
-           "pentagonalize/Transformer-Cookbook, chapter 3 (feed-forward networks)")
+           "pentagonalize/Transformer-Cookbook, chapter 3 (feed-forward networks) and chapter 4 (self-attention)")
 
 #: label -> what the draft labels with it, and whether it names a statement that can be checked. Every
 #: ``\\label`` of chapter 3 (the section labels name the recipes; ``eq:gelu`` is the tanh line of GELU's definition).
@@ -26,6 +26,10 @@ LABELS: dict[str, tuple[str, bool]] = {
     "sec:ffnn_boolean": ("section: the Boolean connectives and any φ by its full DNF", True),
     "sec:ffnn_conditional": ("section: if p then φ else ψ by two ReLU units per coordinate", True),
     "sec:ffnn_multiplication": ("section: approximate multiplication with GELU (Taylor expansions at 0)", True),
+    # chapter 4 (self-attention), begun: a model description per badge (module attention)
+    "sec:identity-attention": ("section: zero Q, K, V and the residual pass the input unchanged", True),
+    "sec:uniform-attention": ("section: zero Q, K and a diagonal V average chosen dimensions", True),
+    "ch4:quadratic-maximization": ("section (no label; id ours): table lookup by s = 2 a_i j - j²", True),
 }
 
 #: The claim modules of this package, in the order ``symcot verify`` and ``symcot claims`` take them.
@@ -39,4 +43,5 @@ MODULES: tuple[str, ...] = (
     "ffnn_conditional",
     "ffnn_multiplication",
     "eq_gelu",
+    "attention",
 )

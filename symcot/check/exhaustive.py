@@ -16,7 +16,7 @@ from symcot.check.parallel import check_stream
 from symcot.check.stepwise import StepwiseSpec, check_input
 from symcot.check.verdict import Verdict, jsonable
 from symcot.constructions.base import Construction
-from symcot.errors import SymcotError, locate
+from symcot.errors import SymcotError, Undecided, locate
 from symcot.inputs.family import Family  # re-exported: claims modules import it from here
 from symcot.model.decoder import SizeReport
 
@@ -104,11 +104,26 @@ def run_construction_check(
     if refuted is not None:
         return refuted
 
+    undecided: list[tuple[Any, Undecided]] = []
+    described = not cons.decoder.description.rational
+
     def per_input(inp: Any) -> dict[str, Any] | None:
-        mm = check_input(cons, spec, inp)
+        try:
+            mm = check_input(cons, spec, inp)
+        except Undecided as e:  # certified intervals could not settle a decision: never a guess
+            undecided.append((inp, e))
+            return None
         return None if mm is None else mm.as_dict()
 
-    row = run_property_check(claim_id, cons.variant, method, families, max_size, per_input, progress, jobs, reach)
+    row = run_property_check(claim_id, cons.variant, method, families, max_size, per_input, progress,
+                             1 if described else jobs, reach)
+    if undecided and row.verdict == "verified":
+        inp, e = undecided[0]
+        row.verdict = "unknown"
+        row.details = {**(row.details or {}), "undecided": {"input": str(inp), **e.as_dict()},
+                       "undecided_inputs": len(undecided)}
+        row.notes.append(f"{len(undecided)} input(s) undecided by the intervals; first: {inp}: {e}")
+        row.scope = f"undecided at {inp}"
     row.notes = notes + row.notes
     row.sizes = size_info
     row.seconds = time.perf_counter() - start

@@ -15,7 +15,9 @@ from typing import Any
 
 from symcot.check.spec import StepwiseSpec
 from symcot.constructions.base import Construction, Expectation, Prompt
+from symcot.errors import Undecided
 from symcot.ir.layout import ConcreteLayout
+from symcot.model.interval import is_ball, is_exact
 from symcot.model.semantics import LayerRecord, generate
 
 __all__ = ["Mismatch", "StepwiseSpec", "check_input", "compare_blocks", "diagnose", "final_mismatch",
@@ -57,9 +59,33 @@ def compare_blocks(layout: ConcreteLayout, y: list[Any], want: dict[str, list[An
     bad = []
     for name, vals in want.items():
         got = layout.pi(name, y)
-        if list(got) != list(vals):
+        try:
+            differs = list(got) != list(vals)
+        except TypeError:  # a certified ball has no == of its own
+            differs = _ball_block_differs(name, got, list(vals))
+        if differs:
             bad.append((name, list(vals), got))
     return bad
+
+
+def _ball_block_differs(name: str, got: list[Any], want: list[Any]) -> bool:
+    """Whether a block holding certified balls differs from ``want``; raises ``Undecided`` when it cannot tell.
+
+    A ball differs from a reference value it does not contain; one that contains it (with a positive radius)
+    is undecided (:mod:`symcot.model.interval`).
+    """
+    if len(got) != len(want):
+        return True
+    for g, w in zip(got, want):
+        if not is_ball(g):
+            if g != w:
+                return True
+        elif not g.contains(w):
+            return True
+    for g, w in zip(got, want):
+        if is_ball(g) and not is_exact(g):
+            raise Undecided(f"block {name} against the reference {w}", str(g))
+    return False
 
 
 def step_mismatch(cons: Construction, spec: StepwiseSpec, inp: Any, states: Sequence[Any], t: int, y: list[Any],

@@ -14,6 +14,7 @@ from typing import Any
 from symcot.check.stepwise import StepwiseSpec, token_labels
 from symcot.constructions.base import Construction
 from symcot.ir.layout import ConcreteLayout
+from symcot.model.interval import is_ball
 from symcot.model.semantics import LayerRecord, generate
 
 
@@ -57,10 +58,10 @@ def fmt_block(vals: Sequence[Any]) -> str:
     """``0`` for a zero block, ``e3`` for a one-hot block, the scalar for size 1, else ``[a, b, …]``."""
     if len(vals) == 1:
         return fmt_value(vals[0])
-    nz = [i for i, v in enumerate(vals) if v != 0]
+    nz = [i for i, v in enumerate(vals) if is_ball(v) or v != 0]
     if not nz:
         return "0"
-    if len(nz) == 1 and vals[nz[0]] == 1:
+    if len(nz) == 1 and not is_ball(vals[nz[0]]) and vals[nz[0]] == 1:
         return f"e{nz[0]}"
     return "[" + ", ".join(fmt_value(v) for v in vals) + "]"
 
@@ -163,21 +164,35 @@ def render_text(trace: Trace, changed_only: bool = True) -> str:
 
 
 def _head(labels: list[str], h: Any) -> str:
+    kind = getattr(h, "kind", "unique")
+    if kind != "unique" or h.index < 0:  # a described head: average hard, softmax, or nothing allowed by its mask
+        weights = getattr(h, "weights", [])
+        shown = ", ".join(f"{labels[j]}: {fmt_value(w)}" for j, w in weights[:6]) + (", …" if len(weights) > 6 else "")
+        return f"head {h.head} ({kind}) -> {{{shown}}}" if weights else f"head {h.head} ({kind}) -> nothing (masked)"
     s = f"head {h.head} -> {labels[h.index]} (score {fmt_value(h.score)}"
     if h.margin is not None:
         s += f", margin {fmt_value(h.margin)}"
     s += ")"
     if h.tie:
         shown = ", ".join(labels[i] for i in h.tied[:4]) + (", …" if len(h.tied) > 4 else "")
-        s += f"  TIE among {len(h.tied)} tokens ({shown}): smallest index wins"
+        rule = "smallest index wins" if h.index == h.tied[0] else "largest index wins"
+        s += f"  TIE among {len(h.tied)} tokens ({shown}): {rule}"
     return s
+
+
+def _same(a: list[Any], b: list[Any]) -> bool:
+    """Equal blocks (certified balls, which have no ``==``, by their printed intervals)."""
+    try:
+        return a == b
+    except TypeError:
+        return [str(x) for x in a] == [str(x) for x in b]
 
 
 def _blocks(lay: ConcreteLayout, v: list[Any], before: list[Any] | None, changed_only: bool) -> str:
     parts = []
     for b in lay.names:
         cur = lay.pi(b, v)
-        if changed_only and before is not None and lay.pi(b, before) == cur:
+        if changed_only and before is not None and _same(lay.pi(b, before), cur):
             continue
         parts.append(f"{b}={fmt_block(cur)}")
     return " ".join(parts) if parts else "(no block changed)"

@@ -32,6 +32,7 @@ import numpy as np
 from symcot.errors import SymcotError
 from symcot.ir.maps import ConcreteMap
 from symcot.model.decoder import ConcreteDecoder
+from symcot.model.description import require_section3
 from symcot.replay.scaling import as_rational
 
 FORMAT = "symcot-decoder/1"
@@ -66,7 +67,11 @@ def _exact_in_float(m: ConcreteMap) -> bool:
 
 
 def state_dict(dec: ConcreteDecoder) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
-    """The arrays of ``dec`` under the names above, and the metadata (without claim and example)."""
+    """The arrays of ``dec`` under the names above, and the metadata (without claim and example).
+
+    The exported modules run Section 3's rules; any other model description is refused (one line).
+    """
+    require_section3(dec.description, dec.name, "symcot export")
     state: dict[str, np.ndarray] = {}
     layers = []
     exact = True

@@ -1,4 +1,4 @@
-"""The decoder model: its structure, the Section-3 rules that run it, and their layer loop over an algebra."""
+"""The model: its structure, the description of the rules it runs under, and their layer loop over an algebra."""
 
 from symcot.model.decoder import (
     FFN,
@@ -9,6 +9,17 @@ from symcot.model.decoder import (
     Layer,
     SizeReport,
     value_space,
+)
+from symcot.model.description import (
+    AHAT,
+    SECTION3,
+    SMAT,
+    UHAT,
+    AttentionKind,
+    HeadRule,
+    ModelDescription,
+    Norm,
+    Positional,
 )
 from symcot.model.layer_loop import LayerAlgebra, LayerMaps, push_layers
 from symcot.model.semantics import (
@@ -23,6 +34,7 @@ from symcot.model.semantics import (
 )
 
 __all__ = [
+    "AHAT", "SECTION3", "SMAT", "UHAT", "AttentionKind", "HeadRule", "ModelDescription", "Norm", "Positional",
     "EXACT", "FFN", "Attention", "ConcreteDecoder", "Context", "Decoder", "ExactAlgebra", "Generation", "Head",
     "HeadChoice", "Layer", "LayerAlgebra", "LayerMaps", "LayerRecord", "Semantics", "SizeReport", "generate",
     "push_layers", "value_space",

@@ -16,6 +16,7 @@ from symcot.errors import DimensionError
 from symcot.ir.layout import ConcreteLayout, Layout
 from symcot.ir.maps import ConcreteMap, Map
 from symcot.ir.symbols import Env, normalize_env
+from symcot.model.description import SECTION3, ModelDescription
 
 
 def _same_layout(a: Layout, b: Layout) -> bool:
@@ -88,10 +89,14 @@ class FFN:
 
 @dataclass
 class Layer:
-    """One decoder layer; ``attention=None`` is the paper's trivial attention (``W_O = 0``)."""
+    """One decoder layer; ``attention=None`` is the paper's trivial attention (``W_O = 0``).
+
+    ``norm_map``: ``W_N`` of selective pre-norm (the heads read ``LN(W_N x)``); ``None`` is the identity.
+    """
 
     attention: Attention | None
     ffn: FFN
+    norm_map: Map | None = None
 
 
 @dataclass
@@ -129,8 +134,18 @@ class Decoder:
     name: str
     layout: Layout
     layers: list[Layer]
+    #: The rules the weights run under (docs/model.md); the first paper's Section 3 by default.
+    description: ModelDescription = SECTION3
 
     def __post_init__(self) -> None:
+        if not isinstance(self.description, ModelDescription):
+            from symcot.errors import DescriptionError
+
+            raise DescriptionError(f"{self.name}: description must be a ModelDescription, got {self.description!r}")
+        for k, layer in enumerate(self.layers, 1):
+            w_n = layer.norm_map
+            if w_n is not None and not (_same_layout(w_n.src, self.layout) and _same_layout(w_n.dst, self.layout)):
+                raise DimensionError(f"layer {k}: W_N must map the model layout to itself")
         for k in range(1, len(self.layers) + 1):
             maps = list(self.maps_of(k))
             for label, mp in maps:
@@ -179,8 +194,10 @@ class Decoder:
                                       h.value.instantiate(env, subs)) for h in layer.attention.heads]
                 att = ConcreteAttention(heads, layer.attention.out.instantiate(env, subs))
             ffn = ConcreteFFN(layer.ffn.w1.instantiate(env, subs), layer.ffn.w2.instantiate(env, subs))
-            layers.append(ConcreteLayer(att, ffn))
-        return ConcreteDecoder(self.name, ConcreteLayout(self.layout, env), layers, dict(env), dict(subs or {}))
+            w_n = None if layer.norm_map is None else layer.norm_map.instantiate(env, subs)
+            layers.append(ConcreteLayer(att, ffn, w_n))
+        return ConcreteDecoder(self.name, ConcreteLayout(self.layout, env), layers, dict(env), dict(subs or {}),
+                               self.description)
 
 
 @dataclass
@@ -215,6 +232,7 @@ class ConcreteLayer:
 
     attention: ConcreteAttention | None
     ffn: ConcreteFFN
+    norm_map: ConcreteMap | None = None
 
 
 @dataclass
@@ -226,6 +244,7 @@ class ConcreteDecoder:
     layers: list[ConcreteLayer]
     env: Env
     subs: dict[sp.Symbol, Any]
+    description: ModelDescription = SECTION3
 
     def get_map(self, layer: int, label: str) -> ConcreteMap:
         """The map ``label`` (``Q_T``, ``K_B``, ``V_T``, ``W_O``, ``W_1``, ``W_2``) of layer ``layer`` (1-based)."""

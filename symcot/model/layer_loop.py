@@ -75,6 +75,7 @@ class LayerMaps(Generic[M, H]):
     out: M | None
     w1: M
     w2: M
+    norm_map: M | None = None  # W_N of selective pre-norm (the general loop only)
 
 
 class LayerAlgebra(Protocol[V, S, C, M_contra, H_contra]):
@@ -148,3 +149,126 @@ def layer_loop(alg: LayerAlgebra[V, S, C, M, H]) -> Callable[[Sequence[LayerMaps
 def push_layers(alg: LayerAlgebra[V, S, C, M, H], layers: Sequence[LayerMapsLike[M, H]], z: V) -> V:
     """Run the new token ``z`` through every layer (rules 1-4) with ``alg``; return the last layer's output."""
     return layer_loop(alg)(layers, z)
+
+
+# -- the loop of a model description ---------------------------------------------------------------------
+#
+# The general loop reads a :class:`~symcot.model.description.ModelDescription`. Each sublayer ``S``
+# (attention, then the FFN) computes, with ``LN`` the description's layer norm:
+#
+#   none:       y = S(x) + x                (the FFN's ``+ x`` only with ``residual == "both"``)
+#   pre:        y = S(LN(x)) + x
+#   post:       y = LN(S(x) + x)
+#   selective:  y = S(LN(W_N x)) + x        for attention (``W_N``: the layer's ``norm_map``); the FFN as none
+#
+# and a head attends from position ``i`` with its own mask and kind (:func:`symcot.model.attention.select`).
+# SECTION3 (no norm, residual around attention, future-masked leftmost hard attention) is exactly
+# :func:`layer_loop`, which the engines keep as their fast path.
+
+
+class DescribedAlgebra(Protocol[V, C, M_contra, H_contra]):
+    """The operations of the general loop; ``k`` is the layer (0-based), ``h`` the head within it."""
+
+    def apply(self, m: M_contra, x: V) -> V:
+        """The map ``m`` on ``x``."""
+
+    def norm(self, k: int, v: V) -> V:
+        """The description's layer norm of ``v``."""
+
+    def cache(self, k: int, h: int, head: H_contra, a: V) -> None:
+        """Append a position's attention input ``a`` (its key and value are head ``h``'s maps of it)."""
+
+    def attend(self, k: int, h: int, head: H_contra, a: V, i: int) -> tuple[V, C]:
+        """Head ``h`` queried by ``a`` at position ``i`` over the cached positions: its output and its choice."""
+
+    def concat(self, k: int, values: list[V]) -> V:
+        """The heads' values, concatenated in head order."""
+
+    def add(self, k: int, attn: V, z: V) -> V:
+        """Coordinatewise sum."""
+
+    def relu(self, k: int, v: V) -> V:
+        """``max(0, v)`` coordinatewise."""
+
+    def layer_done(self, k: int, choices: list[C], attn: V | None, ffn_in: V, hidden: V, out: V) -> None:
+        """Called once a layer is done at one position (to cache its output or record it)."""
+
+
+def attention_input(alg: DescribedAlgebra[V, C, M, H], placement: str, k: int, layer: Any, x: V) -> V:
+    """What the heads read: ``x``, ``LN(x)`` (pre-norm) or ``LN(W_N x)`` (selective pre-norm)."""
+    if placement == "pre":
+        return alg.norm(k, x)
+    if placement == "selective":
+        w_n = getattr(layer, "norm_map", None)
+        return alg.norm(k, x if w_n is None else alg.apply(w_n, x))
+    return x
+
+
+def finish_layer(alg: DescribedAlgebra[V, C, M, H], placement: str, both: bool, k: int, layer: Any, x: V,
+                 outs: list[V] | None, choices: list[C]) -> V:
+    """The rest of a layer at one position, from its heads' outputs ``outs`` (``None``: trivial attention)."""
+    attn: V | None = None
+    if outs is None:
+        y = x  # trivial attention: α'' = 0
+    else:
+        attn = alg.apply(layer.out, alg.concat(k, outs))
+        y = alg.add(k, attn, x)
+    if placement == "post":
+        y = alg.norm(k, y)
+    hidden = alg.relu(k, alg.apply(layer.w1, alg.norm(k, y) if placement == "pre" else y))
+    out = alg.apply(layer.w2, hidden)
+    if both:
+        out = alg.add(k, out, y)
+    if placement == "post":
+        out = alg.norm(k, out)
+    alg.layer_done(k, choices, attn, y, hidden, out)
+    return out
+
+
+def described_loop(alg: DescribedAlgebra[V, C, M, H], placement: str,
+                   both: bool) -> Callable[[Sequence[LayerMapsLike[M, H]], V, int], V]:
+    """The decoder's loop under a description: ``loop(layers, z, i)`` runs the token at position ``i``."""
+
+    def loop(layers: Sequence[LayerMapsLike[M, H]], z: V, i: int) -> V:
+        for k, layer in enumerate(layers):
+            heads = layer.heads
+            if heads is None:
+                z = finish_layer(alg, placement, both, k, layer, z, None, [])
+                continue
+            a = attention_input(alg, placement, k, layer, z)
+            outs: list[V] = []
+            choices: list[C] = []
+            for h, head in enumerate(heads):
+                alg.cache(k, h, head, a)
+                v, c = alg.attend(k, h, head, a, i)
+                outs.append(v)
+                choices.append(c)
+            z = finish_layer(alg, placement, both, k, layer, z, outs, choices)
+        return z
+
+    return loop
+
+
+def encode_layers(alg: DescribedAlgebra[V, C, M, H], placement: str, both: bool,
+                  layers: Sequence[LayerMapsLike[M, H]], zs: list[V]) -> list[V]:
+    """Every position through every layer at once (an encoder): layer ``k`` reads all of layer ``k-1``."""
+    for k, layer in enumerate(layers):
+        heads = layer.heads
+        if heads is None:
+            zs = [finish_layer(alg, placement, both, k, layer, z, None, []) for z in zs]
+            continue
+        ains = [attention_input(alg, placement, k, layer, z) for z in zs]
+        for a in ains:
+            for h, head in enumerate(heads):
+                alg.cache(k, h, head, a)
+        new: list[V] = []
+        for i, (z, a) in enumerate(zip(zs, ains)):
+            outs: list[V] = []
+            choices: list[C] = []
+            for h, head in enumerate(heads):
+                v, c = alg.attend(k, h, head, a, i)
+                outs.append(v)
+                choices.append(c)
+            new.append(finish_layer(alg, placement, both, k, layer, z, outs, choices))
+        zs = new
+    return zs

@@ -29,42 +29,14 @@ from dataclasses import dataclass, field
 from itertools import chain
 from typing import Any
 
-from symcot.errors import DimensionError, InvalidInputError
+from symcot.errors import DescriptionError, DimensionError, InvalidInputError, UnsupportedDescription
 from symcot.ir.maps import ConcreteMap
 from symcot.model.decoder import ConcreteDecoder, ConcreteHead
-from symcot.model.layer_loop import LayerMaps, layer_loop
+from symcot.model.description import ModelDescription
+from symcot.model.layer_loop import LayerMaps, described_loop, layer_loop
+from symcot.model.records import HeadChoice, LayerRecord
 
 Vec = list[Any]
-
-
-@dataclass
-class HeadChoice:
-    """What one head did at one position: the chosen index, its score and the margin to the runner-up.
-
-    ``margin`` is ``score - runner_up`` (``None`` when the prefix has one position); ``tie`` is true when
-    another position attains the maximum, so the choice was made by the smallest-index rule;
-    ``tied`` lists every index attaining the maximum.
-    """
-
-    head: str
-    index: int
-    score: Any
-    runner_up: Any
-    margin: Any
-    tie: bool
-    tied: list[int]
-
-
-@dataclass
-class LayerRecord:
-    """One layer at one position: head choices and the intermediate vectors (when recorded)."""
-
-    layer: int
-    heads: list[HeadChoice]
-    attn: Vec | None = None  # α''
-    ffn_in: Vec | None = None  # α'' + x
-    hidden: Vec | None = None  # ReLU(W_1(α'' + x))
-    out: Vec | None = None
 
 
 class Semantics:
@@ -189,28 +161,62 @@ class Context:
     #: The algebra class the loop runs with (a test may substitute a deliberately wrong one).
     algebra: type[ExactAlgebra] = ExactAlgebra
 
-    def __init__(self, dec: ConcreteDecoder, semantics: Semantics = EXACT, record: bool = False):
+    def __init__(self, dec: ConcreteDecoder, semantics: Semantics = EXACT, record: bool = False,
+                 n: int | None = None, general: bool = False):
         self.dec = dec
         self.sem = semantics
         self.record = record
         self.d = dec.layout.dim
-        self.alg = self.algebra(dec, semantics, record)
-        self._loop = layer_loop(self.alg)
-        self.reps = self.alg.reps
-        self.keys = self.alg.keys
-        self.layers: list[LayerMaps[ConcreteMap, ConcreteHead]] = [
-            LayerMaps(None, None, layer.ffn.w1, layer.ffn.w2) if layer.attention is None else
-            LayerMaps(layer.attention.heads, layer.attention.out, layer.ffn.w1, layer.ffn.w2)
-            for layer in dec.layers]
+        self.n = n
+        desc = dec.description
+        self._positional = desc.positional is not None
+        self.layers: list[LayerMaps[ConcreteMap, ConcreteHead]]
+        if desc.section3 and not general:
+            self.alg = self.algebra(dec, semantics, record)
+            self._loop = layer_loop(self.alg)
+            self.reps = self.alg.reps
+            self.keys = self.alg.keys
+            self.layers = [
+                LayerMaps(None, None, layer.ffn.w1, layer.ffn.w2) if layer.attention is None else
+                LayerMaps(layer.attention.heads, layer.attention.out, layer.ffn.w1, layer.ffn.w2)
+                for layer in dec.layers]
+            return
+        self._described(dec, desc, semantics, record, n)
+
+    def _described(self, dec: ConcreteDecoder, desc: ModelDescription, semantics: Semantics, record: bool,
+                   n: int | None) -> None:
+        """The general loop of :mod:`symcot.model.layer_loop` with :class:`~symcot.model.described.DescribedAlgebra`."""
+        from symcot.model.described import DescribedAlgebra, maps_of
+
+        if desc.direction != "decoder":
+            raise DescriptionError(f"{dec.name} is an {desc.direction}: run it with symcot.model.described.encode")
+        if type(semantics) is not Semantics:
+            raise UnsupportedDescription(f"{type(semantics).__name__} runs Section 3's rules only, not "
+                                         f"{desc.summary()}")
+        if n is None and (desc.positional is not None or not desc.rational):
+            raise DescriptionError(f"{dec.name}: a described decoder needs its input size n (the prompt's length)")
+        alg = DescribedAlgebra(dec, n or 0, record)
+        self.alg = alg  # type: ignore[assignment]
+        loop = described_loop(alg, desc.norm.placement, desc.residual == "both")
+        self._loop = lambda layers, z: loop(layers, z, len(self) - 1)
+        self.reps = alg.reps
+        self.keys = alg.keys
+        self.layers = maps_of(dec)
 
     def __len__(self) -> int:
         return len(self.reps[0])
 
     def push(self, x: Sequence[Any]) -> tuple[Vec, list[LayerRecord]]:
         """Append token ``x``; return its final-layer output and, if recording, one record per layer."""
-        if len(x) != self.d:
-            raise DimensionError(f"token of length {len(x)} given to a decoder with d = {self.d}")
-        z: Vec = list(x)
+        if self._positional:
+            from symcot.model.described import positions_in
+
+            assert self.n is not None
+            z = positions_in(self.dec.description, [x], len(self), self.n, self.d)[0]
+        else:
+            if len(x) != self.d:
+                raise DimensionError(f"token of length {len(x)} given to a decoder with d = {self.d}")
+            z = list(x)
         self.reps[0].append(z)
         self.alg.records = []
         out = self._loop(self.layers, z)
@@ -248,7 +254,7 @@ def generate(
         on_step: called as ``on_step(t, y_t, records)``; returning ``False`` ends generation early.
 
     """
-    ctx = Context(dec, semantics, record)
+    ctx = Context(dec, semantics, record, len(prompt))
     gen = Generation()
     if not prompt:
         raise DimensionError("the prompt must contain at least y_0")

@@ -25,14 +25,16 @@ def counterexample_summary(v: Verdict) -> str:
     inp = c.get("input", {})
     text = inp.get("text", str(inp)) if isinstance(inp, dict) else str(inp)
     where = [f"step {c['step']}"] if c.get("step") is not None else []
+    if c.get("position") is not None:  # an encoder's counterexample
+        where.append(f"position {c['position']}")
     if c.get("layer") is not None:
         where.append(f"layer {c['layer']}")
     what = " ".join(str(x) for x in (c.get("kind"), c.get("block") or c.get("head") or c.get("what")) if x)
     if what:
         where.append(what)
     tail = f"expected {c.get('expected')}, got {c.get('got')}" if "expected" in c or "got" in c else ""
-    rest = {k: v for k, v in c.items() if k not in ("family", "size", "input", "step", "layer", "kind", "block",
-                                                    "head", "what", "expected", "got")}
+    rest = {k: v for k, v in c.items() if k not in ("family", "size", "input", "step", "position", "layer", "kind",
+                                                    "block", "head", "what", "expected", "got")}
     if not tail and rest:
         tail = ", ".join(f"{k}={v}" for k, v in list(rest.items())[:3])
     head = ", ".join(where)

@@ -17,6 +17,7 @@ import numpy as np
 
 from symcot.errors import DimensionError
 from symcot.model.decoder import ConcreteDecoder
+from symcot.model.description import require_section3
 from symcot.replay.batched.plan import Plan, make_plan
 from symcot.replay.batched.run import BatchedStopRule, NumpyRun, OnStep, StopRule, step_ends
 from symcot.replay.batched.views import BatchRun, RowOutputs, StepView
@@ -28,6 +29,7 @@ class BatchedDecoder:
     """A concrete decoder prepared for batched runs (plans are compiled once per number type and scale)."""
 
     def __init__(self, dec: ConcreteDecoder):
+        require_section3(dec.description, dec.name, "the batched engine")
         self.dec = dec
         self.d = dec.layout.dim
         self._scaled: dict[int, ScaledDecoder] = {}

@@ -29,6 +29,7 @@ import numpy as np
 
 from symcot.errors import DimensionError, SymcotError
 from symcot.model.decoder import ConcreteDecoder
+from symcot.model.description import require_section3
 from symcot.model.layer_loop import LayerMaps, push_layers
 from symcot.replay.floating.formats import Format, get_format
 from symcot.replay.floating.maps import ArrayMap
@@ -116,6 +117,7 @@ class FloatDecoder:
     """A :class:`ConcreteDecoder` compiled for one format (weights rounded to its storage type)."""
 
     def __init__(self, dec: ConcreteDecoder, fmt: str | Format = "float64"):
+        require_section3(dec.description, dec.name, "the float engine")
         self.fmt = get_format(fmt)
         self.name = dec.name
         self.d = dec.layout.dim

@@ -13,7 +13,9 @@ from symcot.registry import load
 ROOT = Path(__file__).resolve().parents[3]
 PKG = ROOT / "proofs" / "transformer_cookbook"
 SOURCE = Path("/work/shared/papers/transformer-cookbook/03_feed-forward.tex")
-ALLOWED = ("symcot.claims", "symcot.ir", "symcot.lemmas", "symcot.gadgets.base", "symcot.errors")
+SOURCE4 = SOURCE.parent / "04_self-attention.tex"
+ALLOWED = ("symcot.claims", "symcot.ir", "symcot.lemmas", "symcot.gadgets.base", "symcot.errors", "symcot.model",
+           "symcot.check.encoder", "symcot.inputs.strings", "symcot.inputs.family")
 
 
 def _literals() -> dict:
@@ -50,7 +52,16 @@ def test_every_label_has_its_claim_and_every_claim_a_label():
 @pytest.mark.skipif(not SOURCE.is_file(), reason="the draft's LaTeX source is not on this machine")
 def test_every_label_of_the_chapter_is_listed():
     found = set(re.findall(r"\\label\{([^}]*)\}", SOURCE.read_text(encoding="utf-8")))
-    assert found == set(_literals()["LABELS"])
+    listed = {k for k in _literals()["LABELS"] if k in found or not SOURCE4.is_file()}
+    assert found == listed
+
+
+@pytest.mark.skipif(not SOURCE4.is_file(), reason="the draft's LaTeX source is not on this machine")
+def test_chapter_4s_listed_labels_are_its_own_or_ours():
+    found = set(re.findall(r"\\label\{([^}]*)\}", SOURCE4.read_text(encoding="utf-8")))
+    ch3 = set(re.findall(r"\\label\{([^}]*)\}", SOURCE.read_text(encoding="utf-8")))
+    rest = set(_literals()["LABELS"]) - ch3
+    assert rest - found == {"ch4:quadratic-maximization"}  # the one id ours (an unlabelled subsection)
 
 
 def test_only_the_stable_api_is_imported():
