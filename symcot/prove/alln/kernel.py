@@ -62,6 +62,11 @@ def refusal(cons: Construction) -> str | None:
     rule = cons.lam_rule
     if rule is not None and type(rule) is not LambdaRule:
         return f"the λ rule is a {type(rule).__name__}, not a LambdaRule: its value per input is not the rule proved"
+    desc = getattr(cons.decoder, "description", None)
+    if desc is not None and not desc.section3:
+        return (f"the decoder's model description ({desc.summary()}) is not Section 3's: the all-n prover's layer "
+                "semantics are Section 3's (causal decoder, leftmost unique hard attention, residual around attention "
+                "only, no layer norm, no positional encoding), so it cannot read this one")
     if cons.stop is not None and type(cons.stop) is not StopRule:
         return f"the stop rule is a {type(cons.stop).__name__}, not a StopRule: when it fires is not what is proved"
     if isinstance(cons, Derived):

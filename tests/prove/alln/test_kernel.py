@@ -277,3 +277,14 @@ def test_an_extending_vocabulary_whose_bounds_are_shared_at_two_positions_is_tra
     chk = next(c for c in CLAIMS[0].checks if isinstance(c, AllNCheck))
     _, own, full = traced(chk.construction(), chk.vocabulary)
     assert full.vocabulary.facts[:len(own.vocabulary.facts)] == own.vocabulary.facts
+
+
+def test_a_decoder_under_another_model_description_is_refused():
+    from symcot.model.description import AHAT, HeadRule, ModelDescription
+
+    desc = ModelDescription("average hard", head=HeadRule(attention=AHAT()))
+    dec = dataclasses.replace(TOY.DECODER, description=desc)
+    why = refusal(_cons(decoder=dec))
+    assert why is not None and "Section 3" in why
+    row = _row(lambda: _cons(decoder=dec))
+    assert row.verdict == "unknown" and "model description" in _text(row)
