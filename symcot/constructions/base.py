@@ -30,6 +30,7 @@ import sympy as sp
 
 from symcot.constructions.alln import AllNStatement, PromptStatement
 from symcot.constructions.encoding import LambdaRule, StateEncoding, StopRule
+from symcot.constructions.names import check_construction
 from symcot.constructions.prompt_batch import BatchPrompt, batch_prompt
 from symcot.ir.layout import ConcreteLayout
 from symcot.ir.symbols import Env, lam
@@ -113,6 +114,10 @@ class Construction:
     #: The prompt stated by segments for a construction without an all-n statement (``None``: the statement's
     #: segments, or, with no statement, :meth:`token_keys` and :meth:`token` written by the construction).
     prompt_segments: ClassVar[PromptStatement | None] = None
+
+    def __post_init__(self) -> None:
+        """Every block, view and head the construction's statements name exists (:mod:`~.names`)."""
+        check_construction(self)
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         """A subclass states its prompt in one place: segments, or its own ``token_keys``/``token``, never both.
