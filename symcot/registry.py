@@ -273,15 +273,25 @@ def load_claims(directory: str | Path | None = None) -> dict[str, Claim]:
     return load(directory)[1]
 
 
+#: Claim ids an unknown id's message lists at most.
+CLOSEST = 5
+
+
 def _did_you_mean(word: str, known: Sequence[str]) -> str:
-    """``"; did you mean X?"`` for the closest known names, else ``"; known: …"``."""
+    """``"; did you mean X?"`` for the closest known names, else where a claim of one's own comes from.
+
+    With nothing close, the id may be the user's own claim, loaded without ``--proofs``: the message says so and
+    lists the :data:`CLOSEST` closest ids (not all of them).
+    """
     near = difflib.get_close_matches(word, list(known), n=3, cutoff=0.6)
     if not near:
         tail = word.split(":")[-1]
         near = [k for k in known if tail and tail in k][:3]
     if near:
         return f"; did you mean {' or '.join(near)}?"
-    return f"; known: {', '.join(known)}"
+    closest = difflib.get_close_matches(word, list(known), n=CLOSEST, cutoff=0.0)
+    return (f"; claims of your own need --proofs DIR (the directory of their modules); the closest of the "
+            f"{len(known)} ids here: {', '.join(closest)} (symcot claims lists them all)")
 
 
 def is_glob(text: str) -> bool:

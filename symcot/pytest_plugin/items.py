@@ -80,7 +80,7 @@ class ClaimNotEstablished(Exception):
     """A row whose verdict is not ``proved`` or ``verified``."""
 
     def __init__(self, row: Verdict):
-        super().__init__(f"{row.id} [{row.variant}]: {row.verdict}")
+        super().__init__(f"{row.id} [{row.variant}]: {row.shown_verdict}")
         self.row = row
 
 
@@ -101,8 +101,8 @@ class ClaimItem(pytest.Item):
         jobs = self.config.getoption("symcot_jobs") or default_jobs()
         row = self.claim.run_check(self.check, self.config.getoption("symcot_max_size"), Progress(False), jobs,
                                    "batched")
-        self.user_properties.append(("verdict", row.verdict))
-        if row.verdict not in PASSING:
+        self.user_properties.append(("verdict", row.shown_verdict))
+        if row.failed:
             raise ClaimNotEstablished(row)
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> Any:
@@ -121,7 +121,7 @@ def failure_text(row: Verdict) -> str:
     from symcot.check.verdict import jsonable
 
     size = "-" if row.max_size is None else row.max_size
-    lines = [f"{row.id} [{row.variant}]: {row.verdict}",
+    lines = [f"{row.id} [{row.variant}]: {row.shown_verdict}",
              f"  method: {row.method}; max size {size}, {row.inputs_checked} inputs checked"]
     c = jsonable(row.counterexample) if row.counterexample else None
     if c:

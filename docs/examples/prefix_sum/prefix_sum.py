@@ -203,9 +203,11 @@ CLAIM = Claim(
     "demo:prefixsum", "theorem", "A one-layer decoder holds the prefix sums of a bit string.", "docs/tutorial.md",
     [ConstructionCheck(as_written, SPEC, [BIT_STRINGS], {"d": n + 3, "layers": 1, "heads": 1},
                        input_kind="custom", parse_input=parse_bits),
+     ConstructionCheck(saturating, SPEC, [BIT_STRINGS], input_kind="custom", parse_input=parse_bits),
      AllNCheck(as_written, SPEC, [BIT_STRINGS], timeout_s=10),  # Z3's limit per obligation (default 60 s)
      AllNCheck(saturating, SPEC, [BIT_STRINGS], timeout_s=10)],
     default_max_size=8,
     readings={"as-written": Reading("as-written", "the decoder as stated"),
-              "saturating": Reading("mutant", "a counter that saturates at 5: right on every string of length ≤ 5")},
+              "saturating": Reading("mutant", "a counter that saturates at 5: right on every string of length ≤ 5",
+                                    expect="refuted")},  # a negative example: its refutation passes
 )
