@@ -19,8 +19,6 @@ if TYPE_CHECKING:
     from symcot.check.verdict import Verdict
     from symcot.claims import Claim
 
-#: The verdicts that pass an item.
-PASSING = ("proved", "verified")
 #: The counterexample's fields in the order the failure message lists them (the rest follow).
 FIELDS = ("input", "step", "layer", "block", "head", "what", "expected", "got")
 
@@ -68,12 +66,22 @@ class ClaimsModule(pytest.File):
     module: ModuleType
 
     def collect(self) -> Iterator[ClaimItem]:
-        """The module's ``(claim, check)`` pairs, as :func:`symcot.registry.select_checks` plans them."""
+        """The module's ``(claim, check)`` pairs, as :func:`symcot.registry.select_checks` plans them.
+
+        With ``--symcot-all-n``, an item per all-n row too, named ``<claim id>[all-n:<variant>]``. An item's node id
+        is given whole, ``<module>::<claim id>[<variant>]``, so that pytest reads it back from its cache (``--lf``,
+        ``--ff``) as the same id: a claim id with its variant as the parameter, as a parametrized test's.
+        """
         from symcot.registry import claims_of, select_checks
 
-        own = [c for c in claims_of([self.module]).values() if c.selected()]
-        for claim, check in select_checks(own) if own else []:
-            yield ClaimItem.from_parent(self, name=f"{claim.id}[{check.variant}]", claim=claim, check=check)
+        claims = claims_of([self.module]).values()
+        plans = [("", False)] + ([("all-n:", True)] if self.config.getoption("symcot_all_n") else [])
+        for prefix, all_n in plans:
+            own = [c for c in claims if c.selected(None, False, all_n)]
+            for claim, check in select_checks(own, all_n=all_n) if own else []:
+                name = f"{claim.id}[{prefix}{check.variant}]"
+                yield ClaimItem.from_parent(self, name=name, nodeid=f"{self.nodeid}::{name}", claim=claim,
+                                            check=check)
 
 
 class ClaimNotEstablished(Exception):
