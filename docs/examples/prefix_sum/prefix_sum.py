@@ -175,8 +175,16 @@ SATURATING = Decoder("prefix-sum-saturating", L, [Layer(Attention([HEAD], W_O), 
 # -- the reference, the input space and the parser of `symcot replay --input` ------------------------
 
 SPEC = StepwiseSpec(reference=REFERENCE, state_text=lambda s: str(s.total))
+
+
+def bit_strings_ranked(k, start, stop):
+    """The bit strings of rank ``start ≤ r < stop`` in the family's order (``r`` in binary, ``k`` digits)."""
+    return (tuple((r >> (k - 1 - i)) & 1 for i in range(k)) for r in range(start, stop))
+
+
+#: ``inputs_range`` lets a search at large sizes (``symcot precision``) reach any rank, such as the last, 11…1.
 BIT_STRINGS = Family(name="bit strings", inputs=lambda k: itertools.product((0, 1), repeat=k),
-                     count=lambda k: 2 ** k)
+                     count=lambda k: 2 ** k, inputs_range=bit_strings_ranked)
 
 
 def parse_bits(text):
