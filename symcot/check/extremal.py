@@ -122,5 +122,5 @@ def family_probes(families: Sequence[Family], per_family: int = PER_FAMILY, seed
         return fam.describe(inp) if fam is not None else {"text": repr(inp)}
 
     names = ", ".join(f.name for f in fams)
-    return Family(f"a few inputs of each size of {names} (first, last and seeded ranks)", inputs,
+    return Family(f"{names} (a few of each size)", inputs,
                   lambda n: len(inputs(n)), describe, exhaustive=False)
