@@ -17,9 +17,10 @@ from symcot.check.exhaustive import Family, Progress, run_construction_check, ru
 from symcot.check.inherit import Inheritance
 from symcot.check.size import name_sizes
 from symcot.check.stepwise import StepwiseSpec
-from symcot.check.verdict import Verdict
+from symcot.check.verdict import EXPECTS, Verdict
 from symcot.constructions.base import Construction
 from symcot.constructions.readings import Reading, as_written, in_use, mutant, reading, repair
+from symcot.errors import SymcotError
 
 if TYPE_CHECKING:
     from symcot.check.shard import DaskEngine, LocalPool
@@ -69,6 +70,8 @@ class ConstructionCheck:
     parse_input: Callable[[str], Any] | None = None
     #: The claim this construction is built on: a refutation is traced back to it on the counterexample.
     inherits: Inheritance | None = None
+    #: ``"refuted"``: this variant is a negative example, expected to be refuted (see :meth:`Claim.expect_of`).
+    expect: str | None = None
 
     @property
     def variant(self) -> str:
@@ -119,6 +122,8 @@ class PropertyCheck:
     families: list[Family]
     per_input: Callable[[Any], dict[str, Any] | None]
     method: str = "exhaustive enumeration"
+    #: ``"refuted"``: a property expected to fail (see :meth:`Claim.expect_of`).
+    expect: str | None = None
 
     def schedule(self, ctx: RunContext) -> Schedule:
         """Every family up to ``ctx.max_size`` (``reach`` does not apply), without a decoder."""
@@ -164,6 +169,17 @@ class Claim:
     def __post_init__(self) -> None:
         for chk in self.checks:  # a check written with another signature is an error where it is declared
             check_signature(chk)
+            if self.expect_of(chk) not in (None, *EXPECTS):
+                raise SymcotError(f"claim {self.id} [{chk.variant}]: expect is 'refuted' or None, got "
+                                  f"{self.expect_of(chk)!r}")
+
+    def expect_of(self, chk: Check) -> str | None:
+        """``"refuted"`` or ``None`` (expected to hold): the check's own ``expect``, else its variant's reading's."""
+        own = getattr(chk, "expect", None)
+        if own is not None:
+            return str(own)
+        found = self.readings.get(chk.variant)
+        return found.expect if found is not None else None
 
     def variant_names(self) -> list[str]:
         """The variants of the checks, in order, each once (exhaustive and symbolic checks share a name)."""
@@ -225,4 +241,6 @@ class Claim:
         naming its file and line.
         """
         check_signature(chk)
-        return chk.run(self.context(chk, max_size, progress, jobs, engine, reach, shard_engine))
+        row = chk.run(self.context(chk, max_size, progress, jobs, engine, reach, shard_engine))
+        row.expect = self.expect_of(chk)
+        return row

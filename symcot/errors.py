@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Iterable
+
 
 class SymcotError(Exception):
     """Base class of every error symcot raises on purpose."""
@@ -47,6 +50,15 @@ class UserCodeError(SymcotError):
         return self.message
 
 
+class StatementNameError(SymcotError, ValueError):
+    """A block, view, head or token class named in a statement that the layout, decoder or views do not have.
+
+    Raised when the statement or the construction is made; the message is one line: where the name was written,
+    the name, the names that exist and the closest of them.
+    """
+
+
+@functools.lru_cache(maxsize=1)
 def _library_dirs() -> tuple[str, ...]:
     """Directories whose frames are not the user's: symcot itself, the standard library, site-packages."""
     import os
@@ -67,18 +79,47 @@ def user_frame(exc: BaseException) -> tuple[str, int, str] | None:
     packages (a proofs module, a notebook cell, a script); code that Dask rebuilt from a pickle
     (``<dynamic-code>``) is not. ``None`` when every frame is library code.
     """
-    import os
-
-    skip = _library_dirs()
     found = None
     tb = exc.__traceback__
     while tb is not None:
         code = tb.tb_frame.f_code
         path = code.co_filename
-        if not path.startswith(("<frozen", "<dynamic-code>")) and not os.path.abspath(path).startswith(skip):
+        if _is_user_file(path):
             found = (path, tb.tb_lineno, code.co_name)
         tb = tb.tb_next
     return found
+
+
+def _is_user_file(path: str) -> bool:
+    import os
+
+    generated = path.startswith(("<frozen", "<dynamic-code>", "<string>"))  # <string>: a dataclass's __init__
+    return not generated and not os.path.abspath(path).startswith(_library_dirs())
+
+
+def caller_site() -> str:
+    """``file:line`` of the innermost frame of the running stack in the user's code (``""`` when there is none).
+
+    What a statement records when it is made, so that an error found later (a block name checked against the
+    decoder's layout) names the line the user wrote.
+    """
+    import sys
+
+    frame = sys._getframe(1)
+    while frame is not None:
+        path = frame.f_code.co_filename
+        if _is_user_file(path):
+            return f"{path}:{frame.f_lineno}"
+        frame = frame.f_back  # type: ignore[assignment]
+    return ""
+
+
+def did_you_mean(name: str, known: Iterable[str]) -> str:
+    """``"; did you mean 'cnt'?"`` for the closest of ``known`` to ``name`` (``""`` when none is close)."""
+    import difflib
+
+    near = difflib.get_close_matches(name, list(known), n=1, cutoff=0.6)
+    return f"; did you mean {near[0]!r}?" if near else ""
 
 
 def locate(exc: BaseException, context: str = "") -> SymcotError:

@@ -24,7 +24,7 @@ from types import ModuleType
 from typing import Any
 
 from symcot.claims import Claim
-from symcot.errors import SymcotError, UnknownClaimError, locate
+from symcot.errors import SymcotError, UnknownClaimError, UserCodeError, locate, user_frame
 from symcot.paper import Paper
 
 #: Package name under which a user's directory of claim modules is loaded.
@@ -194,6 +194,15 @@ def _user_package(src: ProofsSource) -> None:
     sys.modules[root] = pkg
 
 
+def _at_user_line(e: SymcotError) -> str:
+    """The message of ``e``, led by the user's file and line where the traceback reaches them (once)."""
+    msg = str(e)
+    where = user_frame(e)
+    if where is None or msg.startswith(where[0]):
+        return msg
+    return f"{where[0]}:{where[1]}: {msg}"
+
+
 def import_modules(proofs: Proofs | ProofsSource) -> list[ModuleType]:
     """Import every claim module (as ``package.module``), paper by paper, in order.
 
@@ -216,6 +225,8 @@ def import_modules(proofs: Proofs | ProofsSource) -> list[ModuleType]:
             except SyntaxError as e:
                 raise SymcotError(f"{e.filename or path}:{e.lineno}: syntax error: {e.msg} "
                                   f"(in the proofs module {m})") from e
+            except SymcotError as e:  # a statement refused as it is made: at the user's line, once
+                raise UserCodeError(f"{_at_user_line(e)} (while importing the proofs module {path})") from e
             except Exception as e:  # noqa: BLE001 - any failure of the user's module is reported at its line
                 raise locate(e, f"while importing the proofs module {path}") from e
     return out
@@ -262,15 +273,25 @@ def load_claims(directory: str | Path | None = None) -> dict[str, Claim]:
     return load(directory)[1]
 
 
+#: Claim ids an unknown id's message lists at most.
+CLOSEST = 5
+
+
 def _did_you_mean(word: str, known: Sequence[str]) -> str:
-    """``"; did you mean X?"`` for the closest known names, else ``"; known: …"``."""
+    """``"; did you mean X?"`` for the closest known names, else where a claim of one's own comes from.
+
+    With nothing close, the id may be the user's own claim, loaded without ``--proofs``: the message says so and
+    lists the :data:`CLOSEST` closest ids (not all of them).
+    """
     near = difflib.get_close_matches(word, list(known), n=3, cutoff=0.6)
     if not near:
         tail = word.split(":")[-1]
         near = [k for k in known if tail and tail in k][:3]
     if near:
         return f"; did you mean {' or '.join(near)}?"
-    return f"; known: {', '.join(known)}"
+    closest = difflib.get_close_matches(word, list(known), n=CLOSEST, cutoff=0.0)
+    return (f"; claims of your own need --proofs DIR (the directory of their modules); the closest of the "
+            f"{len(known)} ids here: {', '.join(closest)} (symcot claims lists them all)")
 
 
 def is_glob(text: str) -> bool:

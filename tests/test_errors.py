@@ -30,3 +30,12 @@ def test_an_intended_error_keeps_its_message():
     first = locate(ValueError("v"), "ctx")
     assert locate(first, "ctx") is first  # the same context is not added twice
     assert str(locate(first, "more")).endswith("; more")
+
+
+def test_caller_site_is_the_users_line_and_did_you_mean_the_closest():
+    from symcot.errors import caller_site, did_you_mean
+
+    here, line = caller_site(), test_caller_site_is_the_users_line_and_did_you_mean_the_closest.__code__.co_firstlineno
+    assert here == f"{__file__}:{line + 3}"
+    assert did_you_mean("cnnt", ["pos", "cnt"]) == "; did you mean 'cnt'?"
+    assert did_you_mean("xyz", ["pos", "cnt"]) == ""

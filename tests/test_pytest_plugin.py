@@ -112,3 +112,48 @@ def test_a_missing_directory_is_a_usage_error(project):
     result = run(project, "--symcot-proofs", "nowhere")
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     result.stderr.fnmatch_lines(["*symcot claims directory * does not exist"])
+
+
+def run_cached(pytester, *args):
+    """A run in a subprocess with pytest's cache on (as a user's ``pytest --lf`` runs)."""
+    return pytester.runpytest_subprocess("--symcot-jobs", "1", "--symcot-proofs", "claims", *args)
+
+
+def test_last_failed_reruns_only_the_failed_claim_variant(project):
+    first = run_cached(project, "-v")
+    first.assert_outcomes(passed=1, failed=1)
+    again = run_cached(project, "--lf", "-v")
+    again.assert_outcomes(failed=1)  # the passed variant is not even collected
+    again.stdout.fnmatch_lines(["*collected 1 item", "run-last-failure: rerun previous 1 failure*",
+                                "claims/demo.py::demo:broken[[]mutant[]] FAILED*"])
+    assert "demo:plain" not in again.stdout.str()
+    first_failed = run_cached(project, "--ff", "-v")
+    first_failed.assert_outcomes(passed=1, failed=1)
+    first_failed.stdout.fnmatch_lines(["run-last-failure: rerun previous 1 failure first*",
+                                       "claims/demo.py::demo:broken[[]mutant[]] FAILED*",
+                                       "claims/demo.py::demo:plain[[]as-written[]] PASSED*"])
+
+
+ALLN = textwrap.dedent('''
+    import importlib
+    import pathlib
+    import sys
+
+    sys.path.insert(0, str(pathlib.Path({example!r}).parent))
+    EX = importlib.import_module("prefix_sum")
+    CLAIM = EX.CLAIM
+''')
+
+
+def test_all_n_adds_an_item_per_all_n_row(pytester):
+    from pathlib import Path
+
+    example = Path(__file__).resolve().parent.parent / "docs" / "examples" / "prefix_sum" / "prefix_sum.py"
+    claims = pytester.mkdir("claims")
+    (claims / "demo.py").write_text(ALLN.format(example=str(example)))
+    result = run(pytester, "--symcot-proofs", "claims", "--symcot-all-n", "-v", "-k", "as-written")
+    result.assert_outcomes(passed=2, deselected=2)
+    result.stdout.fnmatch_lines(["claims/demo.py::demo:prefixsum[[]as-written[]] PASSED*",
+                                 "claims/demo.py::demo:prefixsum[[]all-n:as-written[]] PASSED*"])
+    plain = run(pytester, "--symcot-proofs", "claims", "-v", "--collect-only", "-q")
+    assert "all-n:" not in plain.stdout.str() and "demo:prefixsum[saturating]" in plain.stdout.str()

@@ -10,6 +10,12 @@ from typing import Any
 import sympy as sp
 
 VERDICTS = ("proved", "proved assuming", "verified", "refuted", "unknown", "error")
+#: What a check may be declared to expect (``expect="refuted"``: a deliberately wrong variant, kept as a negative
+#: example, as ``pytest.mark.xfail(strict=True)``).
+EXPECTS = ("refuted",)
+#: The outcomes a row counts as, in the order of the count line (:func:`outcome_of`).
+OUTCOMES = ("proved", "proved assuming", "verified", "refuted", "expected refuted", "unexpectedly proved",
+            "unexpectedly proved assuming", "unexpectedly verified", "unknown", "error")
 
 
 def jsonable(v: Any) -> Any:
@@ -65,10 +71,14 @@ class Verdict:
     scope: str = ""
     inherited_from: dict[str, Any] | None = None
     failing_input: Any = field(default=None, repr=False, compare=False)
+    #: ``"refuted"`` for a variant declared expected to fail (its check's ``expect``), else ``None``.
+    expect: str | None = None
 
     def __post_init__(self) -> None:
         if self.verdict not in VERDICTS:
             raise ValueError(f"verdict must be one of {VERDICTS}, got {self.verdict!r}")
+        if self.expect is not None and self.expect not in EXPECTS:
+            raise ValueError(f"expect must be one of {EXPECTS} or None, got {self.expect!r}")
         if not self.scope:
             self.scope = default_scope(self)
 
@@ -91,7 +101,22 @@ class Verdict:
         }
         if self.inherited_from is not None:
             out["inherited_from"] = jsonable(self.inherited_from)
+        if self.expect is not None:
+            out["expect"] = self.expect
+            out["outcome"] = outcome_of(self)
         return out
+
+    @property
+    def failed(self) -> bool:
+        """Whether the row fails the run: refuted (not expected), unknown, error, or holding when expected refuted."""
+        return outcome_of(self) not in ("proved", "proved assuming", "verified", "expected refuted")
+
+    @property
+    def shown_verdict(self) -> str:
+        """The verdict as printed: ``refuted (expected)``, ``verified (expected refuted)``, or the verdict."""
+        if self.expect is None or self.verdict in ("unknown", "error"):
+            return self.verdict
+        return "refuted (expected)" if self.verdict == "refuted" else f"{self.verdict} (expected refuted)"
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Verdict:
@@ -99,7 +124,7 @@ class Verdict:
         return cls(d["id"], d["variant"], d["verdict"], d.get("method", ""), d.get("max_size"),
                    int(d.get("inputs_checked", 0)), float(d.get("seconds", 0.0)), d.get("counterexample"),
                    list(d.get("notes") or []), d.get("sizes"), list(d.get("families") or []), d.get("details"),
-                   d.get("scope", ""), d.get("inherited_from"))
+                   d.get("scope", ""), d.get("inherited_from"), expect=d.get("expect"))
 
 
 #: ``size_text(relation, size)``: a size in words (``"n ≤ 6"``); see :func:`default_scope`.
@@ -147,16 +172,27 @@ def default_scope(v: Verdict, size_text: SizeText = vertices_text) -> str:
     return "nothing established"
 
 
-def exit_status(verdicts: list[Verdict]) -> int:
-    """0 when every variant is proved/verified, 1 when one is refuted (and none unknown/error), else 2.
+def outcome_of(v: Verdict) -> str:
+    """What the row counts as: its verdict, ``expected refuted``, or ``unexpectedly proved``/``verified``.
 
-    3 when none is refuted, unknown or an error but one is ``proved assuming`` something beyond the trusted base
-    (a script tells it from a plain ``proved``).
+    The last two are rows expected to be refuted: refuted, they pass; holding, they fail (a strict xfail that passes).
+    """
+    if v.expect is None or v.verdict in ("unknown", "error"):
+        return v.verdict
+    return "expected refuted" if v.verdict == "refuted" else f"unexpectedly {v.verdict}"
+
+
+def exit_status(verdicts: list[Verdict]) -> int:
+    """0 when every row passes; 2 when one is unknown or an error; else 1 (a row refuted, or holding when refuted).
+
+    A row passes when it is proved or verified, or refuted where it is expected to be (:func:`outcome_of`). 3 when
+    every row passes but one is ``proved assuming`` something beyond the trusted base (a script tells it from a
+    plain ``proved``).
     """
     kinds = {v.verdict for v in verdicts}
     if kinds & {"unknown", "error"}:
         return 2
-    if "refuted" in kinds:
+    if any(v.failed for v in verdicts):
         return 1
     if "proved assuming" in kinds:
         return 3

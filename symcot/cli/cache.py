@@ -69,7 +69,7 @@ class Cache:
             name = row_name(r.id, r.variant)
             if name in skipped:
                 continue
-            if r.verdict in FAILED:
+            if r.failed:  # refuted (not expected), unknown, an error, or holding where refuted was expected
                 failed[name] = r.verdict
             else:
                 failed.pop(name, None)

@@ -2,7 +2,8 @@
 
 On a terminal (standard error a TTY) a tqdm bar counts the rows and names the one running, above the
 bars of the checks themselves; it disappears when the run ends. Otherwise (a log, a pipe) each finished
-row prints one letter on standard output, as pytest does: ``.`` proved or verified, ``F`` refuted, ``?``
+row prints one letter on standard output, as pytest does: ``.`` proved or verified, ``F`` refuted (or holding where
+refuted was expected), ``x`` refuted as expected, ``?``
 unknown, ``E`` error; a line holds as many as the width allows and ends with ``[done/total]``.
 ``--no-progress`` shows neither.
 """
@@ -12,7 +13,7 @@ from __future__ import annotations
 import sys
 from typing import Any
 
-from symcot.check.verdict import Verdict
+from symcot.check.verdict import Verdict, outcome_of
 from symcot.cli.common import silence_stdout
 
 #: The letter of each verdict.
@@ -45,7 +46,9 @@ class RowProgress:
         if self._bar is not None:
             self._bar.update(1)
         elif self._letters:
-            print(LETTERS.get(row.verdict, "?"), end="", flush=True)
+            letter = "x" if outcome_of(row) == "expected refuted" else "F" if row.failed and row.verdict in (
+                "proved", "verified") else LETTERS.get(row.verdict, "?")
+            print(letter, end="", flush=True)
             self._column += 1
             if self._column == self._per_line:
                 self._end_line()

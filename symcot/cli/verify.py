@@ -246,7 +246,7 @@ def _execute(plan: list[tuple[Any, Any]], args: argparse.Namespace, engine: str,
                 raise
             rows.append(row)
             shown.finish(row)
-            if getattr(args, "exitfirst", False) and row.verdict in ("refuted", "error"):
+            if getattr(args, "exitfirst", False) and (row.failed and row.verdict != "unknown"):
                 break
     stopped = stop[0] or stopped
     if stopped is not None:
@@ -418,6 +418,17 @@ def _kinds(plan: list[tuple[Any, Any]]) -> dict[tuple[str, str], str]:
     return out
 
 
+def _header(text: str, width: int) -> str:
+    """The proofs lines, each wrapped to ``width`` under its own indent (nothing cut)."""
+    from symcot.report.fit import wrap
+
+    out: list[str] = []
+    for line in text.splitlines():
+        indent = line[: len(line) - len(line.lstrip())]
+        out += wrap(line.strip(), width, indent, indent + "  ") if len(line) > width else [line]
+    return "\n".join(out)
+
+
 def run(args: argparse.Namespace) -> int:
     """Run the selected claims' checks, print the table, write the reports; the exit status of the verdicts."""
     from symcot.check.pool import default_jobs
@@ -429,7 +440,7 @@ def run(args: argparse.Namespace) -> int:
     src, claims = load(args.proofs)
     stopped: Stopped = None
     try:
-        print(src.describe(), flush=True)  # like pytest's rootdir line: never cut
+        print(_header(src.describe(), terminal_width()), flush=True)  # like pytest's rootdir line: wrapped, not cut
     except BrokenPipeError:  # nobody reads: run nothing, write the reports (every row unknown)
         silence_stdout()
         stopped = ("interrupted: standard output closed", CLOSED_PIPE)

@@ -36,7 +36,9 @@ import sympy as sp
 
 from symcot.algorithms.logic import Concrete, Interp, View, Vocabulary
 from symcot.constructions.encoding import StateEncoding
+from symcot.constructions.names import check_views
 from symcot.constructions.prompt_batch import Elementwise
+from symcot.errors import caller_site
 
 #: The class of generated tokens ``y_0, y_1, …`` (its parameter is the step).
 Y = "y"
@@ -54,6 +56,12 @@ class Segment:
     encoding: StateEncoding
     views: dict[str, View]
     label: Callable[[int], str]
+    #: ``file:line`` where the segment was written.
+    site: str = field(default="", compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        if not self.site:
+            object.__setattr__(self, "site", caller_site())
 
 
 def _key_value(v: Any) -> Any:
@@ -170,6 +178,12 @@ class Choice:
     cases: Callable[[Interp, Any], Sequence[tuple[Any, str, Any]]]
     source: str = ""
     cls: str = Y
+    #: ``file:line`` where the choice was written.
+    site: str = field(default="", compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        if not self.site:
+            object.__setattr__(self, "site", caller_site())
 
 
 @dataclass(frozen=True)
@@ -217,8 +231,12 @@ class AllNStatement:
     notes: tuple[str, ...] = ()
     quotes: dict[tuple[int, str], str] = field(default_factory=dict)
     stop_witness: Callable[[Interp, Any], Any] | None = None
+    #: ``file:line`` where the statement was written.
+    site: str = field(default="", compare=False, repr=False)
 
     def __post_init__(self) -> None:
+        if not self.site:
+            object.__setattr__(self, "site", caller_site())
         if self.last_token not in ("encoding", "all"):
             raise ValueError("last_token must be 'encoding' or 'all'")
         names = [s.cls for s in self.segments]
@@ -237,6 +255,7 @@ class AllNStatement:
         if shadowed:
             raise ValueError(f"one view per name: {', '.join(shadowed)} would shadow a view of the same name (the "
                              "concrete phase and the prover must read the same one); rename it")
+        check_views(self)
 
     def all_views(self) -> dict[str, View]:
         """The vocabulary's views and this statement's (no name is in both: see ``__post_init__``)."""

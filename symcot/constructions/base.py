@@ -30,6 +30,7 @@ import sympy as sp
 
 from symcot.constructions.alln import AllNStatement, PromptStatement
 from symcot.constructions.encoding import LambdaRule, StateEncoding, StopRule
+from symcot.constructions.names import check_construction
 from symcot.constructions.prompt_batch import BatchPrompt, batch_prompt
 from symcot.ir.layout import ConcreteLayout
 from symcot.ir.symbols import Env, lam
@@ -99,6 +100,7 @@ class Construction:
     lam_fixed: Any = None
     _cache: dict[Any, ConcreteDecoder] = field(default_factory=dict, repr=False)
     _tokens: dict[Any, list[Any]] = field(default_factory=dict, repr=False)
+    _keys: dict[Any, list[tuple[str, Hashable]]] = field(default_factory=dict, repr=False)
     _batch_tokens: dict[Any, dict[Any, dict[bytes, list[Any]]]] = field(default_factory=dict, repr=False)
 
     #: ``enc``: what ``y_t`` must carry for the reference state ``s_t``.
@@ -113,6 +115,10 @@ class Construction:
     #: The prompt stated by segments for a construction without an all-n statement (``None``: the statement's
     #: segments, or, with no statement, :meth:`token_keys` and :meth:`token` written by the construction).
     prompt_segments: ClassVar[PromptStatement | None] = None
+
+    def __post_init__(self) -> None:
+        """Every block, view and head the construction's statements name exists (:mod:`~.names`)."""
+        check_construction(self)
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         """A subclass states its prompt in one place: segments, or its own ``token_keys``/``token``, never both.
@@ -139,9 +145,19 @@ class Construction:
     def token_keys(self, inp: Any) -> list[tuple[str, Hashable]]:
         """``(label, key)`` per prompt position: ``key`` determines the token (with the sizes and λ).
 
-        Read from :meth:`stated_prompt` (:meth:`PromptStatement.keys`); a construction without segments writes it.
+        Read from :meth:`stated_prompt` (:meth:`PromptStatement.keys`), once per input (kept, as the tokens are, up
+        to :data:`TOKEN_CACHE_LIMIT` inputs: a mutant reads its base's, so a mutation study reads each input's keys
+        once); a construction without segments writes it.
         """
-        return self._segments().keys(inp)
+        try:
+            hit = self._keys.get(inp)
+        except TypeError:  # an unhashable input: read it each time
+            return self._segments().keys(inp)
+        if hit is None:
+            if len(self._keys) >= TOKEN_CACHE_LIMIT:
+                self._keys.clear()
+            hit = self._keys[inp] = self._segments().keys(inp)
+        return list(hit)
 
     def token(self, cl: ConcreteLayout, key: Any, lam_value: Any) -> list[Any]:
         """The token vector for ``key`` at the layout ``cl`` and the input's λ.
@@ -196,7 +212,7 @@ class Construction:
         """A copy with ``λ = value`` on every input (``symcot.ir.lam`` itself keeps λ symbolic)."""
         c = copy.copy(self)
         c.lam_fixed = _exact_lambda(value)
-        c._cache, c._tokens, c._batch_tokens = {}, {}, {}
+        c._cache, c._tokens, c._batch_tokens, c._keys = {}, {}, {}, {}
         return c
 
     @property

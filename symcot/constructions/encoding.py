@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from dataclasses import field as dc_field
 from fractions import Fraction
 from typing import Any, Literal
 
@@ -35,6 +36,7 @@ import numpy as np
 import sympy as sp
 
 from symcot.algorithms.batched.fields import Fields
+from symcot.errors import caller_site
 
 Kind = Literal["onehot", "indicator", "scalar", "vector", "flat", "const"]
 
@@ -59,6 +61,12 @@ class Term:
     offset: Any = 0
     when: str | None = None
     from_step: int = 0
+    #: ``file:line`` where the term was written (for errors in the names it reads).
+    site: str = dc_field(default="", compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        if not self.site:
+            object.__setattr__(self, "site", caller_site())
 
     def present(self, state: Any, t: int) -> bool:
         """Whether the block is compared at this state."""
@@ -137,9 +145,13 @@ class StateEncoding:
     """``enc``: block name → :class:`Term`, in the order the proof lists them."""
 
     blocks: Mapping[str, Term]
+    #: ``file:line`` where the encoding was written (for errors in its block names).
+    site: str = dc_field(default="", compare=False, repr=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "blocks", dict(self.blocks))
+        if not self.site:
+            object.__setattr__(self, "site", caller_site())
 
     def expected(self, state: Any, t: int, sizes: Mapping[str, int], lam: Any = None) -> dict[str, list[Any]]:
         """``{block: exact values}`` that ``y_t`` must carry for the reference state ``state``."""
@@ -385,6 +397,12 @@ class StopRule:
     block: str
     value: int
     source: str = ""
+    #: ``file:line`` where the rule was written.
+    site: str = dc_field(default="", compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        if not self.site:
+            object.__setattr__(self, "site", caller_site())
 
     def fires(self, layout: Any, y: Sequence[Any]) -> bool:
         """Whether the rule fires on ``y`` (exact values, or symbolic values already settled)."""

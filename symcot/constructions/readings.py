@@ -27,15 +27,21 @@ class Reading:
             of the same text), ``repair`` (a change to the text, with the change said in ``text``) or
             ``mutant`` (deliberately broken).
         text: one line: what this variant takes the text to say, or what it changes.
+        expect: ``"refuted"`` for a variant kept as a negative example: every check of the variant counts as
+            passing when refuted and as failing when it holds (as ``pytest.mark.xfail(strict=True)``); ``None``
+            (the default): a variant expected to hold.
 
     """
 
     kind: Kind
     text: str
+    expect: str | None = None
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
             raise ValueError(f"a variant's kind is one of {', '.join(KINDS)}, got {self.kind!r}")
+        if self.expect not in (None, "refuted"):
+            raise ValueError(f"a variant's expect is 'refuted' or None, got {self.expect!r}")
         if not self.text.strip() or "\n" in self.text:
             raise ValueError("a variant's description is one non-empty line")
 
@@ -55,9 +61,9 @@ def repair(text: str) -> Reading:
     return Reading("repair", text)
 
 
-def mutant(text: str) -> Reading:
-    """A deliberately broken variant (a checker must refute it)."""
-    return Reading("mutant", text)
+def mutant(text: str, expect: str | None = None) -> Reading:
+    """A deliberately broken variant (a checker must refute it; ``expect="refuted"``: its refutation passes)."""
+    return Reading("mutant", text, expect)
 
 
 #: How a lemma's row at a place it is used (variant ``in:<claim>``) is described when its claim does not say.

@@ -16,7 +16,6 @@ map at every size. :func:`coefficients` lists them with a path from the block's 
 from __future__ import annotations
 
 import copy
-import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -24,6 +23,7 @@ import sympy as sp
 
 from symcot.ir.expr import Bilinear, BlockRef, Const, Expr, MatApply, Scale, Sum, exact_constant
 from symcot.ir.matrices import MatProduct, MatSum, Ramp, Scaled, Transposed, Zero
+from symcot.ir.text import plain
 
 #: A step from a node to a child: an attribute (``e``, ``a``, ``b``, ``m``) or a term index of a sum.
 Step = str | int
@@ -61,20 +61,6 @@ class Coefficient:
     def key(self) -> str:
         """A stable address within the block: ``2.a.0:c`` (path, then slot)."""
         return ".".join(str(p) for p in self.path) + ":" + self.slot
-
-
-def plain(latex: str) -> str:
-    """An expression's LaTeX as plain text: ``π_cur``, ``π_T.cur``, ``1_n``, ``(1_n - π_vis)ᵀ π_nbr``."""
-    s = re.sub(r"\\pi_\{([^{}]*)\^\{\(([^{}]*)\)\}\}", r"π_\2.\1", latex)  # a head's value block
-    s = re.sub(r"\\pi_\{([^{}]*)\}", r"π_\1", s)
-    for a, b in (("\\,", " "), ("\\left(", "("), ("\\right)", ")"), ("\\_", "_"), ("\\odot", "⊙"),
-                 ("^\\top", "ᵀ"), ("\\mathbf{1}", "1"), ("\\lambda", "λ"), ("\\operatorname{vec}", "vec"),
-                 ("\\frac", "frac")):
-        s = s.replace(a, b)
-    s = re.sub(r"_\{([^{}]*)\}", r"_\1", s)
-    s = re.sub(r"flg_(\d)", r"flg\1", s)
-    s = re.sub(r"(?<![\w.])1_1(?!\w)", "1", s)
-    return re.sub(r" -(?=\S)", " - ", s)
 
 
 def value_text(v: Any) -> str:

@@ -20,6 +20,7 @@ import sympy as sp
 from symcot.errors import DegreeError, DimensionError
 from symcot.ir.matrices import Identity, Mat, Ones, UnitVector, as_mat
 from symcot.ir.symbols import Env, Scalar, same_size, size_value, to_exact
+from symcot.ir.text import text
 
 Mono = tuple[int, ...]  # (), (i,), or (i, j) with i <= j
 RowPoly = dict[Mono, Scalar]
@@ -238,8 +239,8 @@ class Sum(Expr):
         for t in flat[1:]:
             if not same_size(t.size, flat[0].size):
                 raise DimensionError(
-                    f"cannot add a block expression of size {flat[0].size} ({flat[0].latex()}) "
-                    f"and one of size {t.size} ({t.latex()})"
+                    f"cannot add a block expression of size {flat[0].size} ({text(flat[0])}) "
+                    f"and one of size {t.size} ({text(t)})"
                 )
         self.terms = flat
         self.size = flat[0].size
@@ -269,7 +270,7 @@ class MatApply(Expr):
     def __init__(self, m: Mat, e: Expr):
         if not same_size(m.cols, e.size):
             raise DimensionError(
-                f"matrix {m.latex()} has {m.cols} columns but is applied to {e.latex()} of size {e.size}"
+                f"matrix {text(m)} has {m.cols} columns but is applied to {text(e)} of size {e.size}"
             )
         self.m, self.e = m, e
         self.size, self.degree = m.rows, e.degree
@@ -312,7 +313,7 @@ class Bilinear(Expr):
     ):
         if a.degree + b.degree > 2:
             raise DegreeError(
-                f"product of degree {a.degree} and {b.degree} exceeds two: {a.latex()} and {b.latex()}"
+                f"product of degree {a.degree} and {b.degree} exceeds two: {text(a)} and {text(b)}"
             )
         self.kind, self.a, self.b, self.tensor, self.tex = kind, a, b, tensor, tex
         self.degree = a.degree + b.degree

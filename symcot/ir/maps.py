@@ -20,6 +20,7 @@ from symcot.errors import DegreeError, DimensionError
 from symcot.ir.expr import BlockRef, CompileCtx, Expr, as_expr
 from symcot.ir.layout import ConcreteLayout, Layout, V
 from symcot.ir.symbols import Env, Scalar, normalize_env, same_size
+from symcot.ir.text import text
 
 
 class Map:
@@ -83,7 +84,7 @@ class Map:
         if not same_size(e.size, want):
             raise DimensionError(
                 f"{self.name}: block {block!r} has size {want} but is assigned an expression of size "
-                f"{e.size}: {e.latex()}"
+                f"{e.size}: {text(e)}"
             )
         if e.degree > self.max_degree:
             raise DegreeError(f"{self.name}: block {block!r} has degree {e.degree} > {self.max_degree}")

@@ -10,9 +10,11 @@ run names a claims directory:
 
 Each claim variant is an item named ``<claim id>[<variant>]`` (so ``-k main`` selects by id), run by
 :meth:`symcot.claims.Claim.run_check` as ``symcot verify`` runs it (batched engine, each claim's own size
-unless ``--symcot-max-size N``). ``proved`` and ``verified`` pass; ``refuted``, ``unknown`` and ``error``
-fail with the row and its counterexample (or the reason) as the message. The collectors need pytest 8
-(:mod:`symcot.pytest_plugin.items`); importing this module needs only pytest.
+unless ``--symcot-max-size N``). ``proved`` and ``verified`` pass, and ``refuted`` where the variant is declared
+expected to be refuted; ``refuted``, ``unknown`` and ``error`` fail with the row and its counterexample (or the
+reason) as the message, and so does a row expected refuted that holds. ``--symcot-all-n`` adds an item per all-n
+row (``<claim id>[all-n:<variant>]``). ``--lf`` and ``--ff`` rerun the items that failed, as for any test. The
+collectors need pytest 8 (:mod:`symcot.pytest_plugin.items`); importing this module needs only pytest.
 """
 
 from __future__ import annotations
@@ -33,6 +35,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                          "without other paths, only these")
     group.addoption("--symcot-max-size", type=int, default=None, metavar="N",
                     help="largest input size of every claim (default: each claim's own, as symcot verify)")
+    group.addoption("--symcot-all-n", action="store_true", default=False,
+                    help="add an item per all-n row (the claims' all-n checks, as symcot verify --all-n)")
     group.addoption("--symcot-jobs", type=int, default=None, metavar="N",
                     help="worker processes for large sizes (default: all cores, as symcot verify)")
     parser.addini("symcot_proofs", type="paths", default=[],

@@ -19,8 +19,6 @@ if TYPE_CHECKING:
     from symcot.check.verdict import Verdict
     from symcot.claims import Claim
 
-#: The verdicts that pass an item.
-PASSING = ("proved", "verified")
 #: The counterexample's fields in the order the failure message lists them (the rest follow).
 FIELDS = ("input", "step", "layer", "block", "head", "what", "expected", "got")
 
@@ -68,19 +66,29 @@ class ClaimsModule(pytest.File):
     module: ModuleType
 
     def collect(self) -> Iterator[ClaimItem]:
-        """The module's ``(claim, check)`` pairs, as :func:`symcot.registry.select_checks` plans them."""
+        """The module's ``(claim, check)`` pairs, as :func:`symcot.registry.select_checks` plans them.
+
+        With ``--symcot-all-n``, an item per all-n row too, named ``<claim id>[all-n:<variant>]``. An item's node id
+        is given whole, ``<module>::<claim id>[<variant>]``, so that pytest reads it back from its cache (``--lf``,
+        ``--ff``) as the same id: a claim id with its variant as the parameter, as a parametrized test's.
+        """
         from symcot.registry import claims_of, select_checks
 
-        own = [c for c in claims_of([self.module]).values() if c.selected()]
-        for claim, check in select_checks(own) if own else []:
-            yield ClaimItem.from_parent(self, name=f"{claim.id}[{check.variant}]", claim=claim, check=check)
+        claims = claims_of([self.module]).values()
+        plans = [("", False)] + ([("all-n:", True)] if self.config.getoption("symcot_all_n") else [])
+        for prefix, all_n in plans:
+            own = [c for c in claims if c.selected(None, False, all_n)]
+            for claim, check in select_checks(own, all_n=all_n) if own else []:
+                name = f"{claim.id}[{prefix}{check.variant}]"
+                yield ClaimItem.from_parent(self, name=name, nodeid=f"{self.nodeid}::{name}", claim=claim,
+                                            check=check)
 
 
 class ClaimNotEstablished(Exception):
     """A row whose verdict is not ``proved`` or ``verified``."""
 
     def __init__(self, row: Verdict):
-        super().__init__(f"{row.id} [{row.variant}]: {row.verdict}")
+        super().__init__(f"{row.id} [{row.variant}]: {row.shown_verdict}")
         self.row = row
 
 
@@ -101,8 +109,8 @@ class ClaimItem(pytest.Item):
         jobs = self.config.getoption("symcot_jobs") or default_jobs()
         row = self.claim.run_check(self.check, self.config.getoption("symcot_max_size"), Progress(False), jobs,
                                    "batched")
-        self.user_properties.append(("verdict", row.verdict))
-        if row.verdict not in PASSING:
+        self.user_properties.append(("verdict", row.shown_verdict))
+        if row.failed:
             raise ClaimNotEstablished(row)
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> Any:
@@ -121,7 +129,7 @@ def failure_text(row: Verdict) -> str:
     from symcot.check.verdict import jsonable
 
     size = "-" if row.max_size is None else row.max_size
-    lines = [f"{row.id} [{row.variant}]: {row.verdict}",
+    lines = [f"{row.id} [{row.variant}]: {row.shown_verdict}",
              f"  method: {row.method}; max size {size}, {row.inputs_checked} inputs checked"]
     c = jsonable(row.counterexample) if row.counterexample else None
     if c:

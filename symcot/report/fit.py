@@ -14,6 +14,8 @@ from collections.abc import Sequence
 ELLIPSIS = "…"
 #: Narrowest width a wrapped column gets inside the table; below that the column moves under the row.
 MIN_COLUMN = 16
+#: Most lines a wrapped cell may take; a table whose cells would need more moves those columns under the rows.
+MAX_CELL_LINES = 2
 #: Indent of the lines under a row (counterexample, notes, a column moved under the row).
 INDENT = "    "
 
@@ -46,8 +48,9 @@ def fit_table(head: Sequence[str], data: Sequence[Sequence[str]], width: int | N
     """The lines of a table, per data row, that fit ``width``; the first entry holds the header and the rule.
 
     Columns in ``flexible`` are wrapped inside their cells when the other columns leave them at least
-    :data:`MIN_COLUMN` characters each; otherwise they leave the table and come under their row as
-    ``header: text`` lines, wrapped. The other columns keep their full width. ``width=None``: one line
+    :data:`MIN_COLUMN` characters each and no cell needs more than :data:`MAX_CELL_LINES` lines; otherwise they
+    leave the table and come under their row as ``header: text`` lines, wrapped (a block of lines per row). The
+    other columns keep their full width. ``width=None``: one line
     per row, every column at its natural width.
     """
     natural = [max([len(h), *(len(d[i]) for d in data)]) for i, h in enumerate(head)]
@@ -62,6 +65,8 @@ def fit_table(head: Sequence[str], data: Sequence[Sequence[str]], width: int | N
         inside = []
     elif sum(natural[i] + 2 for i in flexible) > room:
         _share(widths, flexible, room - 2 * len(flexible))
+        if any(len(wrap(d[i], widths[i], subsequent="")) > MAX_CELL_LINES for d in data for i in flexible):
+            inside, widths = [], list(natural)
     cols = [i for i in range(len(head)) if i in fixed or i in inside]
     below = [i for i in flexible if i not in inside]
 
@@ -89,4 +94,18 @@ def _share(widths: list[int], flexible: Sequence[int], room: int) -> None:
         left -= widths[i]
 
 
-__all__ = ["ELLIPSIS", "INDENT", "MIN_COLUMN", "cut", "fit_table", "terminal_width", "wrap"]
+def shorten(text: str, width: int | None) -> str:
+    """``text`` cut to ``width`` keeping its last ``; `` part whole (``all n (every…; proved (Z3, cvc5)``).
+
+    A scope ends with what matters most on a narrow line (which solvers proved it); its start is cut first.
+    """
+    if width is None or len(text) <= width:
+        return text
+    head, sep, last = text.rpartition("; ")
+    if sep and width - len(sep) - len(last) >= 8:
+        return cut(head, width - len(sep) - len(last)) + sep + last
+    return cut(text, width)
+
+
+__all__ = ["ELLIPSIS", "INDENT", "MAX_CELL_LINES", "MIN_COLUMN", "cut", "fit_table", "shorten", "terminal_width",
+           "wrap"]

@@ -17,8 +17,8 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from symcot.check.inherit import inherited_text
-from symcot.check.verdict import VERDICTS, Verdict
-from symcot.report.fit import INDENT, cut
+from symcot.check.verdict import OUTCOMES, Verdict, outcome_of
+from symcot.report.fit import INDENT, cut, shorten, wrap
 from symcot.report.table import counterexample_summary
 
 #: The kind of a row's variant (``as-written``, ``reading``, ``repair``, ``mutant``), ``None`` if unknown.
@@ -86,9 +86,9 @@ def default_kind(row: Verdict) -> str | None:
 
 
 def counts(rows: Iterable[Verdict]) -> str:
-    """``5 verified, 2 refuted``: the non-zero verdict counts, in the order of :data:`VERDICTS`."""
-    c = Counter(r.verdict for r in rows)
-    return ", ".join(f"{c[v]} {v}" for v in VERDICTS if c[v])
+    """``5 verified, 2 refuted, 1 expected refuted``: the non-zero counts, in the order of :data:`OUTCOMES`."""
+    c = Counter(outcome_of(r) for r in rows)
+    return ", ".join(f"{c[v]} {v}" for v in OUTCOMES if c[v])
 
 
 def _worst(rows: Sequence[Verdict]) -> str:
@@ -137,6 +137,8 @@ def outcome(group: Group, kind_of: KindOf = default_kind) -> tuple[str, list[Ver
     worst = _worst(written)
     if worst in HOLDS:
         r = written[0]
+        if r.expect is not None:
+            return f"holds as written, expected refuted ({r.verdict}: {r.scope})", written, None
         return f"holds as written ({r.verdict}: {r.scope})", written, None
     if worst == "error":
         return "error", written, next(r for r in written if r.verdict == worst)
@@ -148,7 +150,7 @@ def outcome(group: Group, kind_of: KindOf = default_kind) -> tuple[str, list[Ver
     others = [r for r in main if r.variant != "as-written" and r.verdict in HOLDS]
     repairs = [r.variant for r in others if kind_of(r) == "repair"]
     readings = [r.variant for r in others if kind_of(r) != "repair" and not r.variant.startswith("in:")]
-    text = "refuted"
+    text = "refuted (expected)" if all(not r.failed for r in written) else "refuted"
     if repairs:
         text += f"; {'a repaired variant holds' if len(repairs) == 1 else 'repaired variants hold'} ({_names(repairs)})"
     elif readings:
@@ -161,9 +163,44 @@ def _names(variants: Sequence[str]) -> str:
     return variants[0] + (f" and {len(variants) - 1} more" if len(variants) > 1 else "")
 
 
+def _fit_outcome(text: str, spoken: Sequence[Verdict], room: int) -> tuple[str, str]:
+    """The outcome within ``room`` characters, and what goes under the line (``""``: nothing).
+
+    A scope is shortened first, keeping its last part (the solvers that proved it); an unknown's reason goes
+    under the line, whole; anything else is cut.
+    """
+    if len(text) <= room:
+        return text, ""
+    scope = next((r.scope for r in spoken if r.scope and r.scope in text), "")
+    fixed = len(text) - len(scope)
+    if scope and room - fixed >= 12:
+        return text.replace(scope, shorten(scope, room - fixed), 1), ""
+    if text.startswith("unknown: "):
+        return "unknown", text[len("unknown: "):]
+    return cut(text, room), ""
+
+
+def _group_lines(head: str, text: str, spoken: Sequence[Verdict], tail: str, width: int | None) -> list[str]:
+    """A group's line within ``width``.
+
+    The sub-check count goes to a line of its own when the outcome needs the room; an unknown's reason goes under.
+    """
+    if width is None or len(head) + len(text) + len(tail) <= width:
+        return [head + text + tail]
+    below = []
+    if tail and width - len(head) - len(tail) < min(len(text), MIN_OUTCOME):
+        below, tail = wrap(tail.strip(), width, INDENT), ""
+    shown, under = _fit_outcome(text, spoken, max(width - len(head) - len(tail), 8))
+    return [cut(head + shown + tail, width), *below, *(wrap(under, width, INDENT) if under else [])]
+
+
 def render_folded(rows: Sequence[Verdict], width: int | None, kind_of: KindOf = default_kind,
                   labels: Iterable[str] = ()) -> str:
-    """One line per group (cut to ``width``), its counterexample, and a line per unknown or error sub-check."""
+    """One line per group, its counterexample, and a line per failing sub-check; every line within ``width``.
+
+    A line too long for the width keeps its verdict and shortens the scope first (:func:`_fit_outcome`); the
+    counterexample, an error's message and a sub-check's reason wrap, whole.
+    """
     groups = group_rows(rows, labels)
     lw = min(max([len(g.label) for g in groups] + [5]), MAX_LABEL)
     lines = [cut(f"{'claim':<{lw}}  outcome (sub-checks: the variants and sub-claims under the label)", width)]
@@ -171,18 +208,17 @@ def render_folded(rows: Sequence[Verdict], width: int | None, kind_of: KindOf = 
         text, spoken, shown = outcome(g, kind_of)
         rest = [r for r in g.rows if not any(r is s for s in spoken)]
         tail = f"  (+{len(rest)} sub-check{'' if len(rest) == 1 else 's'}: {counts(rest)})" if rest else ""
-        head = f"{g.label:<{lw}}  "
-        room = None if width is None else max(width - len(head) - len(tail), min(len(text), MIN_OUTCOME))
-        lines.append(cut(head + cut(text, room) + tail, width))
+        lines += _group_lines(f"{g.label:<{lw}}  ", text, spoken, tail, width)
         if shown is not None and shown.verdict == "error":
-            lines.append(f"{INDENT}{_why(shown)}")
+            lines += wrap(_why(shown), width, INDENT)
         elif shown is not None:
             extra = f"; {inherited_text(shown)}" if shown.inherited_from else ""
-            lines.append(f"{INDENT}counterexample: {counterexample_summary(shown)}{extra}")
+            lines += wrap(f"counterexample: {counterexample_summary(shown)}{extra}", width, INDENT)
         for r in rest:
             if r.verdict in ("unknown", "error"):
-                line = f"{INDENT}{r.id} [{r.variant}]: {r.verdict}: {_why(r)}"
-                lines.append(line if r.verdict == "error" else cut(line, width))
+                lines += wrap(f"{r.id} [{r.variant}]: {r.verdict}: {_why(r)}", width, INDENT)
+            elif r.failed and r.expect is not None:
+                lines += wrap(f"{r.id} [{r.variant}]: {r.shown_verdict}: {r.scope}", width, INDENT)
     return "\n".join(lines)
 
 

@@ -34,7 +34,7 @@ def render_markdown(rows: list[Verdict], meta: dict[str, Any] | None = None) -> 
     for r in rows:
         size = "-" if r.max_size is None else r.max_size
         cex = counterexample_summary(r) + (f" ({inherited_text(r)})" if r.inherited_from else "")
-        out.append(f"| `{r.id}` | {_cell(r.variant)} | **{r.verdict}** | {_cell(r.scope)} | {_cell(r.method)} | "
+        out.append(f"| `{r.id}` | {_cell(r.variant)} | **{r.shown_verdict}** | {_cell(r.scope)} | {_cell(r.method)} | "
                    f"{size} | {r.inputs_checked} | {r.seconds:.1f} | {_cell(cex)} |")
     refuted = [r for r in rows if r.verdict == "refuted" and r.counterexample]
     for r in refuted:

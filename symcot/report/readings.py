@@ -98,7 +98,7 @@ def unmatched_rows(claims: dict[str, Claim], rows: Iterable[Verdict]) -> list[Ve
 
 def verdict_text(r: Verdict) -> str:
     """``refuted (counterexample at n = 2; …)``: the verdict with its scope."""
-    return f"{r.verdict} ({r.scope})" if r.scope else r.verdict
+    return f"{r.shown_verdict} ({r.scope})" if r.scope else r.shown_verdict
 
 
 def outcome_text(r: Verdict) -> str:

@@ -44,22 +44,23 @@ def counterexample_summary(v: Verdict) -> str:
 def render_table(rows: list[Verdict], width: int | None = None) -> str:
     """The final table: claim, variant, verdict, scope, max size, inputs, seconds, method, counterexample.
 
-    With a ``width``, the scope and method columns wrap (or move under their row) so that every line
-    fits it, except the counterexample and ``check failed`` lines, which stay whole.
+    With a ``width``, the scope and method columns wrap (or move under their row) and the lines under a row (the
+    counterexample, an error's message, why a row is unknown) wrap, so that every line fits it; nothing is cut.
     """
     head = ["claim", "variant", "verdict", "scope", "max_size", "inputs", "seconds", "method"]
-    data = [[r.id, r.variant, r.verdict, r.scope, "-" if r.max_size is None else str(r.max_size),
+    data = [[r.id, r.variant, r.shown_verdict, r.scope, "-" if r.max_size is None else str(r.max_size),
              str(r.inputs_checked), f"{r.seconds:.1f}", r.method] for r in rows]
     table = fit_table(head, data, width, flexible=(3, 7))
     lines = table[0]
     for r, row_lines in zip(rows, table[1:]):
         lines += row_lines
         if r.verdict == "refuted":
-            lines.append(f"{INDENT}counterexample: {counterexample_summary(r)}")
+            lines += wrap(f"counterexample: {counterexample_summary(r)}", width, INDENT)
             if r.inherited_from:
                 lines += wrap(inherited_text(r), width, INDENT)
-        if r.verdict == "error":
-            lines += [f"{INDENT}{note}" for note in r.notes if note.startswith("check failed")]
+        if r.verdict == "error":  # its message, whatever check failed (``check failed: …``, else the last note)
+            for note in [n for n in r.notes if n.startswith("check failed")] or r.notes[-1:]:
+                lines += wrap(note, width, INDENT)
         for note in r.notes:
             if note.startswith(PARTIAL_NOTE):
                 lines += wrap(note, width, INDENT)

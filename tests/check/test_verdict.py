@@ -26,3 +26,27 @@ def test_proved_rows_state_their_scope(claims, cid):
     for row in claims[cid].run():
         if row.verdict == "proved":
             assert row.scope and row.scope != "scope not stated by the check", (cid, row.variant)
+
+
+def _row(verdict, expect=None):
+    return Verdict("demo:x", "v", verdict, "m", 4, 10, 0.1, expect=expect)
+
+
+def test_a_row_expected_refuted_passes_when_refuted_and_fails_when_it_holds():
+    from symcot.check.verdict import exit_status, outcome_of
+
+    ok, held, lost = _row("refuted", "refuted"), _row("verified", "refuted"), _row("unknown", "refuted")
+    assert (outcome_of(ok), ok.failed, ok.shown_verdict) == ("expected refuted", False, "refuted (expected)")
+    assert (outcome_of(held), held.failed, held.shown_verdict) == ("unexpectedly verified", True,
+                                                                   "verified (expected refuted)")
+    assert (outcome_of(lost), lost.failed, lost.shown_verdict) == ("unknown", True, "unknown")
+    assert exit_status([_row("verified"), ok]) == 0
+    assert exit_status([_row("verified"), held]) == 1
+    assert exit_status([ok, lost]) == 2
+    assert exit_status([_row("refuted")]) == 1
+    d = ok.as_dict()
+    assert (d["expect"], d["outcome"]) == ("refuted", "expected refuted")
+    assert Verdict.from_dict(d).expect == "refuted"
+    assert "expect" not in _row("refuted").as_dict()
+    with pytest.raises(ValueError, match="expect must be one of"):
+        _row("refuted", "verified")

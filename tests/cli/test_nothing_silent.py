@@ -70,9 +70,11 @@ def test_a_module_without_claim_is_an_error_naming_its_file(tmp_path, capsys):
 
 def test_verify_says_which_proofs_directory_it_used(capsys):
     assert main(["verify", "eq:depth-height", "--no-progress"]) == 1
-    first = capsys.readouterr().out.splitlines()[0]
+    lines = capsys.readouterr().out.splitlines()
+    end = next(k for k, x in enumerate(lines) if x.startswith("  subject: "))
+    first = " ".join(x.strip() for x in lines[:end])  # the proofs line, wrapped
     modules = len(importlib.import_module("proofs.cot_path_to_tree").MODULES)
-    assert first.startswith("proofs: ")
+    assert first.startswith("proofs: ") and all(len(x) <= 80 for x in lines)  # the header wraps at the width
     assert f"(package proofs.cot_path_to_tree, {modules} modules from MODULES)" in first
 
 

@@ -31,6 +31,12 @@ BOOM = textwrap.dedent('''
 ''')
 
 
+@pytest.fixture(autouse=True)
+def _wide(monkeypatch):
+    """A terminal wide enough that a message is one line (at 80 columns it wraps: see test_verify_output)."""
+    monkeypatch.setenv("COLUMNS", "400")
+
+
 def _proofs(tmp_path, text, name="demo.py"):
     d = tmp_path / "user"
     d.mkdir(exist_ok=True)

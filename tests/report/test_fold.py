@@ -62,14 +62,15 @@ def test_outcomes():
     assert outcome(group_rows([v("demo:x", "broken", "refuted")], LABELS)[0])[0] == "broken: refuted"
 
 
-def test_render_folded_fits_the_width_except_counterexamples():
+def test_render_folded_fits_the_width():
     out = render_folded(ROWS, 60, labels=LABELS).splitlines()
-    assert len(out) == 1 + 3 + 1 + 1  # header, a line per label, one counterexample, one unknown sub-check
-    assert all(len(line) <= 60 for line in out if not line.startswith("    counterexample: "))
-    # on a narrow terminal the outcome keeps its start, and the sub-check count is cut
-    assert out[1].startswith("eq:depth-height  refuted; a repaired variant holds") and out[1].endswith("…  (+1…")
-    assert out[2] == "    counterexample: w of size 3: step 1: expected 1, got 0"
-    assert out[4].startswith("    thm:cotdfs:phi:domains [as-written]: unknown: solver")
+    assert all(len(line) <= 60 for line in out)
+    # on a narrow terminal the outcome keeps its start, and the sub-check count goes to a line of its own
+    assert out[1] == "eq:depth-height  refuted; a repaired variant holds (repaire…"
+    assert out[2] == "    (+1 sub-check: 1 verified)"
+    assert out[3] == "    counterexample: w of size 3: step 1: expected 1, got 0"
+    # an unknown sub-check's reason wraps, whole
+    assert out[7:9] == ["    thm:cotdfs:phi:domains [as-written]: unknown: solver", "      timeout after 30 s"]
     out = render_folded(ROWS, 120, labels=LABELS).splitlines()
     assert all(len(line) <= 120 for line in out)
     assert out[1] == "eq:depth-height  refuted; a repaired variant holds (repaired)  (+1 sub-check: 1 verified)"
@@ -90,9 +91,12 @@ def test_table_at_a_width_wraps_or_moves_the_long_columns():
     wide = render_table(rows, 400).splitlines()
     assert wide[0].split() == ["claim", "variant", "verdict", "scope", "max_size", "inputs", "seconds", "method"]
     assert len(wide) == 2 + 2 + 1 and LONG in wide[2]
-    mid = render_table(rows, 150).splitlines()  # scope and method wrap inside their columns
-    assert all(len(line) <= 150 for line in mid if "counterexample:" not in line)
-    assert len(mid) > len(wide) and mid[0].split()[3] == "scope"
+    mid = render_table(rows, 190).splitlines()  # scope and method wrap inside their columns, on two lines at most
+    assert all(len(line) <= 190 for line in mid)
+    assert len(mid) == 2 + 2 * 2 + 1 and mid[0].split()[3] == "scope"
+    tall = render_table(rows, 150).splitlines()  # cells of 3 lines or more: scope and method under each row
+    assert tall[0].split() == ["claim", "variant", "verdict", "max_size", "inputs", "seconds"]
+    assert all(len(line) <= 150 for line in tall) and tall[3] == f"    scope: {LONG}"
     narrow = render_table(rows, 80).splitlines()  # no room: they move under their row
     assert narrow[0].split() == ["claim", "variant", "verdict", "max_size", "inputs", "seconds"]
     assert all(len(line) <= 80 for line in narrow if "counterexample:" not in line)
@@ -106,3 +110,29 @@ def test_fit_helpers():
     assert wrap("one two three four", 9, "  ") == ["  one two", "    three", "    four"]
     table = fit_table(["a", "b"], [["x", "y"]], None, flexible=(1,))
     assert table == [["a  b", "-  -"], ["x  y"]]
+
+
+ALLN = "all n (every input of every size; the statement's trusted base in details); proved (Z3, cvc5)"
+WHY = ("first obligation not proved: [unknown] step: output y_{t+1} (t + 1 < T): block cnt of layer 1, "
+       "by Z3 (10.0 s): timed out")
+
+
+def test_a_narrow_line_keeps_the_verdict_and_the_solvers_and_shortens_the_scope():
+    rows = [v("demo:count", "as-written", "proved", scope=ALLN), v("demo:count", "capped", "unknown", notes=[WHY])]
+    out = render_folded(rows, 100).splitlines()
+    assert all(len(line) <= 100 for line in out)
+    assert out[1].startswith("demo:count  holds as written (proved: all n (every") and "…" in out[1]
+    assert out[1].endswith("; proved (Z3, cvc5))  (+1 sub-check: 1 unknown)")
+    # the unknown sub-check's reason, with the block that failed, wraps whole under the line
+    assert " ".join(line.strip() for line in out[2:]) == f"demo:count [capped]: unknown: {WHY}"
+    # an unknown as-written row: the verdict on the line, its reason under it
+    out = render_folded([v("demo:count", "as-written", "unknown", notes=[WHY])], 60).splitlines()
+    assert out[1] == "demo:count  unknown" and "block cnt of layer 1" in " ".join(out[2:])
+    assert all(len(line) <= 60 for line in out)
+
+
+def test_the_verbose_table_keeps_every_rows_message():
+    err = v("demo:count", "as-written", "error", notes=["the all-n statement is not stated: no views for cnt"])
+    table = render_table([err, v("demo:count", "capped", "unknown", notes=[WHY])], 80)
+    assert "    the all-n statement is not stated: no views for cnt" in table.splitlines()
+    assert "block cnt of layer 1" in table and all(len(line) <= 80 for line in table.splitlines())

@@ -175,11 +175,19 @@ SATURATING = Decoder("prefix-sum-saturating", L, [Layer(Attention([HEAD], W_O), 
 # -- the reference, the input space and the parser of `symcot replay --input` ------------------------
 
 SPEC = StepwiseSpec(reference=REFERENCE, state_text=lambda s: str(s.total))
+
+
+def bit_strings_ranked(k, start, stop):
+    """The bit strings of rank ``start ≤ r < stop`` in the family's order (``r`` in binary, ``k`` digits)."""
+    return (tuple((r >> (k - 1 - i)) & 1 for i in range(k)) for r in range(start, stop))
+
+
 #: ``universe``: every candidate input of a length (here strings over 0, 1, 2): the all-n prover checks that the
 #: family's inputs are exactly those of the universe on which the domain facts (``nonempty``, ``bits``) hold.
+#: ``inputs_range`` lets a search at large sizes (``symcot precision``) reach any rank, such as the last, 11…1.
 BIT_STRINGS = Family(name="bit strings", inputs=lambda k: itertools.product((0, 1), repeat=k),
-                     count=lambda k: 2 ** k, universe=lambda k: itertools.product((0, 1, 2), repeat=k),
-                     universe_count=lambda k: 3 ** k)
+                     count=lambda k: 2 ** k, inputs_range=bit_strings_ranked,
+                     universe=lambda k: itertools.product((0, 1, 2), repeat=k), universe_count=lambda k: 3 ** k)
 
 
 def parse_bits(text):
@@ -206,9 +214,11 @@ CLAIM = Claim(
     "demo:prefixsum", "theorem", "A one-layer decoder holds the prefix sums of a bit string.", "docs/tutorial.md",
     [ConstructionCheck(as_written, SPEC, [BIT_STRINGS], {"d": n + 3, "layers": 1, "heads": 1},
                        input_kind="custom", parse_input=parse_bits),
+     ConstructionCheck(saturating, SPEC, [BIT_STRINGS], input_kind="custom", parse_input=parse_bits),
      AllNCheck(as_written, SPEC, [BIT_STRINGS], timeout_s=10),  # Z3's limit per obligation (default 60 s)
      AllNCheck(saturating, SPEC, [BIT_STRINGS], timeout_s=10)],
     default_max_size=8,
     readings={"as-written": Reading("as-written", "the decoder as stated"),
-              "saturating": Reading("mutant", "a counter that saturates at 5: right on every string of length ≤ 5")},
+              "saturating": Reading("mutant", "a counter that saturates at 5: right on every string of length ≤ 5",
+                                    expect="refuted")},  # a negative example: its refutation passes
 )

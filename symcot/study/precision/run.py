@@ -7,7 +7,8 @@ asked (``Family.reach`` families up to ``reach``) is replayed exactly with the m
 threshold is the smallest size at which some input departs from the spec, with that input and step.
 A variant whose exact replay departs from the claim on any of these inputs (the exhaustive ones or the
 path and star below) is not studied further. Settings that never fail on the exhaustive inputs are then
-tried on the path and the star (:mod:`.extremal`) at larger sizes: ``start, 2·start, 4·start, …`` up to
+tried at larger sizes on inputs of the claim's own families, or on the path and the star of a claim on trees
+(:mod:`symcot.check.extremal`): ``start, 2·start, 4·start, …`` up to
 ``measure_up_to``, and between the last passing and the first failing size by bisection (which takes the
 smallest failing size there to be the boundary; every size run is listed).
 """
@@ -20,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from symcot.check.exhaustive import Progress, family_top
-from symcot.check.extremal import extremal_family, in_domain
+from symcot.check.extremal import extremal_family, family_probes, in_domain
 from symcot.check.stepwise import Mismatch
 from symcot.errors import SymcotError
 from symcot.inputs.family import Family
@@ -220,13 +221,20 @@ class _Study:
         return 8 * len(inputs) * (2 * positions * per_pos + steps * dec.layout.dim)
 
     def extremal(self, start: int) -> bool:
-        """Search the settings that have not failed on the path and the star; whether that was possible."""
+        """Search the settings that have not failed at larger sizes; whether that was possible.
+
+        The inputs are the path and the star where they lie in the claim's domain, else a few of each of the
+        claim's own families (:func:`~symcot.check.extremal.family_probes`).
+        """
         kind = getattr(self.check, "input_kind", "graph")
-        if not in_domain(kind, self.check.families):
-            for cfg in self._active():
-                self.measured[cfg.key].skipped = "no extremal inputs in this claim's domain"
-            return False
-        self._extremal_fam = extremal_family(kind)
+        if in_domain(kind, self.check.families):
+            self._extremal_fam = extremal_family(kind)
+        else:
+            self._extremal_fam = family_probes(self.check.families)
+            if not self._extremal_fam.count(start):
+                for cfg in self._active():
+                    self.measured[cfg.key].skipped = f"no family of this claim has inputs of size {start}"
+                return False
         for cfg in self._active():
             self._search(cfg, start)
         return True
@@ -237,10 +245,10 @@ class _Study:
         assert fam is not None
         if size not in self._probes:
             inputs = list(fam.inputs(size))
-            if self._probe_bytes(size, inputs) > MEMORY_BUDGET:
+            if not inputs or self._probe_bytes(size, inputs) > MEMORY_BUDGET:
                 self._probes[size] = None
             else:
-                with self.progress.bar(2, f"{self.claim.id}/{self.cons.variant} path and star n={size}") as bar:
+                with self.progress.bar(len(inputs), f"{self.claim.id}/{self.cons.variant} {fam.name} n={size}") as bar:
                     self._probes[size] = self._extremal_batches(fam, size, inputs, bar)
         got = self._probes[size]
         if got is None:
@@ -267,7 +275,8 @@ class _Study:
         for s in schedule:
             ok, fail = self._probe(s, cfg)
             if ok is None:
-                m.skipped = f"n = {s} would need more than {MEMORY_BUDGET >> 20} MiB"
+                m.skipped = (f"n = {s} would need more than {MEMORY_BUDGET >> 20} MiB" if self._extremal_fam and
+                             self._extremal_fam.count(s) else f"no family of this claim has inputs of size {s}")
                 break
             if not ok:
                 first_fail, failure = s, fail
