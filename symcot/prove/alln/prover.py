@@ -31,6 +31,7 @@ from symcot.prove.alln.context import DEFAULT_TIMEOUT_S, Context, EarlyStop, Obl
 from symcot.prove.alln.engine import Engine
 from symcot.prove.alln.facts import prove_facts
 from symcot.prove.alln.ops import Symbolic, as_arith, quantified, reading
+from symcot.prove.alln.sizes import prove_sizes
 from symcot.prove.alln.step import prove_base, prove_step, prove_stop
 from symcot.prove.alln.sums import Summer, prove_lemmas
 from symcot.prove.lam.rule import derive
@@ -71,12 +72,13 @@ class AllNResult:
 
 def _run_phases(cons: Construction, eng: Engine, ctx: Context, vocab: Any, c: Symbolic, lemmas: bool, facts: bool,
                 only: tuple[str, ...]) -> None:
-    """Lemmas, facts, base, step and stop, in order (an early stop ends the run quietly; it is in the log)."""
+    """Lemmas, facts, sizes, base, step and stop, in order (an early stop ends the run quietly; it is in the log)."""
     try:
         if lemmas:
             prove_lemmas(ctx)
         if facts:
             prove_facts(ctx, vocab, c)
+        prove_sizes(eng, ctx)
         if not only or "base" in only:
             prove_base(eng, ctx)
         if not only or "step" in only:
