@@ -132,8 +132,10 @@ def _model_text(model: z3.ModelRef, limit: int = 12) -> str:
 #: a millisecond of CPU time on the prover's queries (measured on the 2-core machine: docs/all-n.md, "Z3 and
 #: quantifiers"), so a nominal second is about a second of an idle core.
 RLIMIT_PER_S = 2_500_000
-#: The clock limit, a multiple of the nominal one: a backstop only, where the resource count grows slowly.
+#: The clock limit, a multiple of the nominal one (and at least :data:`BACKSTOP_MIN_S`): a backstop only, where the
+#: resource count grows slowly (a SAT-heavy query counts about eight times slower than the prover's).
 BACKSTOP = 10
+BACKSTOP_MIN_S = 10.0
 
 
 def rlimit(timeout_s: float) -> int:
@@ -144,7 +146,7 @@ def rlimit(timeout_s: float) -> int:
 def budget(s: z3.Solver, timeout_s: float) -> None:
     """Limit ``s`` by resources (:func:`rlimit`), the clock (:data:`BACKSTOP` times the nominal limit) a backstop."""
     s.set("rlimit", rlimit(timeout_s))
-    s.set("timeout", max(1, int(1000 * timeout_s * BACKSTOP)))
+    s.set("timeout", int(1000 * max(timeout_s * BACKSTOP, BACKSTOP_MIN_S)))
 
 
 #: ``_solve``'s default: the query's key is computed from the query itself.
