@@ -78,7 +78,8 @@ def _run_phases(cons: Construction, eng: Engine, ctx: Context, vocab: Any, c: Sy
             prove_lemmas(ctx)
         if facts:
             prove_facts(ctx, vocab, c)
-        prove_sizes(eng, ctx)
+        if not only or "size" in only:
+            prove_sizes(eng, ctx)
         if not only or "base" in only:
             prove_base(eng, ctx)
         if not only or "step" in only:
@@ -186,7 +187,7 @@ def prove(cons: Construction, stmt: AllNStatement | None = None, *, lam_bound: A
         facts: also prove the algorithm's derived facts (independent of the weights: a caller that proved
             them once may skip them).
         lemmas: also prove the sum lemmas (likewise independent of the weights).
-        only: restrict to these phases (``base``, ``step``, ``stop``); empty: all.
+        only: restrict to these phases (``size``, ``base``, ``step``, ``stop``); empty: all.
         stop_early: stop at the first obligation that is not proved (enough to show a mutant is not proved).
         derive_lambda: for a construction with ``λ``: after the proof under ``λ ≥ lam_bound`` (default: its
             rule), derive the least rule ``λ ≥ a·n + b`` (``a·scale + b`` for a rule with a ``scale``) the

@@ -3,7 +3,7 @@
 import sympy as sp
 import z3
 
-from symcot.prove.alln.context import Context
+from symcot.prove.alln.context import Context, rlimit
 from symcot.prove.lam.rule import derive
 
 
@@ -26,6 +26,7 @@ def test_least_rule_of_its_form_and_the_one_below_reported():
     # tried once, by the search
     assert [t["rule"] for t in res.tries][2:] == ["λ ≥ 2*n + 8", "λ ≥ 2*n", "λ ≥ 2*n - 1", "λ ≥ 2*n - 5",
                                                   "λ ≥ 2*n - 3", "λ ≥ 2*n - 4"]
+    assert all(t["rlimit"] == rlimit(t["limit_s"]) for t in res.tries)  # each try's limit: a resource count
     a = res.answer()
     assert (a.value, a.scope, a.holds_at_value, a.certified) == ("λ ≥ 2*n - 3", "all n", True, True)
     assert a.certificate.at == "1 obligations proved under λ ≥ 2*n - 3" and a.certificate.below is res.below
