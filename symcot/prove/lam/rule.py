@@ -19,7 +19,8 @@ swapped; instances only weaken the facts, so ``unsat`` is a proof), and from its
 not give ``unsat``. The search asks each query under a short limit first (``quick_s``): a rule too small for every
 ``n`` is often undecided rather than refuted (the facts are quantified), and each such try would otherwise run to
 the full limit. Where no rule is found so and a try was undecided, the search is run again under the full limit; an
-undecided next smaller ``b`` is asked again under it. An obligation Z3 refutes under a rule is asked first under
+undecided next smaller ``b`` is asked again under it, and where it holds there it is the rule and the next smaller
+one is asked (under the full limit), until one is not proved. An obligation Z3 refutes under a rule is asked first under
 the next one. Each try records its limit and seconds.
 
 The limits ``quick_s`` and ``timeout_s`` are nominal seconds of Z3's resource count (``rlimit``:
@@ -127,12 +128,15 @@ def derive(ctx: Context, obligations: Sequence[Obligation], bound_name: str, lam
     if found is None:
         return res
     a, b = found.slope, found.intercept
-    res.rule = a * size + b
     if found.search.below is not None:  # b - 1, tried by the search and not proved
         below = f"λ ≥ {a * size + b - 1}"
         res.below = next(t for t in reversed(res.tries) if t["rule"] == below)
         if res.below["status"] == "unknown" and res.below["limit_s"] < timeout_s:
             res.below = attempt(a, b - 1, timeout_s)
+            while res.below["status"] == "proved" and b > window[0]:  # undecided only under the quick limit
+                b -= 1
+                res.below = attempt(a, b - 1, timeout_s)
+    res.rule = a * size + b
     return res
 
 
