@@ -75,3 +75,17 @@ def test_the_limits_are_resource_counts_with_the_clock_a_backstop():
     assert rlimit(2.0) == 2 * RLIMIT_PER_S and BACKSTOP >= 5
     hyps, goal = _pigeonhole(8)
     assert _statuses(hyps, goal, (1e-9,)) == ["unknown"]  # one resource unit
+
+
+def test_an_answer_the_clock_backstop_gave_says_so_and_is_not_cached(monkeypatch):
+    import symcot.prove.alln.context as context
+    from symcot.prove.alln.cache import QueryCache
+
+    cache = QueryCache()
+    monkeypatch.setattr(context, "CACHE", cache)
+    monkeypatch.setattr(context, "BACKSTOP", 0.1)
+    monkeypatch.setattr(context, "BACKSTOP_MIN_S", 0.1)
+    hyps, goal = _pigeonhole(10)  # far more than 0.1 s of any core, far less than the resource limit's units
+    status, _, detail, _ = context._solve(hyps, goal, 5.0)
+    assert status == "unknown" and detail.startswith(context.CLOCK_BACKSTOP)
+    assert cache.hits == 0 and not cache._answers
