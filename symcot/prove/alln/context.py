@@ -33,7 +33,7 @@ from symcot.prove.alln.ground import ground
 from symcot.prove.alln.ops import uninterpreted
 
 STATUSES = ("proved", "failed", "unknown", "unsupported")
-#: Seconds Z3 may spend on one obligation.
+#: Nominal seconds Z3 may spend on one obligation (a resource count: :data:`RLIMIT_PER_S`).
 DEFAULT_TIMEOUT_S = 60
 #: Seconds for the first, quantified try of a query. Where Z3 proves a quantified query it mostly does so in under
 #: 0.3 s (measured in docs/all-n.md: 202 of 209 such proofs on two rows; the slowest 2.5 s); a query it does not prove
@@ -127,27 +127,67 @@ def _model_text(model: z3.ModelRef, limit: int = 12) -> str:
     return ", ".join(parts)
 
 
-def _solve(hyps: Sequence[tuple[str, Any]], goal: Any, timeout_s: float,
-           key: bytes | None = None) -> tuple[str, list[str], str, list[int]]:
+#: A query's limit is Z3's resource count (``rlimit``), this many units per second of its nominal limit, not the
+#: clock: whether a query is decided does not depend on the machine's speed or load. Z3 spends about 2,400 units
+#: a millisecond of CPU time on the prover's queries (measured on the 2-core machine: docs/all-n.md, "Z3 and
+#: quantifiers"), so a nominal second is about a second of an idle core.
+RLIMIT_PER_S = 2_500_000
+#: The clock limit, a multiple of the nominal one (and at least :data:`BACKSTOP_MIN_S`): a backstop only, where the
+#: resource count grows slowly (a SAT-heavy query counts about eight times slower than the prover's). Ten times was
+#: too tight on the 2-core machine at a load of 13 (a λ-rule try ran into it); an answer the backstop gave says so
+#: and is not cached (it depends on the load).
+BACKSTOP = 30
+BACKSTOP_MIN_S = 30.0
+
+
+def rlimit(timeout_s: float) -> int:
+    """Z3's resource limit for a query of ``timeout_s`` nominal seconds (:data:`RLIMIT_PER_S`)."""
+    return max(1, round(timeout_s * RLIMIT_PER_S))
+
+
+def budget(s: z3.Solver, timeout_s: float) -> None:
+    """Limit ``s`` by resources (:func:`rlimit`), the clock (:data:`BACKSTOP` times the nominal limit) a backstop."""
+    s.set("rlimit", rlimit(timeout_s))
+    s.set("timeout", int(1000 * max(timeout_s * BACKSTOP, BACKSTOP_MIN_S)))
+
+
+#: The detail of an ``unknown`` the clock backstop gave, not the resource limit.
+CLOCK_BACKSTOP = "Z3: the clock backstop ran out before the resource limit"
+
+#: ``_solve``'s default: the query's key is computed from the query itself.
+_OWN_KEY = b""
+
+
+def _solve(hyps: Sequence[tuple[str, Any]], goal: Any, timeout_s: float, key: bytes | None = _OWN_KEY,
+           how: str = "quantified") -> tuple[str, list[str], str, list[int]]:
     """``(status, names in the core, detail, positions in hyps of the core)``; asked before, from :data:`CACHE`.
 
-    ``key``: the query's cache key where the caller has it (default: from its text).
+    ``key``: the query's key (:meth:`~symcot.prove.alln.cache.QueryCache.key`) where the caller has it (default:
+    from the query; ``None``: it has none, so it is solved). The answer is stored under the key with ``how`` (the
+    try) and the resource limit: a query under another limit is another query.
     """
-    key = CACHE.key(hyps, goal) if key is None else key
-    known = CACHE.get(key, timeout_s)
+    base = CACHE.key(hyps, goal) if key == _OWN_KEY else key
+    full = CACHE.derived(base, how, f"rlimit={rlimit(timeout_s)}")
+    known = CACHE.get(full)
     if known is not None:
         return known.status, list(known.used), known.detail, list(known.core)
     out = _solve_now(hyps, goal, timeout_s)
-    CACHE.put(key, Answer(out[0], tuple(out[1]), out[2], tuple(out[3]), timeout_s))
+    if not out[2].startswith(CLOCK_BACKSTOP):  # the load's answer, not the query's: asked again next time
+        CACHE.put(full, Answer(out[0], tuple(out[1]), out[2], tuple(out[3]), timeout_s))
     return out
 
 
-def _solve_now(hyps: Sequence[tuple[str, Any]], goal: Any, timeout_s: float) -> tuple[str, list[str], str, list[int]]:
+def _solve_now(hyps: Sequence[tuple[str, Any]], goal: Any, timeout_s: float,
+               clock: bool = False) -> tuple[str, list[str], str, list[int]]:
     s = z3.Solver()
-    s.set("timeout", int(1000 * timeout_s))
+    if clock:
+        s.set("timeout", max(1, int(1000 * timeout_s)))
+    else:
+        budget(s, timeout_s)
     for k, (_, f) in enumerate(hyps):
         s.assert_and_track(f, f"trk!{k}")
     s.add(z3.Not(goal))
+    t0 = time.perf_counter()
     r = s.check()
     if r == z3.unsat:
         core = sorted(int(str(c).removeprefix("trk!")) for c in s.unsat_core())
@@ -155,6 +195,8 @@ def _solve_now(hyps: Sequence[tuple[str, Any]], goal: Any, timeout_s: float) -> 
         return "proved", used, "", core
     if r == z3.sat:
         return "failed", [], f"Z3 model: {_model_text(s.model())}", []
+    if not clock and time.perf_counter() - t0 >= 0.95 * max(timeout_s * BACKSTOP, BACKSTOP_MIN_S):
+        return "unknown", [], f"{CLOCK_BACKSTOP} ({s.reason_unknown()}){_resources(s)}", []
     return "unknown", [], f"Z3: {s.reason_unknown()}{_resources(s)}", []
 
 
@@ -165,21 +207,18 @@ def _resources(s: z3.Solver) -> str:
 
 
 def unsat_core(hyps: Sequence[tuple[str, Any]], goal: Any, timeout_s: float) -> list[int] | None:
-    """The positions in ``hyps`` of Z3's unsat core of ``hyps ∧ ¬goal`` (asked now, not cached); ``None``: not unsat."""
-    status, _, _, core = _solve_now(hyps, goal, timeout_s)
+    """The positions in ``hyps`` of Z3's unsat core of ``hyps ∧ ¬goal`` (asked now, not cached); ``None``: not unsat.
+
+    Under the clock's ``timeout_s``: it decides no obligation, it only chooses which instances the second solver
+    (itself under the clock) reads, and a SAT-heavy query counts resources about eight times slower than the
+    prover's (a pigeonhole of 13: about 300 units a millisecond).
+    """
+    status, _, _, core = _solve_now(hyps, goal, timeout_s, clock=True)
     return core if status == "proved" else None
 
 
-def ground_key(key: bytes, hyps: Sequence[tuple[str, Any]], goal: Any, kinds: dict[str, Any],
-               hints: Sequence[Any]) -> bytes:
-    """The cache key of the ground try of the query whose key is ``key``.
-
-    The instances are a function of the query with its hints (read as one text, so the fresh constants are numbered
-    alike in both) and the kinds: keyed so, their own text (large; hashing it cost as much as solving many of them)
-    is never hashed.
-    """
-    with_hints = key if not hints else CACHE.key([*hyps, *(("hint", h == h) for h in hints)], goal)
-    return CACHE.derived(with_hints, "ground", repr(sorted(kinds.items())))
+#: How a query's ground try is asked (:func:`~symcot.prove.alln.ground.ground`'s defaults): part of its key.
+GROUND_TRY = "ground, rounds=2, no offsets"
 
 
 def _kept(hyps: Sequence[tuple[str, Any]], goal: Any, core: list[int] | None, ground: bool,
@@ -245,26 +284,25 @@ class Context:
         """Decide ``hypotheses ∧ local → goal``: ``(status, used facts, detail, seconds)``.
 
         Three tries, each only if the one before did not give ``unsat``: the quantified query briefly; the
-        query with the hypotheses' ground instances (:mod:`symcot.prove.alln.ground`, only weaker); the
-        quantified query for the rest of the time limit.
+        query with the hypotheses' ground instances (:mod:`symcot.prove.alln.ground`, only weaker); where the first
+        was undecided, the quantified query under the limit less the first try's. The limits are resource counts
+        (:func:`budget`), so the tries and their answers do not depend on the machine's load.
         """
         side = self._relevant_side([goal, *[f for _, f in local]])
         hyps = [*(self.facts if facts is None else facts), *side, *local]
         limit = timeout_s or self.timeout_s
         t0 = time.perf_counter()
-        key = CACHE.key(hyps, goal)
+        key = CACHE.key(hyps, goal, hints, self.kinds)
         r, used, detail, core = _solve(hyps, goal, min(limit, FIRST_TRY_S), key)
         if r != "proved" and self.ground:
             inst = ground(hyps, goal, self.kinds, hints=hints)
             if inst is not None:
-                r2, used2, _, core2 = _solve(inst, goal, min(limit, GROUND_TIMEOUT_S),
-                                             ground_key(key, hyps, goal, self.kinds, hints))
+                r2, used2, _, core2 = _solve(inst, goal, min(limit, GROUND_TIMEOUT_S), key, GROUND_TRY)
                 if r2 == "proved":
                     self.last_query = _kept(inst, goal, core2, True, self.kinds, hints)
                     return r2, used2, "", time.perf_counter() - t0
-        left = limit - (time.perf_counter() - t0)
-        if r != "proved" and left > 1:
-            r, used, detail, core = _solve(hyps, goal, left, key)
+        if r == "unknown" and limit > FIRST_TRY_S:
+            r, used, detail, core = _solve(hyps, goal, limit - FIRST_TRY_S, key)
         self.last_query = _kept(hyps, goal, core if r == "proved" else None, False, self.kinds, hints)
         return r, used, detail, time.perf_counter() - t0
 

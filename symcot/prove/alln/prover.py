@@ -31,6 +31,7 @@ from symcot.prove.alln.context import DEFAULT_TIMEOUT_S, Context, EarlyStop, Obl
 from symcot.prove.alln.engine import Engine
 from symcot.prove.alln.facts import prove_facts
 from symcot.prove.alln.ops import Symbolic, as_arith, quantified, reading
+from symcot.prove.alln.sizes import prove_sizes
 from symcot.prove.alln.step import prove_base, prove_step, prove_stop
 from symcot.prove.alln.sums import Summer, prove_lemmas
 from symcot.prove.lam.rule import derive
@@ -71,12 +72,14 @@ class AllNResult:
 
 def _run_phases(cons: Construction, eng: Engine, ctx: Context, vocab: Any, c: Symbolic, lemmas: bool, facts: bool,
                 only: tuple[str, ...]) -> None:
-    """Lemmas, facts, base, step and stop, in order (an early stop ends the run quietly; it is in the log)."""
+    """Lemmas, facts, sizes, base, step and stop, in order (an early stop ends the run quietly; it is in the log)."""
     try:
         if lemmas:
             prove_lemmas(ctx)
         if facts:
             prove_facts(ctx, vocab, c)
+        if not only or "size" in only:
+            prove_sizes(eng, ctx)
         if not only or "base" in only:
             prove_base(eng, ctx)
         if not only or "step" in only:
@@ -184,7 +187,7 @@ def prove(cons: Construction, stmt: AllNStatement | None = None, *, lam_bound: A
         facts: also prove the algorithm's derived facts (independent of the weights: a caller that proved
             them once may skip them).
         lemmas: also prove the sum lemmas (likewise independent of the weights).
-        only: restrict to these phases (``base``, ``step``, ``stop``); empty: all.
+        only: restrict to these phases (``size``, ``base``, ``step``, ``stop``); empty: all.
         stop_early: stop at the first obligation that is not proved (enough to show a mutant is not proved).
         derive_lambda: for a construction with ``λ``: after the proof under ``λ ≥ lam_bound`` (default: its
             rule), derive the least rule ``λ ≥ a·n + b`` (``a·scale + b`` for a rule with a ``scale``) the

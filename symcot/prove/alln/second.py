@@ -11,10 +11,11 @@ offsets; then E-matching on the query, briefly. A ground text of many instances 
 unsat core over single instances (:func:`narrowed`: fewer hypotheses, so again a proof; Z3 only chooses what cvc5
 reads), and read whole where cvc5 does not decide the narrowed one briefly. An obligation that every try left open
 is tried once more at the end, each brief limit :data:`PATIENT` times longer (the limits are the clock's). It
-records cvc5's answer on the obligation (``Obligation.second``). An obligation whose text (up to comments and
-the numbering of fresh constants) was answered before in this process (or, in a pooled run, by another worker:
-:func:`share`) takes that answer; an ``unknown`` one only where it had at least this time limit (and the patient
-pass's). The statuses:
+records cvc5's answer on the obligation (``Obligation.second``). An obligation whose query is one answered before
+in this process (or, in a pooled run, by another worker: :func:`share`), asked under the same limits, takes that
+answer: the key is the query's canonical serialisation as the prover built it
+(:meth:`~symcot.prove.alln.cache.QueryCache.key`: equal only up to a consistent renaming of fresh constants), never
+a text, and a ground text written for it is made again from its own query. The statuses:
 
 * ``proved`` -- cvc5 answered ``unsat`` too: the obligation is closed by both solvers;
 * ``unknown`` -- cvc5 gave up (its time limit, or incompleteness with quantifiers or non-linear terms);
@@ -29,13 +30,13 @@ cvc5 is optional (the ``smt`` extra): without it nothing is re-checked and the r
 from __future__ import annotations
 
 import time
-from collections.abc import MutableMapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, MutableMapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import z3
 
-from symcot.prove.alln.cache import digest
+from symcot.prove.alln.cache import CACHE
 from symcot.prove.alln.context import Obligation, Query, unsat_core
 from symcot.prove.alln.ground import ground
 from symcot.prove.alln.smt2 import ground_file_name, obligation_text, text, write_obligations
@@ -156,6 +157,47 @@ def check_text(cvc5: Any, text: str, timeout_s: float, name: str = "obligation")
     return status, detail
 
 
+class GroundTexts(Mapping[int, str]):
+    """Ground-instance texts per obligation index, read as a mapping.
+
+    Those cvc5 was given, and those of obligations whose answer was shared from an identical query, each made from
+    the obligation's own query when it is first read.
+    """
+
+    def __init__(self) -> None:
+        self._texts: dict[int, str] = {}
+        self._later: dict[int, Callable[[], str | None]] = {}
+
+    def add(self, k: int, text: str) -> None:
+        """The text cvc5 closed obligation ``k`` on."""
+        self._texts[k] = text
+        self._later.pop(k, None)
+
+    def later(self, k: int, make: Callable[[], str | None]) -> None:
+        """Obligation ``k``'s text, made by ``make`` from its own query when read."""
+        self._texts.pop(k, None)
+        self._later[k] = make
+
+    def _resolve(self) -> None:
+        for k, make in list(self._later.items()):
+            got = make()
+            if got is not None:
+                self._texts[k] = got
+        self._later.clear()
+
+    def __getitem__(self, k: int) -> str:
+        self._resolve()
+        return self._texts[k]
+
+    def __iter__(self) -> Iterator[int]:
+        self._resolve()
+        return iter(sorted(self._texts))
+
+    def __len__(self) -> int:
+        self._resolve()
+        return len(self._texts)
+
+
 @dataclass
 class Recheck:
     """What the second solver did on one row's obligations."""
@@ -165,7 +207,7 @@ class Recheck:
     #: cvc5's detail per obligation index where it did not answer ``unsat`` on the query as Z3 proved it.
     details: dict[int, str] = field(default_factory=dict)
     #: The SMT-LIB 2 text of the ground instances, per obligation index that cvc5 closed only in that form.
-    ground_texts: dict[int, str] = field(default_factory=dict)
+    ground_texts: GroundTexts = field(default_factory=lambda: GroundTexts())
 
 
 def _conjuncts(hyps: Sequence[tuple[str, Any]]) -> list[tuple[str, Any]]:
@@ -238,13 +280,15 @@ def _narrowed_then_full(ob: Obligation, full: Query, body: str | None,
 class _Answer:
     status: str
     detail: str
-    ground_text: str | None
+    #: Which text cvc5 closed where it was not the query's own: ``("query",)`` the narrowed ground query,
+    #: ``("ground", rounds, offsets, narrowed)`` the ground instances of the quantified query (:func:`_ground_texts`).
+    ground: tuple[Any, ...] | None
     timeout_s: float
     #: Given by the patient pass (:data:`PATIENT`).
     patient: bool = False
 
 
-#: cvc5's answers in this process, by the digest of the obligation's text (:func:`_key`): rows over one vocabulary
+#: cvc5's answers in this process, by the key of the obligation's query (:func:`_key`): rows over one vocabulary
 #: re-prove the same fact obligations, and an obligation cvc5 cannot close costs its whole time limit each time.
 _ANSWERS: dict[bytes, _Answer] = {}
 
@@ -259,42 +303,60 @@ def share(store: MutableMapping[bytes, Any] | None) -> None:
     _SHARED = store
 
 
-def _key(body: str) -> bytes:
-    """The digest of ``body`` without its comments (:func:`~symcot.prove.alln.cache.digest`).
+def _key(q: Query, timeout_s: float, patient: bool) -> bytes | None:
+    """The key of cvc5's answer on the query ``q`` under these limits; ``None``: it has none (never shared).
 
-    Fresh constants are numbered by first appearance, as in the Z3 query cache: renaming free constants one to one
-    changes no answer.
+    The canonical serialisation of the query as the prover kept it (:meth:`~symcot.prove.alln.cache.QueryCache.key`:
+    hypotheses with their names, goal, hints, kinds; equal only up to a consistent renaming of fresh constants),
+    whether it is ground, and the limits: an answer is shared only with the same query asked the same way.
     """
-    return digest("\n".join(line for line in body.splitlines() if not line.lstrip().startswith(";")))
+    return CACHE.derived(CACHE.key(q.hyps, q.goal, q.hints, q.kinds), "cvc5", f"ground={q.ground}",
+                         f"limit={timeout_s!r}", f"patient={patient}")
+
+
+def _ground_again(ob: Obligation, how: tuple[Any, ...], patient: bool) -> str | None:
+    """The text of ``ob``'s own query that an answer shared from an identical query was given on (``how``)."""
+    q = ob.query
+    if q is None:
+        return None
+    if how[0] == "query":
+        texts = _narrowed_then_full(ob, q, None, patient)[:-1]
+    else:
+        _, rounds, offsets, brief = how
+        texts = [t for t in _ground_texts(ob, rounds, offsets, patient) if t[1] == brief]
+    return texts[0][0] if texts else None
 
 
 def _recheck_one(mod: Any, ob: Obligation, k: int, timeout_s: float, out: Recheck, patient: bool = False) -> None:
     body = obligation_text(ob)
-    if body is None:  # proved without a kept query: nothing to hand over
+    if body is None or ob.query is None:  # proved without a kept query: nothing to hand over
         ob.second = "error"
         out.details[k] = "no query was kept for this obligation"
         return
-    key = _key(body)
-    known = _ANSWERS.get(key)
-    if known is None and _SHARED is not None:
+    key = _key(ob.query, timeout_s, patient)
+    known = None if key is None else _ANSWERS.get(key)
+    if known is None and key is not None and _SHARED is not None:
         known = _SHARED.get(key)
-    again = known is not None and known.status == "unknown" and (timeout_s > known.timeout_s
-                                                                  or (patient and not known.patient))
-    if known is None or again:
+    if known is None:
         t0 = time.perf_counter()
-        known = _tries(mod, ob, body, k, timeout_s, patient)
+        known, text_ = _tries(mod, ob, body, k, timeout_s, patient)
         ob.second_seconds += time.perf_counter() - t0
-        if _SHARED is not None:
-            _SHARED[key] = known
-    _ANSWERS[key] = known
-    if known.ground_text is not None:
-        out.ground_texts[k] = known.ground_text
+        if text_ is not None:
+            out.ground_texts.add(k, text_)
+        if key is not None:
+            _ANSWERS[key] = known
+            if _SHARED is not None:
+                _SHARED[key] = known
+    elif known.ground is not None:
+        how = known.ground
+        out.ground_texts.later(k, lambda: _ground_again(ob, how, patient))
     ob.second = known.status
     if known.detail:
         out.details[k] = known.detail
 
 
-def _tries(mod: Any, ob: Obligation, body: str, k: int, timeout_s: float, patient: bool = False) -> _Answer:
+def _tries(mod: Any, ob: Obligation, body: str, k: int, timeout_s: float,
+           patient: bool = False) -> tuple[_Answer, str | None]:
     """cvc5's answer on one obligation: the tries of :data:`TRIES` in order, until one answers other than unknown.
 
     A query Z3 proved from ground instances has no quantifier: its narrowed text briefly, then the query under the
@@ -307,18 +369,18 @@ def _tries(mod: Any, ob: Obligation, body: str, k: int, timeout_s: float, patien
         for alt, _quick_try in first:
             if _check_once(mod, alt, min(quick, timeout_s), {}, f"obligation {k}, narrowed")[0] == "proved":
                 return _Answer("proved", "cvc5: unsat on the ground instances of Z3's core over single instances",
-                               alt, timeout_s, patient)
+                               ("query",), timeout_s, patient), alt
         if patient:
-            return _Answer("unknown", "", None, timeout_s, patient)
+            return _Answer("unknown", "", None, timeout_s, patient), None
         status, detail = _check_once(mod, body, timeout_s, {}, f"obligation {k}")
-        return _Answer(status, detail, None, timeout_s, patient)
+        return _Answer(status, detail, None, timeout_s, patient), None
     quantified = ""
     tried: set[str] = set()
     for t in TRIES:
         if not t.ground:
             status, detail = _check_once(mod, body, t.limit(timeout_s, patient), t.options, f"obligation {k}")
             if status != "unknown":
-                return _Answer(status, detail, None, timeout_s, patient)
+                return _Answer(status, detail, None, timeout_s, patient), None
             quantified = quantified or detail
             continue
         for alt, brief in _ground_texts(ob, t.rounds, t.offsets, patient):
@@ -328,8 +390,9 @@ def _tries(mod: Any, ob: Obligation, body: str, k: int, timeout_s: float, patien
             limit = min(quick, t.limit(timeout_s, patient)) if brief else t.limit(timeout_s, patient)
             if _check_once(mod, alt, limit, t.options, f"obligation {k}, ground")[0] == "proved":
                 return _Answer("proved", "cvc5: unsat on the ground instances of the hypotheses (the quantified "
-                               f"query: {quantified.removeprefix('cvc5: ')})", alt, timeout_s, patient)
-    return _Answer("unknown", quantified, None, timeout_s, patient)
+                               f"query: {quantified.removeprefix('cvc5: ')})", ("ground", t.rounds, t.offsets, brief),
+                               timeout_s, patient), alt
+    return _Answer("unknown", quantified, None, timeout_s, patient), None
 
 
 def recheck(obligations: Sequence[Obligation], timeout_s: float = DEFAULT_TIMEOUT_S,
@@ -473,7 +536,7 @@ def second_opinion(claim_id: str, variant: str, obligations: Sequence[Obligation
         agree = agreement(obligations, ran=False)
     out = SecondOpinion(agree, rc)
     if smt2_dir:
-        out.files = write_obligations(smt2_dir, claim_id, variant, obligations, rc.ground_texts if rc else None)
+        out.files = write_obligations(smt2_dir, claim_id, variant, obligations, dict(rc.ground_texts) if rc else None)
         out.ground_files = {k: ground_file_name(out.files[k]) for k in (rc.ground_texts if rc else {})
                             if k in out.files}
     return out

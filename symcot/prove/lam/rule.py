@@ -19,8 +19,14 @@ swapped; instances only weaken the facts, so ``unsat`` is a proof), and from its
 not give ``unsat``. The search asks each query under a short limit first (``quick_s``): a rule too small for every
 ``n`` is often undecided rather than refuted (the facts are quantified), and each such try would otherwise run to
 the full limit. Where no rule is found so and a try was undecided, the search is run again under the full limit; an
-undecided next smaller ``b`` is asked again under it. An obligation Z3 refutes under a rule is asked first under
+undecided next smaller ``b`` is asked again under it, and where it holds there it is the rule and the next smaller
+one is asked (under the full limit), until one is not proved. An obligation Z3 refutes under a rule is asked first under
 the next one. Each try records its limit and seconds.
+
+The limits ``quick_s`` and ``timeout_s`` are nominal seconds of Z3's resource count (``rlimit``:
+:func:`symcot.prove.alln.context.budget`), not the clock: whether a try is decided, and so the rule derived, is the
+same on a loaded machine and an idle one. Each try records the nominal limit (``limit_s``), the resource limit of
+its queries (``rlimit``) and the seconds it took.
 """
 
 from __future__ import annotations
@@ -34,7 +40,7 @@ import sympy as sp
 
 from symcot.lemmas.kit import sympy_to_z3
 from symcot.lemmas.least import Certificate, LambdaAnswer, least_rule
-from symcot.prove.alln.context import Context, Obligation
+from symcot.prove.alln.context import Context, Obligation, rlimit
 
 #: How the rule is found, in :class:`LambdaAnswer`'s words.
 METHOD = "all-n proof: the obligations that used the λ bound re-proved under λ ≥ a·n + b (least b per slope)"
@@ -97,7 +103,8 @@ def derive(ctx: Context, obligations: Sequence[Obligation], bound_name: str, lam
     """The least ``a·size + b`` (slopes in order, ``b`` in ``window``) under which the λ obligations hold.
 
     ``size`` is a size symbol or the rule's scale, a term in the size symbols (``(n - 1)·W``). Queries are asked
-    under ``quick_s`` first, then under ``timeout_s`` where that finds no rule (module docstring).
+    under ``quick_s`` first, then under ``timeout_s`` where that finds no rule (module docstring); both are nominal
+    seconds of Z3's resource count, not the clock.
     """
     lam_obs = [o for o in obligations if o.ok and bound_name in o.used]
     res = LambdaRuleResult(None, len(lam_obs))
@@ -111,7 +118,7 @@ def derive(ctx: Context, obligations: Sequence[Obligation], bound_name: str, lam
         t0 = time.perf_counter()
         status, why = _holds(ctx, lam_obs, bound_name, hyp, limit)
         res.tries.append({"rule": f"λ ≥ {rule}", "status": status, "first_not_proved": why, "limit_s": limit,
-                          "seconds": round(time.perf_counter() - t0, 3)})
+                          "rlimit": rlimit(limit), "seconds": round(time.perf_counter() - t0, 3)})
         return res.tries[-1]
 
     quick = min(quick_s, timeout_s)
@@ -121,12 +128,15 @@ def derive(ctx: Context, obligations: Sequence[Obligation], bound_name: str, lam
     if found is None:
         return res
     a, b = found.slope, found.intercept
-    res.rule = a * size + b
     if found.search.below is not None:  # b - 1, tried by the search and not proved
         below = f"λ ≥ {a * size + b - 1}"
         res.below = next(t for t in reversed(res.tries) if t["rule"] == below)
         if res.below["status"] == "unknown" and res.below["limit_s"] < timeout_s:
             res.below = attempt(a, b - 1, timeout_s)
+            while res.below["status"] == "proved" and b > window[0]:  # undecided only under the quick limit
+                b -= 1
+                res.below = attempt(a, b - 1, timeout_s)
+    res.rule = a * size + b
     return res
 
 

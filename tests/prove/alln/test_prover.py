@@ -20,7 +20,9 @@ def test_one_dfs_step_is_proved_for_every_n():
     r = prove(DfsConstruction(), facts=False, lemmas=False)
     assert r.proved, r.first_failure and r.first_failure.line()
     phases = {o.phase for o in r.obligations}
-    assert {"base", "step", "stop", "sum"} <= phases
+    assert {"size", "base", "step", "stop", "sum"} <= phases
+    sizes = {o.where for o in r.obligations if o.phase == "size"}
+    assert {"block dfs.cur", "the step count"} <= sizes, sizes  # the layout's n-blocks and the index bounds
     heads = {o.where.split(",")[0] for o in r.obligations if o.layer == 2 and o.where.startswith("head")}
     assert heads == {"head T", "head B"}
 

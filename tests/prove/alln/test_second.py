@@ -280,13 +280,54 @@ def test_a_chain_of_facts_gets_the_ground_instances_of_four_rounds_next(monkeypa
     assert ob.second == "proved" and 0 in rc.ground_texts
 
 
-def test_the_answer_key_ignores_comments_and_the_numbering_of_fresh_constants_only():
+def test_the_answer_key_is_the_query_up_to_the_numbering_of_fresh_constants_only():
+    from symcot.prove.alln.ops import fresh_int
     from symcot.prove.alln.second import _key
 
-    a = "; obligation 3\n(declare-fun |x!12| () Int)\n(assert (> |x!12| 0))"
-    b = "; another title\n(declare-fun |x!40| () Int)\n(assert (> |x!40| 0))"
-    c = "(declare-fun |x!12| () Int)\n(assert (> |x!12| 1))"
-    assert _key(a) == _key(b) != _key(c)
+    a, b = fresh_int("x"), fresh_int("x")
+    qa, qb = Query((("pos", a > 0),), a >= 0, core=True), Query((("pos", b > 0),), b >= 0, core=True)
+    assert _key(qa, 5, False) == _key(qb, 5, False)
+    others = [Query((("pos", a > 1),), a >= 0, core=True), Query((("other", a > 0),), a >= 0, core=True),
+              Query((("pos", a > 0),), a >= 0, ground=True, core=True), Query((("pos", a > 0),), a >= 0, hints=(a,))]
+    keys = {_key(qa, 5, False), _key(qa, 6, False), _key(qa, 5, True), *(_key(q, 5, False) for q in others)}
+    assert len(keys) == 7
+
+
+def test_an_obligation_is_answered_on_its_own_query_not_on_one_that_reads_alike(monkeypatch):
+    """``x!5 > x!~0`` has a model; ``x!7 > x!7`` has none. Their texts were one key once fresh constants were
+    renamed in the text (``x!5`` → ``x!~0``): cvc5 must answer the second on its own query and find the model."""
+    _count_cvc5_calls(monkeypatch)
+    absurd = _fake("proved", Query((("h", z3.Int("x!7") > z3.Int("x!7")),), z3.BoolVal(False), core=True))
+    forged = _fake("proved", Query((("h", z3.Int("x!5") > z3.Int("x!~0")),), z3.BoolVal(False), core=True))
+    recheck([absurd, forged], 5)
+    assert absurd.second == "proved" and forged.second == "sat"
+    assert agreement([absurd, forged]).status == "error"
+
+
+def test_a_shared_answer_writes_the_ground_text_of_the_obligations_own_query(monkeypatch):
+    """Two obligations alike up to fresh constants: the second takes the first's answer, and its ground text is made
+    from its own query (its own constants), not copied from the first's."""
+    import symcot.prove.alln.second as second
+    from symcot.prove.alln.ops import fresh_int
+
+    calls = _count_cvc5_calls(monkeypatch)
+    real = second._check_once
+    monkeypatch.setattr(second, "_check_once", lambda mod, text, t, options, name: (
+        real(mod, text, t, options, name) if name.endswith("ground") else ("unknown", "cvc5: unknown (TIMEOUT)")))
+    f = z3.Function("f", z3.IntSort(), z3.IntSort())
+    x = z3.Int("x")
+
+    def ob():
+        a = fresh_int("k")
+        return _fake("proved", Query((("f positive", z3.ForAll([x], f(x) > 0)),), f(a) > 0, core=True)), a
+
+    (first, a), (again, b) = ob(), ob()
+    rc = recheck([first, again], 5)
+    assert first.second == again.second == "proved"
+    assert len(calls) == 1  # cvc5 read one ground text: the first obligation's; the second took its answer
+    texts = dict(rc.ground_texts)
+    assert str(a) in texts[0] and str(b) not in texts[0]
+    assert str(b) in texts[1] and str(a) not in texts[1]
 
 
 def test_a_query_z3_proved_from_ground_instances_gets_one_try_under_the_full_limit(monkeypatch):

@@ -47,11 +47,11 @@ def test_a_ground_query_is_kept_when_the_ground_try_proved_it(monkeypatch):
     calls = []
     real = context._solve
 
-    def quantified_fails(hyps, goal, timeout_s, key=None):
+    def quantified_fails(hyps, goal, timeout_s, key=context._OWN_KEY, how="quantified"):
         calls.append(hyps)
         if len(calls) == 1:  # the first, quantified try: pretend Z3 gave up
             return "unknown", [], "Z3: pretend", []
-        return real(hyps, goal, timeout_s, key)
+        return real(hyps, goal, timeout_s, key, how)
 
     monkeypatch.setattr(context, "_solve", quantified_fails)
     _, ob = _proved_by_hand()

@@ -3,7 +3,7 @@
 import sympy as sp
 import z3
 
-from symcot.prove.alln.context import Context
+from symcot.prove.alln.context import Context, rlimit
 from symcot.prove.lam.rule import derive
 
 
@@ -26,6 +26,7 @@ def test_least_rule_of_its_form_and_the_one_below_reported():
     # tried once, by the search
     assert [t["rule"] for t in res.tries][2:] == ["λ ≥ 2*n + 8", "λ ≥ 2*n", "λ ≥ 2*n - 1", "λ ≥ 2*n - 5",
                                                   "λ ≥ 2*n - 3", "λ ≥ 2*n - 4"]
+    assert all(t["rlimit"] == rlimit(t["limit_s"]) for t in res.tries)  # each try's limit: a resource count
     a = res.answer()
     assert (a.value, a.scope, a.holds_at_value, a.certified) == ("λ ≥ 2*n - 3", "all n", True, True)
     assert a.certificate.at == "1 obligations proved under λ ≥ 2*n - 3" and a.certificate.below is res.below
@@ -93,6 +94,28 @@ def test_an_undecided_next_smaller_intercept_is_asked_again_under_the_full_limit
     assert str(res.rule) == "2*n - 3"
     assert res.below == res.tries[-1] and res.below["rule"] == "λ ≥ 2*n - 4" and res.below["status"] == "failed"
     assert res.below["limit_s"] == 7 and res.answer().certified
+
+
+def test_a_smaller_intercept_proved_only_under_the_full_limit_is_the_rule(monkeypatch):
+    """``λ ≥ 2n − 3`` holds, but the quick limit leaves every rule below ``2n − 2`` undecided: the search finds
+    ``2n − 2``, the full limit proves ``2n − 3``, so that is the rule, and ``2n − 4`` (refuted) is the one below."""
+    import symcot.prove.lam.rule as rule
+
+    ctx, ob, lam, n = _lambda_exceeds_timestamps()
+    real = rule._holds
+
+    def holds(ctx, obs, bound_name, hyp, timeout_s):
+        status, why = real(ctx, obs, bound_name, hyp, timeout_s)
+        hard = "(-3 + 2*n)" in str(hyp)  # λ ≥ 2n − 3
+        return ("unknown", "(Z3: canceled)") if hard and timeout_s <= 2 else (status, why)
+
+    monkeypatch.setattr(rule, "_holds", holds)
+    size = sp.Symbol("n", integer=True, positive=True)
+    res = derive(ctx, [ob], "λ ≥ 2*n - 1", lam, {size: n}, size, timeout_s=7, quick_s=2)
+    assert str(res.rule) == "2*n - 3", res.tries
+    assert res.below["rule"] == "λ ≥ 2*n - 4" and res.below["status"] == "failed" and res.below["limit_s"] == 7
+    assert any(t["rule"] == "λ ≥ 2*n - 3" and t["status"] == "unknown" and t["limit_s"] == 2 for t in res.tries)
+    assert res.answer().certified
 
 
 def test_an_obligation_proved_from_ground_instances_is_rechecked_from_them_first(monkeypatch):

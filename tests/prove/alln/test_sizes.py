@@ -1,0 +1,117 @@
+"""Sizes are sizes: a block whose size is negative or a fraction at some n the hypotheses allow is never proved.
+
+The toy is docs/examples/prefix_sum with one more block, ``pad``, kept at 0: of size ``6 - n`` the decoder cannot be
+built from n = 7, yet its layout passes every size the concrete phase and the witness build (n ≤ 5), and the block's
+obligations hold vacuously once its index range is empty.
+"""
+
+import dataclasses
+import importlib.util
+import sys
+from pathlib import Path
+
+import sympy as sp
+import z3
+
+from symcot import FFN, AllNCheck, Attention, Decoder, Head, Layer, Layout, Map, Shift, n, value_space
+from symcot.check.context import RunContext
+from symcot.constructions.encoding import const
+from symcot.prove.alln.sizes import is_size, layouts
+
+EXAMPLE = Path(__file__).resolve().parents[3] / "docs" / "examples" / "prefix_sum" / "prefix_sum.py"
+
+
+def _example():
+    name = "prefix_sum_example_for_sizes"
+    if name not in sys.modules:
+        spec = importlib.util.spec_from_file_location(name, EXAMPLE)
+        mod = importlib.util.module_from_spec(spec)
+        sys.modules[name] = mod
+        spec.loader.exec_module(mod)
+    return sys.modules[name]
+
+
+def _padded(pad, key_pad=None):
+    """The prefix-sum decoder with a block ``pad`` of size ``pad`` (and one ``q`` of ``key_pad`` in the key space)."""
+    m = _example()
+    lay = Layout("prefix", [("pos", n), ("bit", 1), ("sum", 1), ("flg", 1), ("pad", pad)])
+    x = lay.vars()
+    keys = Layout("prefix.key", [("p", n)] + ([("q", key_pad)] if key_pad is not None else []))
+    kz = {"zero": ["q"]} if key_pad is not None else {}
+    head = Head("R", query=Map("Q", lay, keys, {"p": x.pos}, **kz), key=Map("K", lay, keys, {"p": x.pos}, **kz),
+                value=Map("V", lay, lay, keep=["pos", "bit", "sum", "flg", "pad"]))
+    vs = value_space([head])
+    w_o = Map("W_O", vs, lay, {"bit": vs.vars()["R.bit"]}, zero=["pos", "sum", "flg", "pad"])
+    w_1 = Map("W_1", lay, lay, {"pos": Shift(n) @ x.pos, "sum": x.sum + x.bit}, keep=["flg", "pad"], zero=["bit"])
+    w_2 = Map("W_2", lay, lay, keep=["pos", "bit", "sum", "flg", "pad"])
+    dec = Decoder("prefix-sum-padded", lay, [Layer(Attention([head], w_o), FFN(w_1, w_2))])
+    stmt = dataclasses.replace(
+        m.STATEMENT, token=m.STATEMENT.token.extended(pad=const(0)),
+        y0=dataclasses.replace(m.STATEMENT.y0, encoding=m.STATEMENT.y0.encoding.extended(pad=const(0))))
+
+    class Padded(m.PrefixSum):
+        all_n = stmt
+
+    return lambda: Padded("demo:prefixsum", f"pad {pad}", dec)
+
+
+def _row(pad, key_pad=None):
+    m = _example()
+    return AllNCheck(_padded(pad, key_pad), m.SPEC, [m.BIT_STRINGS], timeout_s=10).run(RunContext("demo:prefixsum", 4))
+
+
+def _first(row):
+    return next(o for o in row.details["obligations"] if o["status"] != "proved")
+
+
+def test_a_block_of_size_six_minus_n_is_not_proved():
+    """Proved (Z3, cvc5) before the size obligations: the decoder cannot be built from n = 7."""
+    row = _row(6 - n)
+    assert row.verdict == "unknown"
+    first = _first(row)
+    assert (first["phase"], first["where"], first["status"]) == ("size", "block prefix.pad", "failed")
+    assert "6 - n" in first["statement"] and "n = 7" in first["detail"]
+    assert any("block prefix.pad" in note and "6 - n" in note for note in row.notes)
+
+
+def test_a_key_space_block_of_size_six_minus_n_is_not_proved():
+    """The head's key space is a layout of the decoder too (the concrete phase builds only the model's)."""
+    first = _first(_row(1, 6 - n))
+    assert (first["phase"], first["where"], first["status"]) == ("size", "block prefix.key.q", "failed")
+
+
+def test_a_size_that_turns_negative_by_cases_is_not_proved():
+    row = _row(sp.Piecewise((1, n <= 5), (-1, True)))
+    first = _first(row)
+    assert row.verdict == "unknown" and first["phase"] == "size" and "n = 6" in first["detail"]
+
+
+def test_sizes_that_are_sizes_are_proved_and_the_row_with_them():
+    """The same toy with ``pad`` of size ``n`` (or none, size 0): proved, its size obligations with it."""
+    for pad in (n, 0):
+        row = _row(pad)
+        sizes = [o for o in row.details["obligations"] if o["phase"] == "size"]
+        assert row.verdict == "proved", (pad, row.notes)
+        assert sizes and all(o["status"] == "proved" for o in sizes)
+        assert {o["where"] for o in sizes} >= {"segment x", "segment y_0", "the step count", "block prefix.pos"}
+
+
+def test_a_size_is_a_non_negative_integer():
+    k = z3.Int("k")
+    r = z3.Real("r")
+
+    def proved(hyp, term):
+        s = z3.Solver()
+        s.add(hyp, z3.Not(is_size(term)))
+        return s.check() == z3.unsat
+
+    assert proved(k >= 1, k) and proved(k >= 1, 6 - k + k)
+    assert not proved(k >= 1, 6 - k) and not proved(k >= 1, z3.ToReal(k) / 2)
+    assert proved(z3.And(r >= 0, r == z3.ToReal(k)), r) and not proved(r >= 0, r)
+    assert not proved(z3.BoolVal(True), -1)
+
+
+def test_every_layout_of_the_decoder_is_read_once():
+    m = _example()
+    names = [lay.name for lay in layouts(m.DECODER)]
+    assert names[0] == "prefix" and "prefix.key" in names and "heads" in names and len(names) == len(set(names))
