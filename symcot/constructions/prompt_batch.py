@@ -43,6 +43,66 @@ def _rows(*xs: Any) -> bool:
     return any(isinstance(x, np.ndarray) for x in xs)
 
 
+class Tagged:
+    """A leaf whose row values are integers or hashable objects (a sentinel such as ``∞``), coded without a loop.
+
+    Row ``r`` is the object of code ``tags[r]`` (:func:`_intern`'s, plus one) where ``tags[r] > 0``, else the integer
+    ``ints[r]``; ``codes`` is ``(B, 2)``: ``[tag, integer]``. Equal codes mean equal values (in every batch, as
+    :func:`_codes` requires); an integer-valued object gets its own code, so equal values may have two codes (their
+    tokens are then built twice, equal). :meth:`Elementwise.ite` makes one where a branch is such an object, in place
+    of an object array that :func:`_codes` would intern element by element.
+    """
+
+    def __init__(self, tags: np.ndarray, ints: np.ndarray):
+        self.tags, self.ints = tags, ints
+
+    @property
+    def codes(self) -> np.ndarray:
+        """``(B, 2)`` int64: the tag and the integer of every row."""
+        return np.stack([self.tags, self.ints], axis=1)
+
+    def value(self, r: int) -> Any:
+        """Row ``r``'s value."""
+        tag = int(self.tags[r])
+        return _OBJECTS[tag - 1] if tag else int(self.ints[r])
+
+    @staticmethod
+    def of(x: Any, batch: int) -> Tagged | None:
+        """``x`` (an integer or integer array, an object, a :class:`Tagged`) as one; ``None``: not representable."""
+        if isinstance(x, Tagged):
+            return x
+        if isinstance(x, np.ndarray):
+            if x.dtype.kind not in "iub" or x.shape not in ((batch,), ()):
+                return None
+            return Tagged(np.zeros(batch, dtype=np.int64), np.broadcast_to(x.astype(np.int64), (batch,)))
+        if isinstance(x, (int, np.integer)):  # bool included
+            return Tagged(np.zeros(batch, dtype=np.int64), np.full(batch, int(x), dtype=np.int64))
+        try:
+            tag = _intern(x) + 1
+        except TypeError:  # not hashable
+            return None
+        return Tagged(np.full(batch, tag, dtype=np.int64), np.zeros(batch, dtype=np.int64))
+
+
+def _tagged_where(cond: np.ndarray, a: Any, b: Any) -> Tagged | None:
+    """``np.where(cond, a, b)`` as a :class:`Tagged` leaf where a branch is an object or one (else ``None``)."""
+    if cond.ndim != 1 or not any(isinstance(x, Tagged) or not _plain(x) for x in (a, b)):
+        return None
+    ta, tb = Tagged.of(a, len(cond)), Tagged.of(b, len(cond))
+    if ta is None or tb is None:
+        if isinstance(a, Tagged) or isinstance(b, Tagged):
+            raise NotImplementedError("a choice between a tagged leaf and a value it cannot hold: input by input")
+        return None
+    return Tagged(np.where(cond, ta.tags, tb.tags), np.where(cond, ta.ints, tb.ints))
+
+
+def _plain(x: Any) -> bool:
+    """A value ``np.where`` keeps numeric: a Python or numpy number or boolean, or an array that is not of objects."""
+    if isinstance(x, np.ndarray):
+        return x.dtype.kind != "O"
+    return isinstance(x, (int, float, np.number, np.bool_))
+
+
 class Elementwise(Concrete):
     """Concrete values of which some may be a batch's rows (``(B,)`` arrays): the condition builders act row by row.
 
@@ -59,7 +119,8 @@ class Elementwise(Concrete):
     def ite(cond: Any, a: Any, b: Any) -> Any:
         """``a`` if ``cond`` else ``b``, row by row."""
         if isinstance(cond, np.ndarray):
-            return np.where(cond, a, b)
+            tagged = _tagged_where(cond, a, b)
+            return tagged if tagged is not None else np.where(cond, a, b)
         return a if cond else b
 
     @staticmethod
@@ -178,10 +239,16 @@ def _distinct_rows(codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 #: Codes of the object leaves' values: one per distinct value in this process (equal values, one code).
 _INTERNED: dict[Any, int] = {}
+#: The values by their codes.
+_OBJECTS: list[Any] = []
 
 
 def _intern(x: Any) -> int:
-    return _INTERNED.setdefault(x, len(_INTERNED))
+    code = _INTERNED.get(x)
+    if code is None:
+        code = _INTERNED[x] = len(_OBJECTS)
+        _OBJECTS.append(x)
+    return code
 
 
 def _value(leaf: Any, r: int) -> Any:
