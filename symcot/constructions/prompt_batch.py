@@ -67,33 +67,36 @@ class Tagged:
         return _OBJECTS[tag - 1] if tag else int(self.ints[r])
 
     @staticmethod
-    def of(x: Any, batch: int) -> Tagged | None:
-        """``x`` (an integer or integer array, an object, a :class:`Tagged`) as one; ``None``: not representable."""
+    def parts(x: Any, batch: int) -> tuple[Any, Any] | None:
+        """``x`` (an integer or integer array, an object, a :class:`Tagged`) as its tags and integers.
+
+        Each is a number or a ``(B,)`` array; ``None``: not representable.
+        """
         if isinstance(x, Tagged):
-            return x
+            return x.tags, x.ints
         if isinstance(x, np.ndarray):
             if x.dtype.kind not in "iub" or x.shape not in ((batch,), ()):
                 return None
-            return Tagged(np.zeros(batch, dtype=np.int64), np.broadcast_to(x.astype(np.int64), (batch,)))
+            return 0, x.astype(np.int64)
         if isinstance(x, (int, np.integer)):  # bool included
-            return Tagged(np.zeros(batch, dtype=np.int64), np.full(batch, int(x), dtype=np.int64))
+            return 0, int(x)
         try:
-            tag = _intern(x) + 1
+            return _intern(x) + 1, 0
         except TypeError:  # not hashable
             return None
-        return Tagged(np.full(batch, tag, dtype=np.int64), np.zeros(batch, dtype=np.int64))
 
 
 def _tagged_where(cond: np.ndarray, a: Any, b: Any) -> Tagged | None:
     """``np.where(cond, a, b)`` as a :class:`Tagged` leaf where a branch is an object or one (else ``None``)."""
     if cond.ndim != 1 or not any(isinstance(x, Tagged) or not _plain(x) for x in (a, b)):
         return None
-    ta, tb = Tagged.of(a, len(cond)), Tagged.of(b, len(cond))
-    if ta is None or tb is None:
+    pa, pb = Tagged.parts(a, len(cond)), Tagged.parts(b, len(cond))
+    if pa is None or pb is None:
         if isinstance(a, Tagged) or isinstance(b, Tagged):
             raise NotImplementedError("a choice between a tagged leaf and a value it cannot hold: input by input")
         return None
-    return Tagged(np.where(cond, ta.tags, tb.tags), np.where(cond, ta.ints, tb.ints))
+    return Tagged(np.where(cond, pa[0], pb[0]).astype(np.int64, copy=False),
+                  np.where(cond, pa[1], pb[1]).astype(np.int64, copy=False))
 
 
 def _plain(x: Any) -> bool:
@@ -212,9 +215,18 @@ def _codes(leaf: Any, batch: int) -> np.ndarray:
 
 def _all_codes(leaves: list[Any], batch: int) -> np.ndarray:
     """The leaves' codes side by side, ``(B, K)`` int64 (integer arrays stacked in one call)."""
-    if all(isinstance(x, np.ndarray) and x.dtype.kind in "iub" and x.shape == (batch,) for x in leaves):
-        return np.stack(leaves, axis=1).astype(np.int64)
-    return np.concatenate([_codes(leaf, batch) for leaf in leaves], axis=1)
+    columns: list[np.ndarray] = []
+    for x in leaves:
+        if isinstance(x, np.ndarray) and x.dtype.kind in "iub" and x.shape == (batch,):
+            columns.append(x)
+        elif isinstance(x, Tagged):  # its two columns, without stacking them first
+            columns += [np.broadcast_to(x.tags, (batch,)), np.broadcast_to(x.ints, (batch,))]
+        else:
+            columns += list(_codes(x, batch).T)
+    out = np.empty((batch, len(columns)), dtype=np.int64)
+    for k, c in enumerate(columns):
+        out[:, k] = c
+    return out
 
 
 #: Odd 64-bit multipliers for hashing code rows (collisions are detected, then rows are compared whole).
