@@ -222,7 +222,8 @@ def main() -> None:
         batches(args.sizes, args.batch, args.claims if args.claims != CLAIMS else [], t, args.batches)
         t.seconds.pop("(warm-up)", None)
         seconds = {r: {c: round(s, 4) for c, s in p.items()} for r, p in t.seconds.items()}
-        print(f"symcot from {os.path.dirname(symcot.__file__)}; {args.batches} batches of {args.batch} per claim and size; "
+        print(f"symcot from {os.path.dirname(symcot.__file__)}; {args.batches} batches of {args.batch} per claim "
+              f"and size; "
               f"CPU seconds; load {os.getloadavg()[0]:.1f}")
         print(table(seconds, 0.0, ordered=False))
         if args.json:

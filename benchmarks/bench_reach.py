@@ -190,7 +190,8 @@ def bench(mod: str, cid: str, kind: str, size: int, args: argparse.Namespace) ->
     t = time.process_time()
     assert all(check_input(cons, spec, inp) is None for inp in naive_inputs)
     t_naive = time.process_time() - t
-    return {"naive_inputs": len(naive_inputs) / t_naive,"claim": cid, "variant": cons.variant, "n": size, "inputs": inputs, "steps": steps,
+    return {"naive_inputs": len(naive_inputs) / t_naive,
+            "claim": cid, "variant": cons.variant, "n": size, "inputs": inputs, "steps": steps,
             "check_inputs": inputs / t_check, "check_steps": steps / t_check,
             "kernel_inputs": inputs / t_kernel, "kernel_steps": steps / t_kernel,
             "kernel_share": t_kernel / t_check, "base_inputs": len(base_inputs) / t_base,

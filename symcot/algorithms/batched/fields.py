@@ -16,7 +16,6 @@ the form its values take:
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-
 from typing import Any
 
 import numpy as np
