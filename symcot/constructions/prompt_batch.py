@@ -214,7 +214,7 @@ def _codes(leaf: Any, batch: int) -> np.ndarray:
 
 
 def _all_codes(leaves: list[Any], batch: int) -> np.ndarray:
-    """The leaves' codes side by side, ``(B, K)`` int64 (integer arrays stacked in one call)."""
+    """The leaves' codes as columns of the rows, ``(K, B)`` int64: code ``k`` of every row is one contiguous line."""
     columns: list[np.ndarray] = []
     for x in leaves:
         if isinstance(x, np.ndarray) and x.dtype.kind in "iub" and x.shape == (batch,):
@@ -223,28 +223,56 @@ def _all_codes(leaves: list[Any], batch: int) -> np.ndarray:
             columns += [np.broadcast_to(x.tags, (batch,)), np.broadcast_to(x.ints, (batch,))]
         else:
             columns += list(_codes(x, batch).T)
-    out = np.empty((batch, len(columns)), dtype=np.int64)
+    out = np.empty((len(columns), batch), dtype=np.int64)
     for k, c in enumerate(columns):
-        out[:, k] = c
+        out[k] = c
     return out
 
 
-#: Odd 64-bit multipliers for hashing code rows (collisions are detected, then rows are compared whole).
-_MIX = np.array([0x9E3779B97F4A7C15, 0xC2B2AE3D27D4EB4F, 0x165667B19E3779F9, 0xD6E8FEB86659FD93],
-                dtype=np.uint64)
+#: Odd 64-bit multipliers for hashing code rows, one per code (collisions are detected, then rows are compared
+#: whole). Drawn from splitmix64, so that no small combination of them cancels, as one of an arithmetic
+#: progression would (``c_0 + c_12 = c_4 + c_8``: rows of 0/1 codes colliding often).
+_MULTIPLIERS: dict[int, np.ndarray] = {}
+
+
+def _multipliers(k: int) -> np.ndarray:
+    """The first ``k`` hash multipliers (splitmix64's outputs from the seed 0, made odd), computed once."""
+    got = _MULTIPLIERS.get(k)
+    if got is not None:
+        return got
+    out = np.empty(k, dtype=np.uint64)
+    x = 0
+    mask = (1 << 64) - 1
+    for i in range(k):
+        x = (x + 0x9E3779B97F4A7C15) & mask
+        z = x
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & mask
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & mask
+        out[i] = (z ^ (z >> 31)) | 1
+    _MULTIPLIERS[k] = out
+    return out
 
 
 def _distinct_rows(codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """``(first row of each distinct code row, class of every row)``: by a 64-bit hash, checked exactly."""
-    k = codes.shape[1]
-    mult = (_MIX[np.arange(k) % len(_MIX)] + np.arange(k, dtype=np.uint64) * np.uint64(2)) | np.uint64(1)
+    """``(first row of each distinct code row, class of every row)`` of codes ``(B, K)`` (:func:`_distinct_columns`)."""
+    return _distinct_columns(np.ascontiguousarray(codes.T))
+
+
+def _distinct_columns(cols: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``(first row of each distinct code row, class of every row)`` of codes ``(K, B)``: by a 64-bit hash, exactly.
+
+    Rows with equal hashes are compared code by code; if two differ (a collision), the rows are compared whole.
+    """
+    k = cols.shape[0]
+    mult = _multipliers(k)
     with np.errstate(over="ignore"):
-        h = (codes.astype(np.uint64) * mult).sum(axis=1, dtype=np.uint64)
+        h = (np.ascontiguousarray(cols, dtype=np.int64).view(np.uint64) * mult[:, None]).sum(axis=0, dtype=np.uint64)
     _, first, inverse = np.unique(h, return_index=True, return_inverse=True)
     inverse = inverse.ravel()
-    if (codes[first][inverse] == codes).all():
+    if (cols[:, first[inverse]] == cols).all():
         return first, inverse
-    packed = codes.view(np.dtype((np.void, codes.dtype.itemsize * k))).ravel()  # a collision: compare whole rows
+    rows = np.ascontiguousarray(cols.T)  # a collision: compare whole rows
+    packed = rows.view(np.dtype((np.void, rows.dtype.itemsize * k))).ravel()
     _, first, inverse = np.unique(packed, return_index=True, return_inverse=True)
     return first, inverse.ravel()
 
@@ -295,12 +323,12 @@ def batch_prompt(keys: list[tuple[Any, Any]], token: Callable[[Any], list[Any]],
             index[:, p] = len(tokens)
             tokens.append(token(tpl))
             continue
-        codes = np.ascontiguousarray(_all_codes(leaves, batch))
-        first, inverse = _distinct_rows(codes)
+        codes = _all_codes(leaves, batch)
+        first, inverse = _distinct_columns(codes)
         index[:, p] = len(tokens) + inverse
         known = cache.setdefault(tpl, {})  # this position's tokens by their leaves' codes
         for r in first.tolist():
-            ck = codes[r].tobytes()
+            ck = codes[:, r].tobytes()
             tok = known.get(ck)
             if tok is None:
                 tok = known[ck] = token(_fill(tpl, [_value(leaf, r) for leaf in leaves]))

@@ -69,7 +69,7 @@ def test_rows_are_grouped_exactly_even_when_their_hashes_collide(monkeypatch):
     codes = np.array([[3, 0], [0, 1], [3, 0], [2, 2]], dtype=np.int64)
     first, inverse = pb._distinct_rows(codes)
     assert (codes[first][inverse] == codes).all() and len(first) == 3
-    monkeypatch.setattr(pb, "_MIX", np.zeros(4, dtype=np.uint64))  # multipliers 1, 3: (3, 0) and (0, 1) collide
+    monkeypatch.setattr(pb, "_multipliers", lambda k: np.zeros(k, dtype=np.uint64))  # every hash 0: all collide
     first, inverse = pb._distinct_rows(codes)
     assert (codes[first][inverse] == codes).all() and len(first) == 3
 
@@ -123,3 +123,16 @@ def test_a_tagged_leaf_against_a_value_it_cannot_hold_is_left_to_the_input_by_in
         c.ite(np.array([True, True]), leaf, np.array([0.5, 1.5]))
     plain = c.ite(np.array([True, False]), 1, 2)  # integers alone: a plain array, as before
     assert isinstance(plain, np.ndarray) and plain.tolist() == [1, 2]
+
+
+def test_rows_of_zeros_and_ones_do_not_collide_under_the_hash():
+    rows = np.zeros((2, 16), dtype=np.int64)
+    rows[0, [0, 12]] = 1
+    rows[1, [4, 8]] = 1  # with multipliers in arithmetic progression these two rows would collide
+    mult = pb._multipliers(16)
+    with np.errstate(over="ignore"):
+        hashes = (rows.view(np.uint64) * mult).sum(axis=1, dtype=np.uint64)
+    assert hashes[0] != hashes[1]
+    assert (mult % 2 == 1).all() and pb._multipliers(16) is mult
+    first, inverse = pb._distinct_rows(rows)
+    assert len(first) == 2 and sorted(inverse.tolist()) == [0, 1]  # two classes (ordered by hash)
