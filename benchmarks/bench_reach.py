@@ -15,7 +15,12 @@ For each claim whose reach family comes in batches (the variant ``--reach`` veri
   beforehand (best of 3);
 - *baseline* (same run, first ``--baseline`` inputs of the first batch): the same inputs checked one by one as
   objects by :meth:`BatchedChecker.check` (reference, prompt and expected table per input, the kernel per
-  group), the checker ``--reach`` used before batches; the ratio is *checker ÷ baseline*.
+  group), the checker ``--reach`` used before batches; the ratio is *checker ÷ baseline*;
+- *naive* (same run, first ``--naive`` inputs of the first batch): naive exact replay, input by input
+  (:func:`~symcot.check.stepwise.check_input`: the reference, the prompt and ``generate`` in exact arithmetic,
+  every block of every step compared), the guard's yardstick: the ratio *checker ÷ naive* is measured in one
+  run, so it does not depend on the machine's load as seconds do. ``--guard R`` exits with status 1 when a
+  claim's ratio at some size is below ``R`` (a regression of the batched path).
 
 Throughput is inputs/s and CoT steps/s (CPU time of this process). The kernel's arithmetic rate counts the
 int64 operations of its straight-line code (the additions, multiplications, negations and ReLUs of the
@@ -50,6 +55,7 @@ from bench_replay import fmt  # noqa: E402
 
 from symcot.check.batched_check import BatchedChecker, kernel_opt  # noqa: E402
 from symcot.check.kernel_check import prepare_batch  # noqa: E402
+from symcot.check.stepwise import check_input  # noqa: E402
 from symcot.inputs.batch import tree_batch, word_batch  # noqa: E402
 from symcot.inputs.dyck import catalan  # noqa: E402
 from symcot.replay.native import DEFAULT_OPT, compiler, native_available  # noqa: E402
@@ -179,7 +185,13 @@ def bench(mod: str, cid: str, kind: str, size: int, args: argparse.Namespace) ->
     res, _ = base.check(base_inputs)
     t_base = time.process_time() - t
     assert all(r is None for r in res)
-    return {"claim": cid, "variant": cons.variant, "n": size, "inputs": inputs, "steps": steps,
+    naive_inputs = base_inputs[: args.naive]
+    check_input(cons, spec, naive_inputs[0])
+    t = time.process_time()
+    assert all(check_input(cons, spec, inp) is None for inp in naive_inputs)
+    t_naive = time.process_time() - t
+    return {"naive_inputs": len(naive_inputs) / t_naive,
+            "claim": cid, "variant": cons.variant, "n": size, "inputs": inputs, "steps": steps,
             "check_inputs": inputs / t_check, "check_steps": steps / t_check,
             "kernel_inputs": inputs / t_kernel, "kernel_steps": steps / t_kernel,
             "kernel_share": t_kernel / t_check, "base_inputs": len(base_inputs) / t_base,
@@ -203,6 +215,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--batch", type=int, default=2048)
     ap.add_argument("--baseline", type=int, default=256, help="inputs of the per-input baseline (default 256)")
     ap.add_argument("--claims", nargs="*", default=None, help="claim ids (default: all eight)")
+    ap.add_argument("--naive", type=int, default=64, help="inputs of the naive exact replay (default 64)")
+    ap.add_argument("--guard", type=float, default=None,
+                    help="exit 1 when a claim checks fewer than this many times the naive replay's inputs/s")
     args = ap.parse_args(argv)
     if not native_available():
         print("no working C compiler: the batch path needs the native kernel", file=sys.stderr)
@@ -224,7 +239,7 @@ def main(argv: list[str] | None = None) -> int:
     print()
     head = ["claim", "variant", "n", "inputs", "checker inputs/s", "checker steps/s", "µs/input", "kernel",
             "kernel inputs/s", "kernel steps/s", "kernel µs/input", "kernel share", "per-input baseline inputs/s",
-            "ratio", "kernel ops/s", "% of the C loop"]
+            "ratio", "naive exact replay inputs/s", "÷ naive", "kernel ops/s", "% of the C loop"]
     print("| " + " | ".join(head) + " |")
     print("|" + "---|" * len(head))
     for r in rows:
@@ -232,9 +247,16 @@ def main(argv: list[str] | None = None) -> int:
                  fmt(r["check_steps"]), f"{r['us_check']:.1f}", r["opt"], fmt(r["kernel_inputs"]),
                  fmt(r["kernel_steps"]),
                  f"{r['us_kernel']:.1f}", f"{100 * r['kernel_share']:.0f}%", fmt(r["base_inputs"]),
-                 f"{r['check_inputs'] / r['base_inputs']:.1f}×", f"{r['kernel_ops'] / 1e9:.2f} G",
+                 f"{r['check_inputs'] / r['base_inputs']:.1f}×", fmt(r["naive_inputs"]),
+                 f"{r['check_inputs'] / r['naive_inputs']:.0f}×", f"{r['kernel_ops'] / 1e9:.2f} G",
                  f"{100 * r['kernel_ops'] / limit:.0f}%"]
         print("| " + " | ".join(cells) + " |")
+    if args.guard is not None:
+        low = [r for r in rows if r["check_inputs"] / r["naive_inputs"] < args.guard]
+        for r in low:
+            print(f"guard: {r['claim']} n={r['n']} checks {r['check_inputs'] / r['naive_inputs']:.0f}× the naive "
+                  f"exact replay's inputs/s, below {args.guard:g}×", file=sys.stderr)
+        return 1 if low else 0
     return 0
 
 

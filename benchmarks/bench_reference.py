@@ -10,6 +10,15 @@ For every ``Reference`` of the paper's claims (``StepwiseSpec.reference`` with a
 numpy (``Reference.batch``: one batch, best of 3) and read in Python (``Reference(inp)``, one input at a time,
 time-boxed to ``--per-input-seconds``). Printed: microseconds per input each way and their ratio. Every figure
 is measured, none is stored.
+
+``--against DIR`` also times the claims' batch references (``SPEC.reference_batch`` of each claim module, on the
+same words) in a checkout ``DIR`` of an older version, in a subprocess with ``PYTHONPATH=DIR``, and in this one:
+the version before references were read from one transition (commit ``d176ceb``) had them vectorised by hand,
+so the column *÷ hand* is the batched reading's cost against the hand-written code it replaced (the target is
+1.2×). Both columns are measured in the same run::
+
+    git worktree add /tmp/old d176ceb
+    python benchmarks/bench_reference.py --against /tmp/old
 """
 
 from __future__ import annotations
@@ -21,6 +30,45 @@ from typing import Any
 import numpy as np
 
 from symcot.inputs.batch import TreeBatch, WordBatch, unrank_words
+
+#: ``(reference, claim module, batch kind)``: the claim whose ``SPEC.reference_batch`` reads each reference.
+SPECS = [("DFS", "thm_cotdfs", "tree"), ("Strahler fold", "thm_cottreestrahler", "tree"),
+         ("Dijkstra", "thm_cotdijkstra", "tree"), ("BFS width", "thm_cotwidoftree", "tree"),
+         ("Algorithm 1", "thm_cotpathtotree", "word"), ("fold along w", "thm_cotpathstrahler", "word"),
+         ("width along w", "thm_cotwidofpath", "word")]
+
+#: Run in this process and in the older checkout's: µs per input of each claim's ``SPEC.reference_batch``.
+SPEC_TIMER = """
+import importlib, json, sys, time
+from symcot.inputs.batch import tree_batch, word_batch
+size, count = int(sys.argv[1]), int(sys.argv[2])
+out = {}
+for name, mod, kind in json.loads(sys.argv[3]):
+    spec = importlib.import_module("proofs.cot_path_to_tree." + mod).SPEC
+    make = tree_batch if kind == "tree" else word_batch
+    spec.reference_batch(make(size, 0, 8))
+    best = float("inf")
+    for _ in range(5):
+        b = make(size, 0, count)
+        t = time.process_time()
+        spec.reference_batch(b)
+        best = min(best, time.process_time() - t)
+    out[name] = 1e6 * best / count
+print(json.dumps(out))
+"""
+
+
+def spec_times(size: int, count: int, path: str | None) -> dict[str, float]:
+    """µs per input of each claim's batch reference, here (``path=None``) or in the checkout at ``path``."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    env = dict(os.environ, PYTHONPATH=path or os.getcwd())
+    res = subprocess.run([sys.executable, "-c", SPEC_TIMER, str(size), str(count), json.dumps(SPECS)],
+                         capture_output=True, text=True, env=env, cwd=path or os.getcwd(), check=True)
+    return dict(json.loads(res.stdout.strip().splitlines()[-1]))
 
 
 def _best(f: Any, reps: int = 3) -> float:
@@ -48,7 +96,16 @@ def main() -> None:
     ap.add_argument("--size", type=int, default=13, help="vertices (a Dyck word has 2(size - 1) letters)")
     ap.add_argument("--inputs", type=int, default=4096)
     ap.add_argument("--per-input-seconds", type=float, default=5.0)
+    ap.add_argument("--against", default=None, metavar="DIR",
+                    help="also time the claims' batch references in the older checkout DIR (module docstring)")
     args = ap.parse_args()
+    if args.against:
+        here, hand = spec_times(args.size, args.inputs, None), spec_times(args.size, args.inputs, args.against)
+        print(f"{args.inputs} inputs of {args.size} vertices; µs per input of SPEC.reference_batch (CPU, best of 5)")
+        print(f"{'reference':16s} {'here':>9s} {'in ' + args.against:>16s} {'÷ hand':>7s}")
+        for name, _, _ in SPECS:
+            print(f"{name:16s} {here[name]:9.2f} {hand[name]:16.2f} {here[name] / hand[name]:6.2f}×")
+        print()
     from proofs.cot_path_to_tree.algorithms.batched.dfs import DFS_REFERENCE, STRAHLER_REFERENCE
     from proofs.cot_path_to_tree.algorithms.batched.dijkstra import BFS_WIDTH_REFERENCE, DIJKSTRA_REFERENCE
     from proofs.cot_path_to_tree.algorithms.batched.paths import ALG1_REFERENCE, FOLD_REFERENCE, WIDTH_REFERENCE

@@ -43,6 +43,69 @@ def _rows(*xs: Any) -> bool:
     return any(isinstance(x, np.ndarray) for x in xs)
 
 
+class Tagged:
+    """A leaf whose row values are integers or hashable objects (a sentinel such as ``∞``), coded without a loop.
+
+    Row ``r`` is the object of code ``tags[r]`` (:func:`_intern`'s, plus one) where ``tags[r] > 0``, else the integer
+    ``ints[r]``; ``codes`` is ``(B, 2)``: ``[tag, integer]``. Equal codes mean equal values (in every batch, as
+    :func:`_codes` requires); an integer-valued object gets its own code, so equal values may have two codes (their
+    tokens are then built twice, equal). :meth:`Elementwise.ite` makes one where a branch is such an object, in place
+    of an object array that :func:`_codes` would intern element by element.
+    """
+
+    def __init__(self, tags: np.ndarray, ints: np.ndarray):
+        self.tags, self.ints = tags, ints
+
+    @property
+    def codes(self) -> np.ndarray:
+        """``(B, 2)`` int64: the tag and the integer of every row."""
+        return np.stack([self.tags, self.ints], axis=1)
+
+    def value(self, r: int) -> Any:
+        """Row ``r``'s value."""
+        tag = int(self.tags[r])
+        return _OBJECTS[tag - 1] if tag else int(self.ints[r])
+
+    @staticmethod
+    def parts(x: Any, batch: int) -> tuple[Any, Any] | None:
+        """``x`` (an integer or integer array, an object, a :class:`Tagged`) as its tags and integers.
+
+        Each is a number or a ``(B,)`` array; ``None``: not representable.
+        """
+        if isinstance(x, Tagged):
+            return x.tags, x.ints
+        if isinstance(x, np.ndarray):
+            if x.dtype.kind not in "iub" or x.shape not in ((batch,), ()):
+                return None
+            return 0, x.astype(np.int64)
+        if isinstance(x, (int, np.integer)):  # bool included
+            return 0, int(x)
+        try:
+            return _intern(x) + 1, 0
+        except TypeError:  # not hashable
+            return None
+
+
+def _tagged_where(cond: np.ndarray, a: Any, b: Any) -> Tagged | None:
+    """``np.where(cond, a, b)`` as a :class:`Tagged` leaf where a branch is an object or one (else ``None``)."""
+    if cond.ndim != 1 or not any(isinstance(x, Tagged) or not _plain(x) for x in (a, b)):
+        return None
+    pa, pb = Tagged.parts(a, len(cond)), Tagged.parts(b, len(cond))
+    if pa is None or pb is None:
+        if isinstance(a, Tagged) or isinstance(b, Tagged):
+            raise NotImplementedError("a choice between a tagged leaf and a value it cannot hold: input by input")
+        return None
+    return Tagged(np.where(cond, pa[0], pb[0]).astype(np.int64, copy=False),
+                  np.where(cond, pa[1], pb[1]).astype(np.int64, copy=False))
+
+
+def _plain(x: Any) -> bool:
+    """A value ``np.where`` keeps numeric: a Python or numpy number or boolean, or an array that is not of objects."""
+    if isinstance(x, np.ndarray):
+        return x.dtype.kind != "O"
+    return isinstance(x, (int, float, np.number, np.bool_))
+
+
 class Elementwise(Concrete):
     """Concrete values of which some may be a batch's rows (``(B,)`` arrays): the condition builders act row by row.
 
@@ -59,7 +122,8 @@ class Elementwise(Concrete):
     def ite(cond: Any, a: Any, b: Any) -> Any:
         """``a`` if ``cond`` else ``b``, row by row."""
         if isinstance(cond, np.ndarray):
-            return np.where(cond, a, b)
+            tagged = _tagged_where(cond, a, b)
+            return tagged if tagged is not None else np.where(cond, a, b)
         return a if cond else b
 
     @staticmethod
@@ -150,38 +214,81 @@ def _codes(leaf: Any, batch: int) -> np.ndarray:
 
 
 def _all_codes(leaves: list[Any], batch: int) -> np.ndarray:
-    """The leaves' codes side by side, ``(B, K)`` int64 (integer arrays stacked in one call)."""
-    if all(isinstance(x, np.ndarray) and x.dtype.kind in "iub" and x.shape == (batch,) for x in leaves):
-        return np.stack(leaves, axis=1).astype(np.int64)
-    return np.concatenate([_codes(leaf, batch) for leaf in leaves], axis=1)
+    """The leaves' codes as columns of the rows, ``(K, B)`` int64: code ``k`` of every row is one contiguous line."""
+    columns: list[np.ndarray] = []
+    for x in leaves:
+        if isinstance(x, np.ndarray) and x.dtype.kind in "iub" and x.shape == (batch,):
+            columns.append(x)
+        elif isinstance(x, Tagged):  # its two columns, without stacking them first
+            columns += [np.broadcast_to(x.tags, (batch,)), np.broadcast_to(x.ints, (batch,))]
+        else:
+            columns += list(_codes(x, batch).T)
+    out = np.empty((len(columns), batch), dtype=np.int64)
+    for k, c in enumerate(columns):
+        out[k] = c
+    return out
 
 
-#: Odd 64-bit multipliers for hashing code rows (collisions are detected, then rows are compared whole).
-_MIX = np.array([0x9E3779B97F4A7C15, 0xC2B2AE3D27D4EB4F, 0x165667B19E3779F9, 0xD6E8FEB86659FD93],
-                dtype=np.uint64)
+#: Odd 64-bit multipliers for hashing code rows, one per code (collisions are detected, then rows are compared
+#: whole). Drawn from splitmix64, so that no small combination of them cancels, as one of an arithmetic
+#: progression would (``c_0 + c_12 = c_4 + c_8``: rows of 0/1 codes colliding often).
+_MULTIPLIERS: dict[int, np.ndarray] = {}
+
+
+def _multipliers(k: int) -> np.ndarray:
+    """The first ``k`` hash multipliers (splitmix64's outputs from the seed 0, made odd), computed once."""
+    got = _MULTIPLIERS.get(k)
+    if got is not None:
+        return got
+    out = np.empty(k, dtype=np.uint64)
+    x = 0
+    mask = (1 << 64) - 1
+    for i in range(k):
+        x = (x + 0x9E3779B97F4A7C15) & mask
+        z = x
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & mask
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & mask
+        out[i] = (z ^ (z >> 31)) | 1
+    _MULTIPLIERS[k] = out
+    return out
 
 
 def _distinct_rows(codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """``(first row of each distinct code row, class of every row)``: by a 64-bit hash, checked exactly."""
-    k = codes.shape[1]
-    mult = (_MIX[np.arange(k) % len(_MIX)] + np.arange(k, dtype=np.uint64) * np.uint64(2)) | np.uint64(1)
+    """``(first row of each distinct code row, class of every row)`` of codes ``(B, K)`` (:func:`_distinct_columns`)."""
+    return _distinct_columns(np.ascontiguousarray(codes.T))
+
+
+def _distinct_columns(cols: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``(first row of each distinct code row, class of every row)`` of codes ``(K, B)``: by a 64-bit hash, exactly.
+
+    Rows with equal hashes are compared code by code; if two differ (a collision), the rows are compared whole.
+    """
+    k = cols.shape[0]
+    mult = _multipliers(k)
     with np.errstate(over="ignore"):
-        h = (codes.astype(np.uint64) * mult).sum(axis=1, dtype=np.uint64)
+        h = (np.ascontiguousarray(cols, dtype=np.int64).view(np.uint64) * mult[:, None]).sum(axis=0, dtype=np.uint64)
     _, first, inverse = np.unique(h, return_index=True, return_inverse=True)
     inverse = inverse.ravel()
-    if (codes[first][inverse] == codes).all():
+    if (cols[:, first[inverse]] == cols).all():
         return first, inverse
-    packed = codes.view(np.dtype((np.void, codes.dtype.itemsize * k))).ravel()  # a collision: compare whole rows
+    rows = np.ascontiguousarray(cols.T)  # a collision: compare whole rows
+    packed = rows.view(np.dtype((np.void, rows.dtype.itemsize * k))).ravel()
     _, first, inverse = np.unique(packed, return_index=True, return_inverse=True)
     return first, inverse.ravel()
 
 
 #: Codes of the object leaves' values: one per distinct value in this process (equal values, one code).
 _INTERNED: dict[Any, int] = {}
+#: The values by their codes.
+_OBJECTS: list[Any] = []
 
 
 def _intern(x: Any) -> int:
-    return _INTERNED.setdefault(x, len(_INTERNED))
+    code = _INTERNED.get(x)
+    if code is None:
+        code = _INTERNED[x] = len(_OBJECTS)
+        _OBJECTS.append(x)
+    return code
 
 
 def _value(leaf: Any, r: int) -> Any:
@@ -216,12 +323,12 @@ def batch_prompt(keys: list[tuple[Any, Any]], token: Callable[[Any], list[Any]],
             index[:, p] = len(tokens)
             tokens.append(token(tpl))
             continue
-        codes = np.ascontiguousarray(_all_codes(leaves, batch))
-        first, inverse = _distinct_rows(codes)
+        codes = _all_codes(leaves, batch)
+        first, inverse = _distinct_columns(codes)
         index[:, p] = len(tokens) + inverse
         known = cache.setdefault(tpl, {})  # this position's tokens by their leaves' codes
         for r in first.tolist():
-            ck = codes[r].tobytes()
+            ck = codes[:, r].tobytes()
             tok = known.get(ck)
             if tok is None:
                 tok = known[ck] = token(_fill(tpl, [_value(leaf, r) for leaf in leaves]))

@@ -184,9 +184,9 @@ class DigraphColumns:
         self.memo = memo
 
     def adjacency(self) -> list[list[np.ndarray]]:
-        """``A[u][v]`` of every row (0/1 int64 columns)."""
-        a = self._adj.astype(np.int64)
-        return [[a[:, u, v] for v in range(self.n)] for u in range(self.n)]
+        """``A[u][v]`` of every row (0/1 int64 columns, each contiguous: the matrices transposed once, rows last)."""
+        a = np.ascontiguousarray(np.moveaxis(self._adj, 0, -1), dtype=np.int64)
+        return [[a[u, v] for v in range(self.n)] for u in range(self.n)]
 
     def out_arcs(self) -> tuple[RaggedArcs, ...]:
         """Per vertex, its out-arcs with their weights (1) in every row."""

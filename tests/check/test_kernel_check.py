@@ -302,3 +302,53 @@ def test_verdicts_equal_exact_replay_up_to_9_vertices(cid, cons, spec, kind):
             assert got.failure is None and got.checked == batch.count
         else:
             assert got.failure[0] == want[0] and got.failure[2] == want[1]
+
+
+def _per_input(what):
+    def refuse(*args, **kwargs):
+        raise AssertionError(f"the batched check called the per-input {what}")
+    return refuse
+
+
+def test_a_reach_family_is_checked_from_the_batch_readings_alone(monkeypatch):
+    """No per-input reference, prompt, expected table or input object on the batched path of a passing family.
+
+    The spot check (the few rows prepared per input on purpose) is switched off; everything else must come from
+    the batch readings of the one statement. Only row 0 is made an input object (the decoder's sizes and λ).
+    """
+    from symcot.algorithms.reference import Reference
+    from symcot.check import kernel_check
+    from symcot.constructions.base import Construction
+    from symcot.inputs.batch import TreeBatch, WordBatch
+
+    passing = []
+    for cid, cons, spec, kind in CHECKS:  # the variants whose families up to 7 vertices pass, found beforehand
+        checker = BatchedChecker(cons, spec)
+        if all(checker.check_batch(_batch(kind, size)).failure is None for size in range(2, 8)):
+            passing.append((cid, cons, spec, kind))
+    assert {cid for cid, *_ in passing} >= {cid for cid, *_ in ONE}  # every claim has a variant that passes
+    items = []
+    for cls in (TreeBatch, WordBatch):
+        item = cls.item
+
+        def counted(self, i, item=item):
+            items.append(i)
+            return item(self, i)
+        monkeypatch.setattr(cls, "item", counted)
+    monkeypatch.setattr(Reference, "__call__", _per_input("reference"))
+    monkeypatch.setattr(Reference, "run", _per_input("reference run"))
+    monkeypatch.setattr(Construction, "prompt", _per_input("prompt"))
+    monkeypatch.setattr(Construction, "expected", _per_input("expected values"))
+    monkeypatch.setattr(Construction, "expected_table", _per_input("expected table"))
+    monkeypatch.setattr(kernel_check, "_spot_rows", lambda count: [])
+    for cid, cons, spec, kind in passing:
+        checker = BatchedChecker(cons, spec)
+        for size in range(2, 8):
+            batch = _batch(kind, size)
+            dec = checker._concrete(batch.item(0))
+            kernel = checker.engine(dec).native_kernel(1, "-O0")
+            items.clear()
+            out = kernel_check.check_input_batch(cons, spec, batch, dec, kernel)
+            assert out.failure is None and out.checked == batch.count and out.exact_rows == 0, (cid, size)
+            assert set(items) <= {0} and len(items) <= 2, (cid, cons.variant, size, items)
+

@@ -69,7 +69,7 @@ def test_rows_are_grouped_exactly_even_when_their_hashes_collide(monkeypatch):
     codes = np.array([[3, 0], [0, 1], [3, 0], [2, 2]], dtype=np.int64)
     first, inverse = pb._distinct_rows(codes)
     assert (codes[first][inverse] == codes).all() and len(first) == 3
-    monkeypatch.setattr(pb, "_MIX", np.zeros(4, dtype=np.uint64))  # multipliers 1, 3: (3, 0) and (0, 1) collide
+    monkeypatch.setattr(pb, "_multipliers", lambda k: np.zeros(k, dtype=np.uint64))  # every hash 0: all collide
     first, inverse = pb._distinct_rows(codes)
     assert (codes[first][inverse] == codes).all() and len(first) == 3
 
@@ -88,3 +88,51 @@ def test_elementwise_conditions_act_row_by_row_and_as_python_on_python_values():
     assert c.set(lambda j: j > 0, 3) == frozenset({1, 2})
     bp = batch_prompt([("x", ("x", s))], lambda k: [sorted(k[1])], 3)  # a set over rows is a leaf
     assert [bp.tokens[j] for j in bp.index[:, 0].tolist()] == [[[0, 1]], [[0]], [[0, 1]]]
+
+
+def test_a_choice_between_integers_and_a_sentinel_is_a_tagged_leaf_with_each_rows_value():
+    inf = object()
+    c = pb.Elementwise({})
+    arc = np.array([True, False, True])
+    leaf = c.ite(arc, 2, inf)
+    assert isinstance(leaf, pb.Tagged)
+    assert [leaf.value(r) for r in range(3)] == [2, inf, 2]
+    nested = c.ite(np.array([False, False, True]), np.array([7, 8, 9]), leaf)  # a choice over a tagged leaf
+    assert [nested.value(r) for r in range(3)] == [2, inf, 9]
+    calls = []
+    bp = batch_prompt([("x", ("x", nested))], lambda k: calls.append(k) or [k], 3)
+    assert [bp.tokens[j][0] for j in bp.index[:, 0].tolist()] == [("x", 2), ("x", inf), ("x", 9)]
+    assert len(calls) == 3
+    assert bp.index[0, 0] != bp.index[1, 0]  # the integer 2 and the sentinel are told apart
+
+
+def test_codes_of_a_tagged_leaf_are_the_same_in_every_batch():
+    inf = object()
+    c = pb.Elementwise({})
+    cache: dict = {}
+    calls = []
+    for arc in (np.array([True, False]), np.array([False, True])):
+        batch_prompt([("x", ("x", c.ite(arc, 1, inf)))], lambda k: calls.append(k) or [k], 2, cache)
+    assert len(calls) == 2  # one token for 1 and one for the sentinel, across both batches
+
+
+def test_a_tagged_leaf_against_a_value_it_cannot_hold_is_left_to_the_input_by_input_check():
+    c = pb.Elementwise({})
+    leaf = c.ite(np.array([True, False]), 1, object())
+    with pytest.raises(NotImplementedError):
+        c.ite(np.array([True, True]), leaf, np.array([0.5, 1.5]))
+    plain = c.ite(np.array([True, False]), 1, 2)  # integers alone: a plain array, as before
+    assert isinstance(plain, np.ndarray) and plain.tolist() == [1, 2]
+
+
+def test_rows_of_zeros_and_ones_do_not_collide_under_the_hash():
+    rows = np.zeros((2, 16), dtype=np.int64)
+    rows[0, [0, 12]] = 1
+    rows[1, [4, 8]] = 1  # with multipliers in arithmetic progression these two rows would collide
+    mult = pb._multipliers(16)
+    with np.errstate(over="ignore"):
+        hashes = (rows.view(np.uint64) * mult).sum(axis=1, dtype=np.uint64)
+    assert hashes[0] != hashes[1]
+    assert (mult % 2 == 1).all() and pb._multipliers(16) is mult
+    first, inverse = pb._distinct_rows(rows)
+    assert len(first) == 2 and sorted(inverse.tolist()) == [0, 1]  # two classes (ordered by hash)

@@ -16,6 +16,7 @@ the form its values take:
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -98,9 +99,25 @@ class MatrixRows:
         self.src = np.asarray(sources, dtype=np.int64).reshape(-1, 1)
         self.rows = np.arange(self.batch)[:, None]
         self._all = np.arange(self.n)
+        self._last: tuple[Any, Any, np.ndarray] | None = None
 
     def entry(self, i: np.ndarray | int, j: np.ndarray | int) -> np.ndarray:
-        """Row ``b``'s entries ``[i, j]`` (columns ``(B, 1)`` or index rows ``(1, k)``, broadcast); 0 outside."""
+        """Row ``b``'s entries ``[i, j]`` (columns ``(B, 1)`` or index rows ``(1, k)``, broadcast); 0 outside.
+
+        The last answer is kept, read-only: a step that reads the same entries again (the same ``i`` and ``j`` array
+        objects, which this holds on to; a transition's step never writes into its values) gets it without a second
+        gather.
+        """
+        last = self._last
+        if last is not None and last[0] is i and last[1] is j:
+            return last[2]
+        got = self._entry(i, j)
+        if isinstance(i, np.ndarray) and isinstance(j, np.ndarray):
+            got.flags.writeable = False
+            self._last = (i, j, got)
+        return got
+
+    def _entry(self, i: np.ndarray | int, j: np.ndarray | int) -> np.ndarray:
         if np.shape(i) == (self.batch, 1) and np.shape(j) == (1, self.n) and (np.asarray(j)[0] == self._all).all():
             # row i of every row's matrix, every column: one gather
             i = np.asarray(i)[:, 0]

@@ -31,6 +31,7 @@ class NumpyOps:
         self.aux: dict[str, np.ndarray] = {}
         #: The index ``τ`` of the states being read (the same in every row still running).
         self.step = 0
+        self._ranges: dict[int, np.ndarray] = {}
 
     def col(self, x: Any) -> np.ndarray:
         """``x`` as a column ``(B, 1)`` (a number, a ``(B,)`` or a ``(B, 1)`` array)."""
@@ -70,10 +71,12 @@ class NumpyOps:
 
     def at(self, arr: np.ndarray, i: Any, default: Any = -1) -> np.ndarray:
         """Row ``b``: ``arr[b, i]`` (``i`` a column or a row of indices); ``default`` outside the range."""
+        size = arr.shape[1]
+        if i is self._ranges.get(size) and arr.shape[0] == self.batch:  # the whole index range: arr itself
+            return arr
         i = np.asarray(i)
         if i.ndim < 2:
             i = self.col(i)
-        size = arr.shape[1]
         ok = (i >= 0) & (i < size)
         got = arr[self.rows, np.where(ok, i, 0)]
         return np.where(ok, got, np.asarray(default, dtype=arr.dtype))
@@ -87,7 +90,13 @@ class NumpyOps:
         return out
 
     def _range(self, index: Index) -> np.ndarray:
-        return np.arange(int(index.size(self.g)))[None, :]
+        """The index range as a row ``(1, size)`` (one array per size: :meth:`at` knows it by identity)."""
+        size = int(index.size(self.g))
+        got = self._ranges.get(size)
+        if got is None:
+            got = self._ranges[size] = np.arange(size)[None, :]
+            got.flags.writeable = False
+        return got
 
     def array(self, index: Index, f: Callable[[Any], Any]) -> np.ndarray:
         """``(B, size)``: column ``j`` is ``f(j)``."""
@@ -154,6 +163,34 @@ def _shaped(o: NumpyOps, tr: Transition, s: State) -> State:
     return out
 
 
+class _History:
+    """Every step's value of the kept state variables, written into arrays ``(B, capacity, size)`` as the run goes.
+
+    A variable not kept holds its last value only (``(B, 1, size)``).
+    """
+
+    def __init__(self, s: State, kept: Collection[str], capacity: int):
+        self.kept = kept
+        self.arrays: dict[str, np.ndarray] = {}
+        for k, v in s.items():
+            out = np.empty((v.shape[0], capacity if k in kept else 1, *v.shape[1:]), dtype=v.dtype)
+            out[:, 0] = v
+            self.arrays[k] = out
+
+    def put(self, step: int, s: State) -> None:
+        """The state at ``step``."""
+        for k, v in s.items():
+            arr = self.arrays[k]
+            if arr.dtype != v.dtype:  # a step widened the variable's type
+                arr = self.arrays[k] = arr.astype(np.result_type(arr.dtype, v.dtype))
+            arr[:, step if k in self.kept else 0] = v
+
+    def get(self, name: str, steps: int) -> np.ndarray:
+        """The values of the first ``steps`` states (the last one only if ``name`` is not kept)."""
+        arr = self.arrays[name]
+        return arr[:, :steps] if name in self.kept else arr
+
+
 def run_batch(tr: Transition, g: Any, batch: int, bound: int, keep: Collection[str] | None = None) -> BatchRun:
     """The runs of a batch (``g``: the batch's symbols); rows that stop keep their last state.
 
@@ -163,7 +200,7 @@ def run_batch(tr: Transition, g: Any, batch: int, bound: int, keep: Collection[s
     kept = {v.name for v in tr.state} if keep is None else set(keep)
     o = NumpyOps(tr, g, batch)
     s = _shaped(o, tr, checked_state(tr, tr.init(o, g), "init"))
-    hist: dict[str, list[np.ndarray]] = {k: [v] for k, v in s.items()}
+    hist = _History(s, kept, bound + 1)
     aux: dict[str, list[np.ndarray]] = {a.name: [] for a in tr.aux}
     lengths = np.ones(batch, dtype=np.int64)
     alive = o.col(tr.running(o, g, StateView(s))).astype(bool)
@@ -173,15 +210,13 @@ def run_batch(tr: Transition, g: Any, batch: int, bound: int, keep: Collection[s
             raise RuntimeError(f"{tr.name} runs past {bound} steps on a batch")
         o.aux, o.step = {}, steps - 1
         new = _shaped(o, tr, checked_state(tr, tr.step(o, g, StateView(s)), "step"))
-        s = new if alive.all() else {k: np.where(alive, new[k], s[k]) for k in s}
+        everyone = bool(alive.all())
+        s = new if everyone else {k: np.where(alive, new[k], s[k]) for k in s}
         for a in tr.aux:
             dflt = False if a.sort == "bool" else -1
-            aux[a.name].append(np.where(alive, o.col(o.aux.get(a.name, dflt)), dflt)[:, 0])
-        for k, v in s.items():
-            if k in kept:
-                hist[k].append(v)
-            else:
-                hist[k][0] = v
+            got = o.col(o.aux.get(a.name, dflt))
+            aux[a.name].append(got[:, 0] if everyone else np.where(alive, got, dflt)[:, 0])
+        hist.put(steps, s)
         lengths += alive[:, 0]
         steps += 1
         o.step = steps - 1
@@ -193,7 +228,7 @@ def run_batch(tr: Transition, g: Any, batch: int, bound: int, keep: Collection[s
         out_aux[a.name] = np.stack(cols[:steps], axis=1)
     states = {}
     for v in tr.state:
-        st = np.stack(hist[v.name], axis=1)
+        st = hist.get(v.name, steps)
         states[v.name] = st[:, :, 0] if v.index is None else st
     return BatchRun(lengths, states, out_aux)
 

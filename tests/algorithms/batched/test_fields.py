@@ -43,3 +43,18 @@ def test_matrix_rows_read_each_rows_entry_and_zero_outside():
     assert m.entry(np.array([[-1], [2]]), 0).tolist() == [[0], [0]]
     assert m.entry(0, np.arange(2)[None, :]).tolist() == [[0, 1], [4, 5]]  # a row of indices: every j
     assert m.n == 2 and m.batch == 2 and m.src.tolist() == [[0], [1]]
+
+
+def test_matrix_rows_gather_the_same_entries_once_and_hand_them_out_read_only():
+    import numpy as np
+    import pytest
+
+    from symcot.algorithms.batched.fields import MatrixRows
+
+    m = MatrixRows(np.arange(8).reshape(2, 2, 2), np.array([0, 1]))
+    i, j = np.array([[1], [0]]), np.arange(2)[None, :]
+    first = m.entry(i, j)
+    assert m.entry(i, j) is first and first.tolist() == [[2, 3], [4, 5]]
+    assert m.entry(np.array([[1], [0]]), j) is not first  # equal values, another object: gathered again
+    with pytest.raises(ValueError):
+        first[0, 0] = 7  # read-only: a caller cannot change what the next read gets

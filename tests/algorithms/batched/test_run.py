@@ -34,3 +34,27 @@ def test_a_batch_that_does_not_stop_is_refused():
 
     with pytest.raises(RuntimeError, match="runs past"):
         run_batch(replace(TOY, running=lambda o, g, s: s.level >= 0), BatchWeights(np.array([[1, 1]])), 1, 5)
+
+
+def test_the_whole_index_range_reads_the_array_itself_and_other_rows_gather():
+    o = NumpyOps(TOY, BatchWeights(np.array([[2, 0, 1], [0, 0, 0]])), 2)
+    arr = np.array([[10, 11, 12], [20, 21, 22]])
+    seen = []
+    o.array(TOY.state[1].index, lambda j: seen.append(j) or j)
+    j = seen[0]  # the row array() hands its function
+    assert o.at(arr, j) is arr  # the range itself: no gather
+    shifted = o.at(arr, j + 1)  # another row of indices: gathered, -1 outside
+    assert shifted.tolist() == [[11, 12, -1], [21, 22, -1]]
+    assert not j.flags.writeable
+
+
+def test_a_variable_whose_type_widens_keeps_every_step_in_the_wider_type():
+    from dataclasses import replace
+
+    from symcot.algorithms.transition import StateVar
+
+    tr = replace(TOY, state=(*TOY.state, StateVar("w", doc="0, then 1.5")),
+                 init=lambda o, g: {**TOY.init(o, g), "w": 0},
+                 step=lambda o, g, s: {**TOY.step(o, g, s), "w": 1.5})
+    r = run_batch(tr, BatchWeights(np.array([[2, 0, 1]])), 1, 100)
+    assert r.states["w"].dtype == np.float64 and r.states["w"][0, 0] == 0 and r.states["w"][0, 1] == 1.5

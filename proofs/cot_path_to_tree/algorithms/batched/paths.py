@@ -60,7 +60,8 @@ def alg1_fields(r: BatchRun, g: WordRows) -> Fields:
     """The fields of :func:`algorithm1_batch` from a batch run of ALG1."""
     words = g.words
     b, length, m = g.batch, g.T, g.m
-    a = r.states["Aw"].reshape(b, length + 1, m, m).astype(np.int8)
+    aw = r.states["Aw"]
+    a = (aw.view(np.int8) if aw.dtype == np.bool_ else aw.astype(np.int8)).reshape(b, length + 1, m, m)
     i, par = r.states["i"], r.states["par"]
     if length:
         here = np.clip(i[:, :-1], 0, m - 1)
