@@ -100,7 +100,6 @@ class Construction:
     lam_fixed: Any = None
     _cache: dict[Any, ConcreteDecoder] = field(default_factory=dict, repr=False)
     _tokens: dict[Any, list[Any]] = field(default_factory=dict, repr=False)
-    _keys: dict[Any, list[tuple[str, Hashable]]] = field(default_factory=dict, repr=False)
     _batch_tokens: dict[Any, dict[Any, dict[bytes, list[Any]]]] = field(default_factory=dict, repr=False)
     #: ``token_keys`` of the inputs prompted so far (shared with :meth:`with_lambda`'s copies: keys hold no λ).
     _keys: dict[Any, list[tuple[str, Hashable]]] = field(default_factory=dict, repr=False)
@@ -214,7 +213,7 @@ class Construction:
         """A copy with ``λ = value`` on every input (``symcot.ir.lam`` itself keeps λ symbolic)."""
         c = copy.copy(self)
         c.lam_fixed = _exact_lambda(value)
-        c._cache, c._tokens, c._batch_tokens, c._keys = {}, {}, {}, {}
+        c._cache, c._tokens, c._batch_tokens = {}, {}, {}
         return c
 
     @property
@@ -247,26 +246,8 @@ class Construction:
         self.validate(inp)
         cl = self.concrete(inp).layout
         lam_value = self.lam_value(inp)
-        keys = self._input_keys(inp)
+        keys = self.token_keys(inp)
         return Prompt([self.cached_token(cl, key, lam_value) for _, key in keys], [label for label, _ in keys])
-
-    def _input_keys(self, inp: Any) -> list[tuple[str, Hashable]]:
-        """:meth:`token_keys` of one input, read once per input (a λ scan prompts each input once per λ tried).
-
-        Kept for inputs that compare by value (a hashable input of a type that defines ``__eq__``) only, at most
-        :data:`TOKEN_CACHE_LIMIT` of them.
-        """
-        if type(inp).__eq__ is object.__eq__ and not isinstance(inp, tuple):
-            return self.token_keys(inp)
-        try:
-            keys = self._keys.get(inp)
-        except TypeError:  # not hashable
-            return self.token_keys(inp)
-        if keys is None:
-            if len(self._keys) > TOKEN_CACHE_LIMIT:
-                self._keys.clear()
-            keys = self._keys[inp] = self.token_keys(inp)
-        return keys
 
     def cached_token(self, cl: ConcreteLayout, key: Any, lam_value: Any) -> list[Any]:
         """:meth:`token` for ``key``, assembled once per (layout, λ, key) and shared, read-only.

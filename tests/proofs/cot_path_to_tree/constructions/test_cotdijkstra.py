@@ -269,9 +269,11 @@ def test_the_repaired_decoder_is_proved_for_every_n_and_every_positive_weight(P)
 def test_an_inputs_prompt_keys_are_read_once_for_every_lambda(monkeypatch):
     cons = DijkstraConstruction("repaired")
     inp = (Digraph(3, ((0, 1), (1, 2))), 0)
+    from symcot.constructions.alln import PromptStatement
+
     reads = []
-    original = DijkstraConstruction.token_keys
-    monkeypatch.setattr(DijkstraConstruction, "token_keys", lambda self, x: reads.append(x) or original(self, x))
+    original = PromptStatement.keys
+    monkeypatch.setattr(PromptStatement, "keys", lambda self, x: reads.append(x) or original(self, x))
     p7, p9 = cons.with_lambda(7).prompt(inp), cons.with_lambda(9).prompt(inp)
     assert len(reads) == 1  # the keys hold no λ
     assert p7.tokens != p9.tokens  # the tokens do (∞ is λ)
