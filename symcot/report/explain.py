@@ -6,7 +6,7 @@ from typing import Any
 
 from symcot.check.verdict import Verdict
 
-_PHASES = ("lemma", "fact", "base", "sum", "step", "stop", "statement")
+_PHASES = ("lemma", "fact", "size", "base", "sum", "step", "stop", "statement")
 
 
 _PAD = "        "

@@ -8,26 +8,11 @@ Each variant is right on every bit string up to length ``k`` and wrong after it:
   ``t < k``); first wrong on ``0^k 1``.
 """
 
-import importlib.util
-import sys
-from pathlib import Path
 
 from symcot import FFN, Attention, Decoder, Head, Layer, Layout, Map, Shift, n, value_space
+from tests.fixtures.examples import example
 
-EXAMPLE = Path(__file__).resolve().parents[3] / "docs" / "examples" / "prefix_sum" / "prefix_sum.py"
-
-
-def _load():
-    name = "symcot_tests_prefix_sum_example"
-    if name not in sys.modules:
-        spec = importlib.util.spec_from_file_location(name, EXAMPLE)
-        mod = importlib.util.module_from_spec(spec)
-        sys.modules[name] = mod
-        spec.loader.exec_module(mod)
-    return sys.modules[name]
-
-
-ps = _load()
+ps = example("prefix_sum")
 
 
 def capped(k):

@@ -1,9 +1,7 @@
 """The input families against the statement's domain facts: exactly the inputs the domain admits, or an error."""
 
 import dataclasses
-import importlib.util
 import itertools
-from pathlib import Path
 
 from proofs.cot_path_to_tree.constructions.cotdfs import DfsConstruction
 from proofs.cot_path_to_tree.thm_cotdfs import DIGRAPHS, SPEC
@@ -14,18 +12,9 @@ from symcot.inputs.family import Family
 from symcot.prove.alln.check import AllNCheck
 from symcot.prove.alln.domain import assumptions_of, check_domain, fact_symbols
 from symcot.prove.alln.kernel import ASSUMING, traced
+from tests.fixtures.examples import example
 
-_PATH = Path(__file__).resolve().parents[3] / "docs" / "examples" / "prefix_sum" / "prefix_sum.py"
-
-
-def _toy():
-    spec = importlib.util.spec_from_file_location("domain_prefix_sum", _PATH)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
-
-
-TOY = _toy()
+TOY = example("prefix_sum")
 
 
 def _bits(k, letters=(0, 1)):

@@ -6,8 +6,6 @@ never `proved`.
 """
 
 import dataclasses
-import importlib.util
-from pathlib import Path
 
 import pytest
 import z3
@@ -24,18 +22,9 @@ from symcot.prove.alln.concrete import witness_sizes
 from symcot.prove.alln.kernel import ASSUMING, assumptions, refusal, traced
 from symcot.prove.alln.prover import lambda_hypothesis
 from symcot.prove.alln.trace import TermFn, TraceError, is_traced, trace_statement
+from tests.fixtures.examples import example
 
-_PATH = Path(__file__).resolve().parents[3] / "docs" / "examples" / "prefix_sum" / "prefix_sum.py"
-
-
-def _toy():
-    spec = importlib.util.spec_from_file_location("kernel_prefix_sum", _PATH)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
-
-
-TOY = _toy()
+TOY = example("prefix_sum")
 
 
 def _stmt(**changes):

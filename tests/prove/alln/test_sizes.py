@@ -6,9 +6,6 @@ obligations hold vacuously once its index range is empty.
 """
 
 import dataclasses
-import importlib.util
-import sys
-from pathlib import Path
 
 import sympy as sp
 import z3
@@ -17,18 +14,11 @@ from symcot import FFN, AllNCheck, Attention, Decoder, Head, Layer, Layout, Map,
 from symcot.check.context import RunContext
 from symcot.constructions.encoding import const
 from symcot.prove.alln.sizes import is_size, layouts
-
-EXAMPLE = Path(__file__).resolve().parents[3] / "docs" / "examples" / "prefix_sum" / "prefix_sum.py"
+from tests.fixtures.examples import example
 
 
 def _example():
-    name = "prefix_sum_example_for_sizes"
-    if name not in sys.modules:
-        spec = importlib.util.spec_from_file_location(name, EXAMPLE)
-        mod = importlib.util.module_from_spec(spec)
-        sys.modules[name] = mod
-        spec.loader.exec_module(mod)
-    return sys.modules[name]
+    return example("prefix_sum")
 
 
 def _padded(pad, key_pad=None):
@@ -55,9 +45,16 @@ def _padded(pad, key_pad=None):
     return lambda: Padded("demo:prefixsum", f"pad {pad}", dec)
 
 
-def _row(pad, key_pad=None):
+def _row(pad, key_pad=None, concrete_size=2):
+    """The row at a concrete size whose witnesses (3, 4, 5 for 2) are below where the block's size turns negative."""
     m = _example()
-    return AllNCheck(_padded(pad, key_pad), m.SPEC, [m.BIT_STRINGS], timeout_s=10).run(RunContext("demo:prefixsum", 4))
+    return AllNCheck(_padded(pad, key_pad), m.SPEC, [m.BIT_STRINGS], timeout_s=10,
+                     concrete_size=concrete_size).run(RunContext("demo:prefixsum", concrete_size))
+
+
+def test_a_block_of_size_six_minus_n_fails_a_witness_run_at_the_default_concrete_size():
+    row = _row(6 - n, concrete_size=4)  # witnesses at 5, 6 and 9: the decoder cannot be built at 9
+    assert row.verdict == "error" and "block 'pad': size 6 - n is -3 at {n: 9}" in row.notes[-1]
 
 
 def _first(row):
