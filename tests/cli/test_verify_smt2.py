@@ -12,7 +12,10 @@ from symcot.prove.alln.context import Context
 from symcot.prove.alln.prover import AllNResult
 from symcot.prove.alln.smt2 import INDEX_NAME
 
-CONCRETE = {"inputs": 5, "facts_size": 3, "sizes_complete": 3}
+#: The concrete phase's record as the kernel makes it: witnesses at three sizes beyond it, the families the domain.
+CONCRETE = {"inputs": 5, "facts_size": 3, "sizes_complete": 3,
+            "witness": {"sizes": [5, 6, 9], "input": None, "inputs": 0},
+            "domain": {"sizes": [1, 2, 3], "family_inputs": 5, "universe_inputs": 5, "in_domain": 5, "assumed": []}}
 
 
 def _one_line_error(capsys):

@@ -63,8 +63,8 @@ def test_the_statement_holds_on_every_word_of_the_concrete_phase(thm, variant):
     assert rep.failure is None and rep.max_size == 5 and rep.inputs == 1 + 2 + 5 + 14
     assert rep.z3_reading_inputs == 1 + 2 + 5 and rep.fact_instances["fold-step"] > 0
     wit = check_witness(StrahlerPathConstruction(variant), all_n_statement(variant), thm.SPEC.reference,
-                        [NONEMPTY_DYCK_WORDS], 6)
-    assert wit.failure is None and wit.input["n"] == 6
+                        [NONEMPTY_DYCK_WORDS], [6, 7])
+    assert wit.failure is None and wit.sizes == [6, 7] and wit.input["n"] == 7
 
 
 @pytest.mark.parametrize("variant", PRINTED_KEY)
