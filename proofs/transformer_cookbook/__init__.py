@@ -30,6 +30,7 @@ LABELS: dict[str, tuple[str, bool]] = {
     "sec:identity-attention": ("section: zero Q, K, V and the residual pass the input unchanged", True),
     "sec:uniform-attention": ("section: zero Q, K and a diagonal V average chosen dimensions", True),
     "ch4:quadratic-maximization": ("section (no label; id ours): table lookup by s = 2 a_i j - j²", True),
+    "sec:tie-breaking": ("section: ±1/(j+1) on {0,1} scores makes AHAT simulate leftmost/rightmost UHAT", True),
 }
 
 #: The claim modules of this package, in the order ``symcot verify`` and ``symcot claims`` take them.
@@ -44,4 +45,5 @@ MODULES: tuple[str, ...] = (
     "ffnn_multiplication",
     "eq_gelu",
     "attention",
+    "attention_ties",
 )
