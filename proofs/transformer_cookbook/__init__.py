@@ -30,6 +30,8 @@ LABELS: dict[str, tuple[str, bool]] = {
     "sec:identity-attention": ("section: zero Q, K, V and the residual pass the input unchanged", True),
     "sec:uniform-attention": ("section: zero Q, K and a diagonal V average chosen dimensions", True),
     "ch4:quadratic-maximization": ("section (no label; id ours): table lookup by s = 2 a_i j - j²", True),
+    "ch4:predecessor": ("section (no label; id ours): periodic v_i and A make position i attend to i - 1", True),
+    "eq:maximising-attention": ("equation: v_i = (cos θ_i, sin θ_i, (-1)^i 10) and the score A v_i · v_j", True),
     "sec:tie-breaking": ("section: ±1/(j+1) on {0,1} scores makes AHAT simulate leftmost/rightmost UHAT", True),
 }
 
@@ -45,5 +47,6 @@ MODULES: tuple[str, ...] = (
     "ffnn_multiplication",
     "eq_gelu",
     "attention",
+    "attention_predecessor",
     "attention_ties",
 )
