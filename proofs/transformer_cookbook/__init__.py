@@ -11,8 +11,8 @@ Taylor expansions by SymPy, and the largest error of the GELU approximations by 
 #: The paper under check (read by the registry without importing this package).
 TITLE = "The Transformer Cookbook (draft)"
 SUBJECT = ("a draft of The Transformer Cookbook, LaTeX source at commit 582e0e1 (4 February 2025) of "
-           "pentagonalize/Transformer-Cookbook, chapter 3 (feed-forward networks), chapter 4 (self-attention) and "
-           "chapter 6 (layer normalisation)")
+           "pentagonalize/Transformer-Cookbook, chapter 3 (feed-forward networks), chapter 4 (self-attention), "
+           "chapter 5 (positional encodings) and chapter 6 (layer normalisation)")
 
 #: label -> what the draft labels with it, and whether it names a statement that can be checked. Every
 #: ``\\label`` of chapter 3 (the section labels name the recipes; ``eq:gelu`` is the tanh line of GELU's definition).
@@ -34,6 +34,9 @@ LABELS: dict[str, tuple[str, bool]] = {
     "ch4:predecessor": ("section (no label; id ours): periodic v_i and A make position i attend to i - 1", True),
     "eq:maximising-attention": ("equation: v_i = (cos θ_i, sin θ_i, (-1)^i 10) and the score A v_i · v_j", True),
     "sec:tie-breaking": ("section: ±1/(j+1) on {0,1} scores makes AHAT simulate leftmost/rightmost UHAT", True),
+    # chapter 5 (positional encodings): positions computed by uniform attention over a BOS (module positional)
+    "ch5:one-over-i": ("subsection (no label; id ours): 1/i by future-masked uniform attention and a BOS", True),
+    "ch5:i-over-n": ("subsection (no label; id ours): i/n by unmasked uniform attention and a BOS", True),
     # chapter 6 (layer normalisation): the recipes that give weights (module layernorm)
     "ch6:zero-mean": ("subsection (no label; id ours): x ‖ -x has mean 0, so LN only scales it", True),
     "ch6:normalize-pm1": ("subsection (no label; id ours): activations clipped to ±ε, then LN gives ±1", True),
@@ -55,5 +58,6 @@ MODULES: tuple[str, ...] = (
     "attention",
     "attention_predecessor",
     "attention_ties",
+    "positional",
     "layernorm",
 )

@@ -85,7 +85,7 @@ def _vectors(size: int) -> list[tuple[int, ...]]:
 VECTORS = _family("every nonzero x ∈ {-1,0,1,2}^d, d = n", _vectors)
 
 
-def proportional(x: Sequence[Fraction], y: Sequence[Fraction]) -> bool:
+def proportional(x: Sequence[Fraction | int], y: Sequence[Fraction | int]) -> bool:
     """Whether ``y = λ x`` for one ``λ > 0`` (exact; ``x ≠ 0``)."""
     k = next(i for i, v in enumerate(x) if v != 0)
     lam = Fraction(y[k]) / x[k]
