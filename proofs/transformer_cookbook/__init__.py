@@ -38,6 +38,8 @@ LABELS: dict[str, tuple[str, bool]] = {
     "ch5:one-over-i": ("subsection (no label; id ours): 1/i by future-masked uniform attention and a BOS", True),
     "ch5:i-over-n": ("subsection (no label; id ours): i/n by unmasked uniform attention and a BOS", True),
     # chapter 6 (layer normalisation): the recipes that give weights (module layernorm)
+    "ch4:layernorm-hash": ("subsection (no label; id ours): lh(a) = LN(a, 1, -a, -1) = (a, 1, -a, -1)/√(2a² + 2)",
+                           True),
     "ch6:zero-mean": ("subsection (no label; id ours): x ‖ -x has mean 0, so LN only scales it", True),
     "ch6:normalize-pm1": ("subsection (no label; id ours): activations clipped to ±ε, then LN gives ±1", True),
     "sec:ln_hash": ("subsection: the layer-norm hash φ(x, y) = LN(x, y, -x, -y), and φ(x, y) = φ(x/y)", True),

@@ -7,6 +7,8 @@ Claimed (draft 582e0e1, ch. 6, "Layer Normalization"):
 * ch6:normalize-pm1 (§ "Normalize to ±1", no label; id ours): once an FFN clips every activation to ``±ε``,
   LayerNorm "will normalize all activations to ±1";
 * sec:ln_hash: ``φ(x, y) = LN(⟨x, y, -x, -y⟩)`` "satisfies ... ``φ(x, y) = φ(x/y)``" (``φ(x) = φ(x, 1)``);
+* ch4:layernorm-hash (ch. 4, § "Layernorm hash", no label; id ours): ``lh(a) = LN(a, 1, -a, -1) =
+  (a, 1, -a, -1)/√(2a² + 2)``, and ``lh(a_i) = LN(a_i/i, 1/i, -a_i/i, -1/i)`` for any ``i > 0``;
 * eq:integer-key-retrieval: ``φ(i) · φ(j) = 1 ⟺ i = j``, which makes saturated attention retrieve by an
   integer key (read also as: ``φ(i) · φ(j)`` is uniquely maximised at ``j = i``).
 
@@ -29,7 +31,7 @@ from symcot.errors import Undecided
 from symcot.inputs.family import Family
 from symcot.model.described import layer_norm
 from symcot.model.description import Norm
-from symcot.model.interval import compare, exact_sqrt, show
+from symcot.model.interval import compare, exact_sqrt, show, sqrt
 
 SUBJECT_NOTE = ("subject: draft 582e0e1 (4 Feb 2025) of The Transformer Cookbook, chapter 6 (layer normalisation); "
                 "a finding is about this draft only")
@@ -256,6 +258,55 @@ INTEGER_KEY = Claim(
               "no-layernorm": mutant("the raw ⟨x, 1, -x, -1⟩ without LN: not maximised at j = i, expected to fail")},
 )
 
-CLAIMS = [ZERO_MEAN, NORMALIZE_PM1, LN_HASH, INTEGER_KEY]
+
+
+# -- chapter 4's statement of the hash: lh(a) = LN(a, 1, -a, -1) = (a, 1, -a, -1)/√(2a² + 2) = LN(a/i, 1/i, …) ---
+def _hash_inputs(size: int) -> list[tuple[int, int]]:
+    return [(a, i) for a in range(size) for i in range(1, size + 1) if max(a + 1, i) == size]
+
+
+HASH_INPUTS = _family("every (a, i), 0 ≤ a < n, 1 ≤ i ≤ n, max(a + 1, i) = n", _hash_inputs)
+
+
+def lh_failure(variant: str, p: tuple[int, int]) -> dict[str, Any] | None:
+    """Where chapter 4's hash statement fails at ``(a, i)`` (``None``: it holds there).
+
+    as-written: ``LN(v) = v/√(2a² + 2)``; ``eps0-doubled``: ``2v/√(2a² + 2)`` at ε = 0 (exact squares);
+    ``scaled``: ``LN(v/i) = LN(v)`` (ε = 10^-5).
+    """
+    a, i = p
+    v = _raw(a)
+    if variant == "eps0-doubled":  # LN at ε = 0 is v/σ, σ² = (2a² + 2)/4; the stated square is 4 v_k²/(2a² + 2)
+        sigma2 = Fraction(2 * a * a + 2, 4)
+        bad = [k for k in range(4) if Fraction(v[k] * v[k]) / sigma2 != Fraction(4 * v[k] * v[k], 2 * a * a + 2)]
+        return {"a": a, "coordinate": bad[0]} if bad else None
+    got = layer_norm(LN, v)
+    if variant == "as-written":
+        want: list[Any] = [Fraction(x) / sqrt(2 * a * a + 2) for x in v]
+    else:
+        want = layer_norm(LN, [Fraction(x, i) for x in v])
+    for k in range(4):
+        if compare(got[k], want[k], f"LN(a, 1, -a, -1)_{k} at a = {a}, i = {i}") != 0:
+            return {"a": a, "i": i, "coordinate": k, "LN": show(got[k]), "stated": show(want[k])}
+    return None
+
+
+LH = Claim(
+    id="ch4:layernorm-hash", kind="section",
+    statement="lh(a) = LN(a, 1, -a, -1) = (a, 1, -a, -1)/√(2a² + 2), and lh(a_i) = LN(a_i/i, 1/i, -a_i/i, -1/i) "
+              "for any i > 0.",
+    where="draft 582e0e1 (4 Feb 2025) of The Transformer Cookbook, ch. 4, § \"Layernorm hash\" (no label; id ours)",
+    checks=[CertifiedCheck(v, [HASH_INPUTS], (lambda v_: lambda p: lh_failure(v_, p))(v))
+            for v in ("as-written", "scaled")]
+    + [PropertyCheck("eps0-doubled", [HASH_INPUTS], lambda p: lh_failure("eps0-doubled", p),
+                     method="exhaustive enumeration, exact squares (ε = 0)")],
+    default_max_size=5,
+    readings={"as-written": as_written("the displayed LN(a, 1, -a, -1) = (a, 1, -a, -1)/√(2a² + 2), the draft's LN "
+                                       "(d = 4, ε = 10^-5), every a ∈ ℕ below n"),
+              "scaled": reading("LN(a/i, 1/i, -a/i, -1/i) = LN(a, 1, -a, -1) for 1 ≤ i ≤ n (ε = 10^-5)"),
+              "eps0-doubled": repair("at ε = 0, LN(a, 1, -a, -1) = 2(a, 1, -a, -1)/√(2a² + 2) (σ divides by d = 4)")},
+)
+
+CLAIMS = [ZERO_MEAN, NORMALIZE_PM1, LN_HASH, INTEGER_KEY, LH]
 
 

@@ -4,6 +4,7 @@ from fractions import Fraction
 
 from proofs.transformer_cookbook.layernorm import (
     INTEGER_KEY,
+    LH,
     LN_HASH,
     NORMALIZE_PM1,
     PAIRS,
@@ -70,3 +71,12 @@ def test_an_undecided_comparison_is_unknown_naming_the_input():
     # φ(0)_0 = 0 is exact (decided); (1, 1) and (1, 0) are not, (1, 1) first in the family's order
     assert (row.details["undecided"]["input"], row.details["undecided_inputs"], row.scope) == (
         "(1, 1)", 2, "undecided at (1, 1)")
+
+
+def test_chapter_4s_hash_formula_is_off_by_two_and_not_scale_invariant_under_eps():
+    rows = _rows(LH, 4)
+    assert rows["as-written"].verdict == "refuted"
+    assert _cex(rows["as-written"], "a", "i", "coordinate") == (0, 1, 1)
+    assert rows["as-written"].counterexample["stated"].startswith("[0.70710678")  # 1/√2 against LN's ≈ √2
+    assert rows["scaled"].verdict == "refuted" and _cex(rows["scaled"], "a", "i") == (0, 2)
+    assert (rows["eps0-doubled"].verdict, rows["eps0-doubled"].inputs_checked) == ("verified", 16)
