@@ -11,7 +11,8 @@ Taylor expansions by SymPy, and the largest error of the GELU approximations by 
 #: The paper under check (read by the registry without importing this package).
 TITLE = "The Transformer Cookbook (draft)"
 SUBJECT = ("a draft of The Transformer Cookbook, LaTeX source at commit 582e0e1 (4 February 2025) of "
-           "pentagonalize/Transformer-Cookbook, chapter 3 (feed-forward networks) and chapter 4 (self-attention)")
+           "pentagonalize/Transformer-Cookbook, chapter 3 (feed-forward networks), chapter 4 (self-attention), "
+           "chapter 5 (positional encodings) and chapter 6 (layer normalisation)")
 
 #: label -> what the draft labels with it, and whether it names a statement that can be checked. Every
 #: ``\\label`` of chapter 3 (the section labels name the recipes; ``eq:gelu`` is the tanh line of GELU's definition).
@@ -30,6 +31,19 @@ LABELS: dict[str, tuple[str, bool]] = {
     "sec:identity-attention": ("section: zero Q, K, V and the residual pass the input unchanged", True),
     "sec:uniform-attention": ("section: zero Q, K and a diagonal V average chosen dimensions", True),
     "ch4:quadratic-maximization": ("section (no label; id ours): table lookup by s = 2 a_i j - j²", True),
+    "ch4:predecessor": ("section (no label; id ours): periodic v_i and A make position i attend to i - 1", True),
+    "eq:maximising-attention": ("equation: v_i = (cos θ_i, sin θ_i, (-1)^i 10) and the score A v_i · v_j", True),
+    "sec:tie-breaking": ("section: ±1/(j+1) on {0,1} scores makes AHAT simulate leftmost/rightmost UHAT", True),
+    # chapter 5 (positional encodings): positions computed by uniform attention over a BOS (module positional)
+    "ch5:one-over-i": ("subsection (no label; id ours): 1/i by future-masked uniform attention and a BOS", True),
+    "ch5:i-over-n": ("subsection (no label; id ours): i/n by unmasked uniform attention and a BOS", True),
+    # chapter 6 (layer normalisation): the recipes that give weights (module layernorm)
+    "ch4:layernorm-hash": ("subsection (no label; id ours): lh(a) = LN(a, 1, -a, -1) = (a, 1, -a, -1)/√(2a² + 2)",
+                           True),
+    "ch6:zero-mean": ("subsection (no label; id ours): x ‖ -x has mean 0, so LN only scales it", True),
+    "ch6:normalize-pm1": ("subsection (no label; id ours): activations clipped to ±ε, then LN gives ±1", True),
+    "sec:ln_hash": ("subsection: the layer-norm hash φ(x, y) = LN(x, y, -x, -y), and φ(x, y) = φ(x/y)", True),
+    "eq:integer-key-retrieval": ("equation: φ(i) · φ(j) = 1 ⟺ i = j", True),
 }
 
 #: The claim modules of this package, in the order ``symcot verify`` and ``symcot claims`` take them.
@@ -44,4 +58,8 @@ MODULES: tuple[str, ...] = (
     "ffnn_multiplication",
     "eq_gelu",
     "attention",
+    "attention_predecessor",
+    "attention_ties",
+    "positional",
+    "layernorm",
 )
