@@ -80,7 +80,8 @@ def kernel_copy(cons: Construction, stmt: AllNStatement) -> Construction:
     """A copy of ``cons`` whose statement is ``stmt`` (the traced one), down to the base of a derived construction."""
     k = copy.copy(cons)
     k.all_n = stmt  # type: ignore[misc]
-    k._tokens, k._batch_tokens, k._keys = {}, {}, {}
+    # compiled weights, tokens and keys are made anew from the IR and the traced statement: nothing cached before
+    k._cache, k._tokens, k._batch_tokens, k._keys = {}, {}, {}, {}
     if isinstance(k, Derived):
         k.base = kernel_copy(k.base, stmt)
     return k

@@ -277,3 +277,18 @@ def test_a_decoder_under_another_model_description_is_refused():
     assert why is not None and "Section 3" in why
     row = _row(lambda: _cons(decoder=dec))
     assert row.verdict == "unknown" and "model description" in _text(row)
+
+
+def test_weights_cached_on_the_construction_before_the_check_are_not_what_the_kernel_runs():
+    from symcot.constructions.base import Construction
+
+    cons = _cons()
+    saturating = TOY.saturating()
+    for k in range(1, 10):  # every size the concrete phase and the witnesses run, poisoned with the wrong weights
+        bits = (1,) * k
+        cons._cache[(frozenset(cons.env(bits).items()), frozenset())] = saturating.concrete(bits)
+    assert Construction.concrete(cons, (1,) * 6) is saturating.concrete((1,) * 6)
+    kcons, _, _ = traced(cons, None)
+    assert kcons._cache == {} and kcons.concrete((1,) * 6) is not saturating.concrete((1,) * 6)
+    row = _row(lambda: cons)
+    assert row.verdict == "proved", row.notes  # the decoder the prover reads, run from its IR
