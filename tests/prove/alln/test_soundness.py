@@ -127,7 +127,7 @@ def test_a_row_whose_fact_uses_python_or_is_an_error_not_proved():
 
 def test_a_view_read_otherwise_by_z3_is_caught_on_a_real_run():
     # on Python integers / is exact (5 / 2 = 2.5); on Z3 integers it is integer division (2)
-    stmt = dataclasses.replace(DFS, views={"half": lambda c, t: c.n / 2})
+    stmt = dataclasses.replace(DFS, views={**DFS.views, "half": lambda c, t: c.n / 2})
     m = _dfs()
     inp = (Digraph.from_arcs(5, []), 0)
     diff = check_z3_reading(stmt, stmt.vocabulary.interpret(inp, m.SPEC.reference(inp)))
