@@ -337,6 +337,7 @@ class AllNCheck:
         assumed = assumptions(stmt, ran, (concrete.get("witness") or {}).get("sizes", []), self.concrete_size,
                               (concrete.get("domain") or {}).get("assumed", ["that the families cover the domain "
                                                                                "(not checked)"]))
+        assumed += res.assumed_sizes()
         status = decide(res.proved, assumed)
         if status is not None:
             names = ", ".join(c.conclusion for c in self.concludes)

@@ -313,9 +313,10 @@ class Context:
 
     def check(self, goal: Any, phase: str, where: str, statement: str, local: Sequence[tuple[str, Any]] = (),
               layer: int | None = None, method: str | None = None, record: bool = True,
-              facts: Sequence[tuple[str, Any]] | None = None, hints: Sequence[Any] = ()) -> Obligation:
+              facts: Sequence[tuple[str, Any]] | None = None, hints: Sequence[Any] = (),
+              timeout_s: float | None = None) -> Obligation:
         """Discharge one obligation and log it (unless ``record`` is false); ``hints``: see :func:`ground`."""
-        status, used, detail, dt = self.query(goal, local, facts, hints=hints)
+        status, used, detail, dt = self.query(goal, local, facts, timeout_s=timeout_s, hints=hints)
         how = "Z3: the negation is unsat under the hypotheses" if status == "proved" else "Z3"
         ob = Obligation(phase, where, statement, status, layer, method or how, used, dt, detail,
                         query=self.last_query)

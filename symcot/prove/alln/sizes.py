@@ -11,9 +11,10 @@ hypotheses (the vocabulary's facts, the λ hypothesis, a least size where one is
   through the statement's sizes (the terms the engine reads), is ``≥ 0`` and an integer;
 * every index bound the statement states: each prompt segment's count, ``y_0``'s, and the step count ``T``.
 
-An obligation not proved (``failed`` with Z3's model, say ``n = 7``, or ``unknown``) leaves the row not
-proved, naming the block and its size. Only a size the prover cannot state at all (a SymPy construct
-:func:`~symcot.lemmas.kit.sympy_to_z3` does not translate) is ``unsupported``, which also leaves it not proved.
+An obligation Z3 refutes (``failed`` with its model, say ``n = 7``) leaves the row not proved, naming the block and
+its size; one left undecided (``unknown``, under :data:`SIZE_LIMIT_S`) makes the row ``proved assuming`` it. Only a
+size the prover cannot state at all (a SymPy construct :func:`~symcot.lemmas.kit.sympy_to_z3` does not translate)
+is ``unsupported``, which also leaves it not proved.
 """
 
 from __future__ import annotations
@@ -32,6 +33,9 @@ from symcot.prove.alln.engine import Engine
 from symcot.prove.alln.ops import as_arith, reading
 
 PHASE = "size"
+#: Z3's limit (nominal seconds) for a size obligation under every hypothesis: one left undecided makes the row
+#: ``proved assuming`` that size (a refuted one leaves it not proved).
+SIZE_LIMIT_S = 10.0
 
 
 def layouts(dec: Decoder) -> Iterator[Layout]:
@@ -65,6 +69,21 @@ def _bounds(eng: Engine) -> Iterator[tuple[str, str, Any]]:
     yield "the step count", f"T = {eng.steps()}", eng.steps()
 
 
+def _check(eng: Engine, ctx: Context, goal: Any, where: str, statement: str) -> None:
+    """One size obligation: from the theorem's unquantified hypotheses on the input first, else from every one.
+
+    A size is a function of the input's sizes, which the unquantified ``domain`` facts constrain (``n ≥ 1``); the
+    quantified facts slow a solver down on what they do not bear on. Fewer hypotheses only make the proof
+    stronger; where they do not suffice, the obligation is asked under all of them.
+    """
+    names = {f.name for f in eng.stmt.vocabulary.facts}
+    domain = {f.name for f in eng.stmt.vocabulary.facts if f.kind == "domain" and not f.vars}
+    few = [(n, h) for n, h in ctx.facts if n in domain or n not in names]
+    status, _, _, _ = ctx.query(goal, facts=few, timeout_s=min(5.0, ctx.timeout_s))
+    ctx.check(goal, PHASE, where, statement, facts=few if status == "proved" else None,
+              timeout_s=None if status == "proved" else min(SIZE_LIMIT_S, ctx.timeout_s))
+
+
 def prove_sizes(eng: Engine, ctx: Context) -> None:
     """The size obligations of ``eng``'s decoder and statement (module docstring), logged in ``ctx``."""
     sizes = eng.sizes
@@ -84,9 +103,9 @@ def prove_sizes(eng: Engine, ctx: Context) -> None:
                 ctx.unsupported(PHASE, where, statement, f"the size {b.size} cannot be read: {e}")
                 continue
             done.add(key)
-            ctx.check(is_size(term), PHASE, where, statement)
+            _check(eng, ctx, is_size(term), where, statement)
     for where, statement, term in _bounds(eng):
-        ctx.check(is_size(term), PHASE, where, f"{statement} is a non-negative integer")
+        _check(eng, ctx, is_size(term), where, f"{statement} is a non-negative integer")
 
 
 __all__ = ["PHASE", "is_size", "layouts", "prove_sizes"]

@@ -112,3 +112,16 @@ def test_every_layout_of_the_decoder_is_read_once():
     m = _example()
     names = [lay.name for lay in layouts(m.DECODER)]
     assert names[0] == "prefix" and "prefix.key" in names and "heads" in names and len(names) == len(set(names))
+
+
+def test_a_size_left_undecided_is_an_assumption_and_a_refuted_one_is_not_proved():
+    from symcot.prove.alln.context import Obligation
+    from symcot.prove.alln.prover import AllNResult
+
+    step = Obligation("step", "block sum", "s", "proved")
+    open_size = Obligation("size", "block widpath.p", "its size n/2 + 1 is a non-negative integer", "unknown",
+                           detail="Z3: canceled")
+    res = AllNResult("c/v", [open_size, step])
+    assert res.proved and len(res.assumed_sizes()) == 1 and "block widpath.p" in res.assumed_sizes()[0]
+    refuted = Obligation("size", "block prefix.pad", "its size 6 - n is a non-negative integer", "failed")
+    assert not AllNResult("c/v", [refuted, step]).proved
