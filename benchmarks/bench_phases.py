@@ -41,6 +41,8 @@ from collections import defaultdict
 from collections.abc import Callable, Iterator
 from typing import Any
 
+from bench_reach import CLAIMS as REACH_CLAIMS
+
 CLAIMS = ["thm:cotdfs:tree", "thm:cotdfs:phi", "thm:cotdijkstra", "thm:cotwidoftree", "thm:cottreestrahler",
           "thm:cotpathtotree", "thm:cotwidofpath", "thm:cotpathstrahler"]
 PHASES = ["enumeration", "reference", "encoding", "prompt", "spot", "kernel", "conclusions", "exact", "compile",
@@ -150,15 +152,8 @@ def table(seconds: dict[str, dict[str, float]], least: float, ordered: bool = Tr
     return "\n".join(out)
 
 
-#: ``(proofs module, claim id, batch kind)`` of the eight claims with a reach family in batches.
-REACH = [("proofs.cot_path_to_tree.thm_cotdfs", "thm:cotdfs:tree", "tree"),
-         ("proofs.cot_path_to_tree.thm_cotdfs_phi", "thm:cotdfs:phi", "tree"),
-         ("proofs.cot_path_to_tree.thm_cotdijkstra", "thm:cotdijkstra", "tree"),
-         ("proofs.cot_path_to_tree.thm_cotwidoftree", "thm:cotwidoftree", "tree"),
-         ("proofs.cot_path_to_tree.thm_cottreestrahler", "thm:cottreestrahler", "tree"),
-         ("proofs.cot_path_to_tree.thm_cotpathtotree", "thm:cotpathtotree", "word"),
-         ("proofs.cot_path_to_tree.thm_cotwidofpath", "thm:cotwidofpath", "word"),
-         ("proofs.cot_path_to_tree.thm_cotpathstrahler", "thm:cotpathstrahler", "word")]
+#: The eight claims with a reach family in batches: ``bench_reach.py``'s list, stated there once.
+REACH = REACH_CLAIMS
 
 
 def reach_check(mod: str, cid: str) -> Any:
