@@ -81,8 +81,9 @@ def run_pooled(plan: Sequence[tuple[Any, Any]], jobs: int, max_size: int | None,
             for f in finished:
                 on_row(*f.result())
     except KeyboardInterrupt:
+        workers = list((getattr(pool, "_processes", None) or {}).values())  # before shutdown forgets them
         pool.shutdown(wait=False, cancel_futures=True)
-        for p in list(getattr(pool, "_processes", {}).values()):
+        for p in workers:
             p.terminate()
         raise
     finally:

@@ -82,3 +82,60 @@ def test_an_interruption_keeps_the_finished_rows(tmp_path, monkeypatch, capsys):
     assert rc == 130
     assert rows[0]["verdict"] == "refuted" and rows[1]["verdict"] == "unknown"
     assert rows[1]["notes"] == ["interrupted: not started"]
+
+
+class _SlowClaim:
+    """A row that takes a while in its worker (the workers are forked: they read it from the parent)."""
+
+    def __init__(self, name):
+        self.id = name
+
+    def run_check(self, chk, max_size, progress, jobs, engine, reach):
+        import time
+
+        from symcot.check.verdict import Verdict
+
+        time.sleep(0.2 if self.id == "fast" else 30)
+        return Verdict(self.id, "as-written", "verified", "test", 1, 1, 0.0)
+
+
+def test_an_interruption_mid_run_ends_the_workers_and_raises_it_again():
+    import os
+    import time
+
+    import pytest
+
+    from symcot.cli import pooled
+
+    seen = []
+
+    def on_row(i, row):
+        seen.append(row.id)
+        pids = list((getattr(pool_ref[0], "_processes", None) or {}).keys()) if pool_ref else []
+        workers.extend(pids)
+        raise KeyboardInterrupt  # as SIGTERM or Ctrl-C arrives while the other rows run
+
+    pool_ref: list = []
+    workers: list[int] = []
+    real = pooled.ProcessPoolExecutor
+
+    def keep(*a, **k):
+        pool = real(*a, **k)
+        pool_ref.append(pool)
+        return pool
+
+    mp = pytest.MonkeyPatch()
+    mp.setattr(pooled, "ProcessPoolExecutor", keep)
+    try:
+        t0 = time.monotonic()
+        with pytest.raises(KeyboardInterrupt):
+            pooled.run_pooled([(_SlowClaim("fast"), None), (_SlowClaim("slow"), None), (_SlowClaim("slow2"), None)],
+                              2, None, "exact", None, on_row)
+        assert seen == ["fast"] and time.monotonic() - t0 < 20  # the slow rows were not waited for
+    finally:
+        mp.undo()
+    assert workers, "the test saw no worker"
+    for pid in workers:
+        stat = f"/proc/{pid}/stat"
+        assert not os.path.exists(stat) or open(stat).read().rsplit(")", 1)[1].split()[0] == "Z", \
+            f"worker {pid} outlived the interruption"
