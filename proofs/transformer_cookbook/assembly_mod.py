@@ -1,0 +1,211 @@
+r"""Chapter 8's "Computing MOD without positional encodings": parity by the layer-norm hash (after Merrill et al.).
+
+Claimed (draft 582e0e1, ch. 8, § "Computing MOD without positional encodings"; no label, id ours): on ``$ w``,
+``w ∈ {a, b}^*``, with no positional encoding, the output at position ``i`` is 1 iff the prefix up to ``i`` has an
+even number ``a_i`` of ``a``'s. Layer 1: uniform attention gives ``a_i/i`` and ``1/i``. Layer 2: one head with query
+``φ(a_i/i, 1/i) = φ(a_i)``, key and value ``φ(2j, 1) = φ(2j)`` (``φ(x, y) = LN(x, y, -x, -y)``, sec:ln_hash) "checks
+whether there exists ``j < i`` such that ``2j = a_i``", and the last FFN "verifies that the value retrieved equals
+``φ(a_i)``" and returns 1 iff so; MOD ``m`` by ``φ(mj)``.
+
+What is checked: the draft's positions are 1-based (``$`` at 1: uniform attention over ``1..i`` averages to
+``a_i/i`` and ``1/i``); layer 1 is taken as computed (exact averages: ch5:one-over-i checks that recipe); layer 2's
+scores ``q_i · k_j`` select by saturated attention (AHAT: ``symcot.model``'s selection), the retrieved value is the
+average of the selected keys' values, and the bit is ``[retrieved = query]``. The LN is the model's (ch. 6, no
+``γ, β``): with ``ε = 10^-5`` (the draft's chapter 6) its values are certified balls and an undecided comparison
+makes the row ``unknown``; with ``ε = 0`` (the scale-invariant reading of sec:ln_hash) every decision is exact
+(scores by squares, equality of hashes by proportionality, an average of several distinct hashes never equals one,
+by strict convexity). Variants: as written (``j < i``, keys ``φ(2j)``, ``j`` 1-based: no key for ``a_i = 0``);
+zero-based keys ``φ(2(j - 1))`` over ``j ≤ i`` (the BOS carries ``φ(0)``) with the draft's ``ε`` (refuted: ``φ(x/i,
+1/i) ≠ φ(x)`` once ``ε > 0``, so exact equality fails at the first matched position with ``i ≥ 2``); the same at
+``ε = 0`` (holds), MOD 3 at ``ε = 0`` (holds); a mutant key ``φ(2j - 1)``. How the keys ``φ(2j)`` arise without
+positions is ours to name: ``2(j-1)/j = 2 - 2/j`` from ``1/j`` and a constant coordinate (the hash is scale
+invariant at ``ε = 0``).
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from symcot.claims import Claim, PropertyCheck, RunContext, as_written, mutant, reading, repair
+from symcot.errors import Undecided
+from symcot.inputs.family import Family
+from symcot.model.attention import select
+from symcot.model.described import layer_norm
+from symcot.model.description import AHAT, HeadRule, Norm
+from symcot.model.interval import compare, show
+
+SUBJECT_NOTE = ("subject: a draft of The Transformer Cookbook, 582e0e1 (4 February 2025), chapter 8 (recipes); a "
+                "finding is about this draft only")
+EPS = Fraction(1, 10**5)
+LN = Norm("pre", "standard", EPS)
+
+
+@dataclass(frozen=True)
+class Variant:
+    """How a variant reads the recipe: the modulus, the key of 1-based position ``j``, the mask, ``ε = 0`` or not."""
+
+    modulus: int
+    key: Callable[[int], int]  # j (1-based) -> the integer hashed as the key
+    mask: str  # "strict-future" (j < i) or "future" (j ≤ i)
+    eps0: bool
+
+
+VARIANTS: dict[str, Variant] = {
+    "as-written": Variant(2, lambda j: 2 * j, "strict-future", False),
+    "zero-based-keys": Variant(2, lambda j: 2 * (j - 1), "future", False),
+    "eps0": Variant(2, lambda j: 2 * (j - 1), "future", True),
+    "mod3-eps0": Variant(3, lambda j: 3 * (j - 1), "future", True),
+    "odd-keys": Variant(2, lambda j: 2 * j - 1, "future", True),
+}
+
+
+def count_reference(modulus: int, s: tuple[str, ...]) -> list[bool]:
+    """The reference: at 1-based position ``i``, whether ``m`` divides the number of ``a``'s in ``s_1..s_i``."""
+    out, a = [], 0
+    for sym in s:
+        a += sym == "a"
+        out.append(a % modulus == 0)
+    return out
+
+
+# -- ε = 0: exact decisions -------------------------------------------------------------------------------
+def _score0(q: tuple[Fraction, Fraction], k: tuple[int, int]) -> tuple[Fraction, Fraction]:
+    """``φ₀(q)·φ₀(k) = 4(q·k)/√(|q|²|k|²)``, as the exact pair (sign, square) ordering the scores for fixed ``q``."""
+    dot = q[0] * k[0] + q[1] * k[1]
+    sq = Fraction(dot * dot, k[0] ** 2 + k[1] ** 2)
+    return (Fraction(1) if dot > 0 else Fraction(-1) if dot < 0 else Fraction(0), sq if dot >= 0 else -sq)
+
+
+def _bit_eps0(q: tuple[Fraction, Fraction], keys: list[tuple[int, int]]) -> tuple[bool, list[int]]:
+    """The bit at ``ε = 0``: the maximal keys (AHAT), and whether the retrieved value equals ``φ₀(q)``."""
+    if not keys:
+        return False, []
+    scores = [_score0(q, k) for k in keys]
+    best = max(scores)
+    top = [j for j, sc in enumerate(scores) if sc == best]
+    hashes = {(Fraction(keys[j][0]) / keys[j][1]) for j in top}  # φ₀ is determined by x/y (y > 0)
+    if len(hashes) > 1:  # an average of distinct unit-norm hashes is shorter than any of them
+        return False, top
+    k = keys[top[0]]
+    return q[0] * k[1] == q[1] * k[0], top
+
+
+# -- ε = 10^-5: the model's LN, certified balls -------------------------------------------------------------
+def _phi(x: Any, y: Any) -> list[Any]:
+    return layer_norm(LN, [x, y, -x, -y])
+
+
+def _bit_eps(q_in: tuple[Fraction, Fraction], keys: list[tuple[int, int]], i: int) -> tuple[bool, list[int]]:
+    """The bit with the draft's ε: AHAT over the keys the mask allows (``symcot.model``'s selection), then
+    retrieved = query (the same exact LN input is the same value; otherwise the balls must separate)."""
+    if not keys:
+        return False, []
+    q = _phi(*q_in)
+    ks = [_phi(*k) for k in keys]
+    scores: list[Any] = []
+    for k in ks:
+        total: Any = 0
+        for u, v in zip(q, k):
+            total = total + u * v
+        scores.append(total)
+    try:
+        sel = select(HeadRule("none", AHAT()), "hash", scores, 0)
+    except Undecided as e:
+        raise e.at(position=i, layer=2, head="hash") from None
+    top = [j for j, _ in sel.weights]
+    if len(top) > 1:
+        return False, top  # an average of distinct hashes differs from each (the balls are checked below if not)
+    j = top[0]
+    if (Fraction(keys[j][0]), Fraction(keys[j][1])) == q_in:
+        return True, top
+    for u, v in zip(q, ks[j]):
+        if compare(u, v, f"the retrieved hash against the query at i = {i}") != 0:
+            return False, top
+    return True, top
+
+
+def mod_failure(variant: str, s: tuple[str, ...]) -> dict[str, Any] | None:
+    """The first 1-based position ``i`` of ``s`` where the bit differs from the count (``None``: none)."""
+    var = VARIANTS[variant]
+    ref = count_reference(var.modulus, s[1:])
+    want = [True] + ref  # the $ at position 1: no a yet
+    a = 0
+    for i in range(1, len(s) + 1):
+        a += s[i - 1] == "a"
+        q = (Fraction(a, i), Fraction(1, i))  # layer 1: the uniform averages a_i/i, 1/i
+        last = i if var.mask == "future" else i - 1
+        keys = [(var.key(j), 1) for j in range(1, last + 1)]
+        if var.eps0:
+            bit, top = _bit_eps0(q, keys)
+        else:
+            bit, top = _bit_eps(q, keys, i)
+        if bit != want[i - 1]:
+            return {"string": "".join(s), "position": i, "a_i": a, "attends": [j + 1 for j in top],
+                    "bit": bit, "expected": want[i - 1]}
+    return None
+
+
+def _strings(size: int) -> Iterator[tuple[str, ...]]:
+    return (("$",) + w for w in itertools.product("ab", repeat=size - 1))
+
+
+STRINGS = Family("every $ w, w ∈ {a, b}^{n-1}", _strings, lambda size: 2 ** (size - 1),
+                 describe=lambda s: {"string": "".join(s), "length": len(s), "text": f"w = {''.join(s)}"})
+
+
+@dataclass
+class CertifiedCheck:
+    """A :class:`PropertyCheck` whose comparisons may be undecided: then ``unknown``, naming the first such input."""
+
+    variant: str
+    families: list[Family]
+    per_input: Callable[[Any], dict[str, Any] | None]
+    method: str = "exhaustive enumeration; LN exact (ε = 0) or certified balls (ε = 10^-5)"
+
+    def run(self, ctx: RunContext) -> Any:
+        undecided: list[tuple[Any, Undecided]] = []
+
+        def each(inp: Any) -> dict[str, Any] | None:
+            try:
+                return self.per_input(inp)
+            except Undecided as e:
+                undecided.append((inp, e))
+                return None
+
+        row = PropertyCheck(self.variant, self.families, each, self.method).run(ctx)
+        row.notes = [SUBJECT_NOTE] + list(row.notes)
+        if undecided and row.verdict == "verified":
+            inp, e = undecided[0]
+            row.verdict = "unknown"
+            row.details = {**(row.details or {}), "undecided": {"input": "".join(inp), **e.as_dict()},
+                           "undecided_inputs": len(undecided)}
+            row.scope = f"undecided at w = {''.join(inp)}"
+            row.notes.append(f"{len(undecided)} input(s) undecided by the intervals; first: {''.join(inp)}: {e}")
+        return row
+
+
+MOD = Claim(
+    id="ch8:mod", kind="section",
+    statement="Without positional encodings, on $ w, two layers compute parity: uniform attention gives a_i/i and 1/i, "
+              "a head with query φ(a_i/i, 1/i) = φ(a_i) and key, value φ(2j) finds j < i with 2j = a_i, and the FFN "
+              "returns 1 iff the retrieved value equals φ(a_i); MOD m likewise.",
+    where="draft 582e0e1 (4 Feb 2025) of The Transformer Cookbook, ch. 8, § \"Computing MOD without positional "
+          "encodings\" (no label; id ours)",
+    checks=[CertifiedCheck(v, [STRINGS], (lambda v_: lambda s: mod_failure(v_, s))(v)) for v in VARIANTS],
+    default_max_size=8,
+    readings={
+        "as-written": as_written("1-based positions ($ at 1), keys φ(2j) for j < i, AHAT, the draft's LN "
+                                 "(ε = 10^-5), bit = [retrieved = query]; every $ w, parity by counting"),
+        "zero-based-keys": reading("keys φ(2(j - 1)) over j ≤ i (the $ carries φ(0)), the draft's ε = 10^-5: "
+                                   "φ(a/i, 1/i) ≠ φ(a) once ε > 0"),
+        "eps0": repair("zero-based keys and LN with ε = 0 (φ scale invariant): parity at every position"),
+        "mod3-eps0": repair("the same with keys φ(3(j - 1)): a_i ≡ 0 (mod 3)"),
+        "odd-keys": mutant("keys φ(2j - 1) (ε = 0): matches odd counts, expected to fail"),
+    },
+)
+
+CLAIMS = [MOD]
