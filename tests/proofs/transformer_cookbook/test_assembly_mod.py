@@ -1,0 +1,33 @@
+"""MOD without positions: no key for a_i = 0 as written, ε > 0 breaks exact equality; ε = 0 gives parity and MOD 3."""
+
+import itertools
+
+from proofs.transformer_cookbook import assembly_mod as m
+from tests.proofs.transformer_cookbook.helpers import rows
+
+
+def test_the_reference_is_counting():
+    for n in range(0, 9):
+        for w in itertools.product("ab", repeat=n):
+            for mod in (2, 3):
+                got = m.count_reference(mod, w)
+                assert got == [w[:i + 1].count("a") % mod == 0 for i in range(n)]
+
+
+def test_verdicts_and_smallest_counterexamples():
+    got = rows(m.MOD, 6)
+    assert {v: r.verdict for v, r in got.items()} == {
+        "as-written": "refuted", "zero-based-keys": "refuted", "eps0": "verified", "mod3-eps0": "verified",
+        "odd-keys": "refuted"}
+    first = got["as-written"].counterexample
+    assert (first["string"], first["position"], first["attends"]) == ("$", 1, [])
+    eps = got["zero-based-keys"].counterexample
+    assert (eps["string"], eps["position"], eps["attends"], eps["bit"]) == ("$b", 2, [1], False)
+    assert got["eps0"].inputs_checked == 2 ** 6 - 1
+
+
+def test_eps0_retrieves_the_matching_key():
+    bit, top = m._bit_eps0((m.Fraction(4, 7), m.Fraction(1, 7)), [(2 * j, 1) for j in range(7)])
+    assert bit and top == [2]
+    bit, top = m._bit_eps0((m.Fraction(3, 7), m.Fraction(1, 7)), [(2 * j, 1) for j in range(7)])
+    assert not bit and top == [2]  # 3 is nearer 4 than 2 on the hash's circle
