@@ -43,7 +43,7 @@ import sympy as sp
 from symcot.claims import Claim, PropertyCheck, as_written, mutant, reading
 from symcot.inputs.family import Family
 from symcot.ir import Layout, Map
-from symcot.model import FFN, AttentionKind, Attention, ConcreteDecoder, Decoder, Head, Layer, value_space
+from symcot.model import FFN, Attention, ConcreteDecoder, Decoder, Head, Layer, value_space
 from symcot.model.described import encode
 from symcot.model.description import AHAT, UHAT, HeadRule, ModelDescription
 
@@ -72,7 +72,7 @@ def _rand(rng: random.Random, rows: int, cols: int, pool: Sequence[Fraction]) ->
 
 @cache
 def weights(h_count: int) -> dict[str, Any]:
-    """The seeded weights for ``H = h_count``: per head ``Q, K`` (d'×d), ``V`` (d×d); ``W_O`` (d×Hd), ``W_1``, ``W_2``."""
+    """The seeded weights for ``H``: per head ``Q, K`` (d'×d), ``V`` (d×d); ``W_O`` (d×Hd), ``W_1``, ``W_2``."""
     rng = random.Random(1000 + h_count)
     small = [Fraction(k) for k in (-2, -1, 0, 1, 2)]
     vals = [Fraction(-1), Fraction(0), Fraction(1), Fraction(1, 2), Fraction(2)]
@@ -113,9 +113,10 @@ def original_decoder(h_count: int) -> Decoder:
     """The ``H``-head layer: ``y = x + W_O[a_1 ‖ … ‖ a_H]``, output ``y + W_2 ReLU(W_1 y)`` (no layer norm)."""
     w = weights(h_count)
     lay = Layout(f"ch8.heads.original{h_count}", [(b, 1) for b in X])
-    heads = [Head(f"h{h + 1}", _linear("Q", lay, KEY, {f"k{r}": dict(zip(X, w['heads'][h]['Q'][r])) for r in range(DK)}),
-                  _linear("K", lay, KEY, {f"k{r}": dict(zip(X, w['heads'][h]['K'][r])) for r in range(DK)}),
-                  _linear("V", lay, lay, {X[r]: dict(zip(X, w['heads'][h]['V'][r])) for r in range(D)}))
+    hw = w["heads"]
+    heads = [Head(f"h{h + 1}", _linear("Q", lay, KEY, {f"k{r}": dict(zip(X, hw[h]["Q"][r])) for r in range(DK)}),
+                  _linear("K", lay, KEY, {f"k{r}": dict(zip(X, hw[h]["K"][r])) for r in range(DK)}),
+                  _linear("V", lay, lay, {X[r]: dict(zip(X, hw[h]["V"][r])) for r in range(D)}))
              for h in range(h_count)]
     vs = value_space(heads)
     cols = [f"h{h + 1}.{b}" for h in range(h_count) for b in X]

@@ -36,7 +36,7 @@ from symcot.inputs.family import Family
 from symcot.model.attention import select
 from symcot.model.described import layer_norm
 from symcot.model.description import AHAT, HeadRule, Norm
-from symcot.model.interval import compare, show
+from symcot.model.interval import compare
 
 SUBJECT_NOTE = ("subject: a draft of The Transformer Cookbook, 582e0e1 (4 February 2025), chapter 8 (recipes); a "
                 "finding is about this draft only")
@@ -100,8 +100,11 @@ def _phi(x: Any, y: Any) -> list[Any]:
 
 
 def _bit_eps(q_in: tuple[Fraction, Fraction], keys: list[tuple[int, int]], i: int) -> tuple[bool, list[int]]:
-    """The bit with the draft's ε: AHAT over the keys the mask allows (``symcot.model``'s selection), then
-    retrieved = query (the same exact LN input is the same value; otherwise the balls must separate)."""
+    """The bit with the draft's ε: AHAT over the keys the mask allows, then retrieved = query.
+
+    The selection is ``symcot.model``'s; the same exact LN input is the same value, otherwise the balls must
+    separate (else :class:`~symcot.errors.Undecided`).
+    """
     if not keys:
         return False, []
     q = _phi(*q_in)

@@ -108,7 +108,7 @@ def ngram_decoder(order: int, variant: str) -> Decoder:
         slot = {f"v{h}_{s}": x[f"o{s}"] for s in range(len(SYMBOLS))}
         heads.append(Head(f"h{h}", q, k, Map("V", lay, lay, slot, zero=[b for b in lay.names if b not in slot],
                                               max_degree=1)))
-    vs, vv = value_space(heads), None
+    vs = value_space(heads)
     vv = vs.vars()
     w_o_assign = {f"v{h}_{s}": vv[f"h{h}.v{h}_{s}"] for h in range(1, order) for s in range(len(SYMBOLS))}
     w_o = Map("W_O", vs, lay, w_o_assign, zero=[b for b in lay.names if b not in w_o_assign], max_degree=1)
@@ -164,7 +164,8 @@ def _inputs(size: int) -> Iterator[tuple[int, tuple[str, ...]]]:
 
 INPUTS = Family("every order n ∈ {2, 3} × every ^ w, w ∈ {a, b}^{n-1}", _inputs,
                 lambda size: len(ORDERS) * 2 ** (size - 1),
-                describe=lambda p: {"order": p[0], "string": "".join(p[1]), "text": f"{p[0]}-gram, w = {''.join(p[1])}"})
+                describe=lambda p: {"order": p[0], "string": "".join(p[1]),
+                                    "text": f"{p[0]}-gram, w = {''.join(p[1])}"})
 
 
 def ngram_failure(variant: str, p: tuple[int, tuple[str, ...]]) -> dict[str, Any] | None:
