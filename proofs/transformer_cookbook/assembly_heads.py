@@ -245,8 +245,8 @@ def heads_failure(variant: str, p: tuple[int, tuple[str, ...]]) -> dict[str, Any
     want, got = original_output(h_count, s), layered_output(h_count, variant, s)
     for i, (a, b) in enumerate(zip(want, got)):
         if a != b:
-            return {"H": h_count, "string": "".join(s), "position": i, "original": [str(v) for v in a],
-                    "layered": [str(v) for v in b]}
+            return {"H": h_count, "string": "".join(s), "position": i, "expected": [str(v) for v in a],
+                    "got": [str(v) for v in b]}
     return None
 
 

@@ -148,7 +148,7 @@ def mod_failure(variant: str, s: tuple[str, ...]) -> dict[str, Any] | None:
             bit, top = _bit_eps(q, keys, i)
         if bit != want[i - 1]:
             return {"string": "".join(s), "position": i, "a_i": a, "attends": [j + 1 for j in top],
-                    "bit": bit, "expected": want[i - 1]}
+                    "got": bit, "expected": want[i - 1]}
     return None
 
 

@@ -175,8 +175,8 @@ def ngram_failure(variant: str, p: tuple[int, tuple[str, ...]]) -> dict[str, Any
     for i, (a, b) in enumerate(zip(want, got)):
         if a != b:
             return {"order": order, "string": "".join(s), "position": i, "history": "".join(history(order, s, i)),
-                    "ngram": {k: str(v) for k, v in a.items()},
-                    "transformer": None if b is None else {k: str(v) for k, v in b.items()}}
+                    "expected": {k: str(v) for k, v in a.items()},
+                    "got": None if b is None else {k: str(v) for k, v in b.items()}}
     return None
 
 

@@ -65,7 +65,7 @@ def test_verdicts_of_every_variant():
 def test_the_doubled_stream_is_the_smallest_counterexample():
     cex = rows(m.HEADS_FOR_LAYERS, 2)["mlp-identity"].counterexample
     assert (cex["H"], cex["string"], cex["position"]) == (2, "a", 0)
-    assert [Fraction(v) for v in cex["layered"]] == [2 * Fraction(v) for v in cex["original"]]
+    assert [Fraction(v) for v in cex["got"]] == [2 * Fraction(v) for v in cex["expected"]]
 
 
 def test_the_block_algebra_refutes_a_misplaced_value_block():

@@ -22,7 +22,7 @@ def test_verdicts_and_smallest_counterexamples():
     first = got["as-written"].counterexample
     assert (first["string"], first["position"], first["attends"]) == ("$", 1, [])
     eps = got["zero-based-keys"].counterexample
-    assert (eps["string"], eps["position"], eps["attends"], eps["bit"]) == ("$b", 2, [1], False)
+    assert (eps["string"], eps["position"], eps["attends"], eps["got"]) == ("$b", 2, [1], False)
     assert got["eps0"].inputs_checked == 2 ** 6 - 1
 
 
