@@ -120,12 +120,12 @@ def _bit_eps(q_in: tuple[Fraction, Fraction], keys: list[tuple[int, int]], i: in
     except Undecided as e:
         raise e.at(position=i, layer=2, head="hash") from None
     top = [j for j, _ in sel.weights]
-    if len(top) > 1:
-        return False, top  # an average of distinct hashes differs from each (the balls are checked below if not)
-    j = top[0]
-    if (Fraction(keys[j][0]), Fraction(keys[j][1])) == q_in:
-        return True, top
-    for u, v in zip(q, ks[j]):
+    if len(top) == 1 and (Fraction(keys[top[0]][0]), Fraction(keys[top[0]][1])) == q_in:
+        return True, top  # the same exact LN input: the same value
+    got: list[Any] = [0] * 4
+    for j, w in sel.weights:  # the retrieved value: the average of the selected keys' values
+        got = [g + w * v for g, v in zip(got, ks[j])]
+    for u, v in zip(q, got):
         if compare(u, v, f"the retrieved hash against the query at i = {i}") != 0:
             return False, top
     return True, top

@@ -74,7 +74,17 @@ def test_the_block_algebra_refutes_a_misplaced_value_block():
     assert bad is not None and bad["layer"] == 1 and "slot h" in bad["what"]
 
 
-def test_the_heads_tie_and_use_every_rule():
+def test_the_inputs_reach_ties_and_every_rule():
+    """The seeded heads are not trivial: some inputs tie (the tie rules and AHAT's average matter), some do not."""
+    from symcot.model.described import encode
+
     dec = m.original_decoder(3)
     assert [dec.description.rule(1, f"h{h}") for h in (1, 2, 3)] == list(m.RULES)
+    conc = dec.instantiate({})
+    tied = {False: set(), True: set()}
+    for s in itertools.product("abc", repeat=3):
+        for recs in encode(conc, [m.SYMBOLS[a] for a in s], record=True).records:
+            for sel in recs[0].heads:
+                tied[len(sel.tied) > 1].add(sel.head)
+    assert tied[True] == tied[False] == {"h1", "h2", "h3"}
     assert m.layered_decoder(3, "as-written").layout.dim == 4 * m.D

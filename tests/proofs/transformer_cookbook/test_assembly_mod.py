@@ -31,3 +31,19 @@ def test_eps0_retrieves_the_matching_key():
     assert bit and top == [2]
     bit, top = m._bit_eps0((m.Fraction(3, 7), m.Fraction(1, 7)), [(2 * j, 1) for j in range(7)])
     assert not bit and top == [2]  # 3 is nearer 4 than 2 on the hash's circle
+
+
+def test_an_undecided_comparison_makes_the_row_unknown():
+    """A comparison the balls cannot settle is never guessed: the row is unknown and names the input."""
+    from symcot.check.context import RunContext
+    from symcot.check.exhaustive import Progress
+    from symcot.model.interval import compare, sqrt
+
+    def per_input(s):
+        r = sqrt(2)
+        compare(r * r, 2, "√2·√2 against 2")  # equal reals, a ball: undecidable
+        return None
+
+    row = m.CertifiedCheck("probe", [m.STRINGS], per_input).run(RunContext("ch8:mod", 2, Progress(False)))
+    assert row.verdict == "unknown" and row.details["undecided"]["input"] == "$"
+    assert row.notes[0].startswith("subject: a draft of The Transformer Cookbook")
