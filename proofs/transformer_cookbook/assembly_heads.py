@@ -27,6 +27,8 @@ and every string over ``{a, b, c}`` (three vectors of ``ℚ²``) up to the size;
 engine and slot 0 is compared at every position. The ``block-algebra`` variant decides the block identities
 symbolically (SymPy, symbolic weights and inputs, ``H = 1..3``): the layered heads' scores and values equal the
 original heads', slot 0 is never overwritten, and ``G``'s output is the original's (``ReLU(z) - ReLU(-z) = z``).
+Softmax heads are left to the symbolic variant: their weights are certified balls, and two runs' balls are never
+decided equal (the row would be ``unknown``); the symbolic check covers them, the weights being symbols.
 """
 
 from __future__ import annotations
