@@ -17,9 +17,12 @@ makes the row ``unknown``; with ``ε = 0`` (the scale-invariant reading of sec:l
 by strict convexity). Variants: as written (``j < i``, keys ``φ(2j)``, ``j`` 1-based: no key for ``a_i = 0``);
 zero-based keys ``φ(2(j - 1))`` over ``j ≤ i`` (the BOS carries ``φ(0)``) with the draft's ``ε`` (refuted: ``φ(x/i,
 1/i) ≠ φ(x)`` once ``ε > 0``, so exact equality fails at the first matched position with ``i ≥ 2``); the same at
-``ε = 0`` (holds), MOD 3 at ``ε = 0`` (holds); a mutant key ``φ(2j - 1)``. How the keys ``φ(2j)`` arise without
-positions is ours to name: ``2(j-1)/j = 2 - 2/j`` from ``1/j`` and a constant coordinate (the hash is scale
-invariant at ``ε = 0``).
+``ε = 0`` (holds), MOD 3 at ``ε = 0`` (holds); a mutant key ``φ(2j - 1)``. With ``ε > 0`` the last FFN can only
+test ``‖v - q‖² < τ`` (``tolerance``; any ``τ`` between the two classes is a ReLU ramp on the finite value set):
+with the draft's ``ε = 10^-5`` no ``τ`` works from length 19 (``$ b^18``, the count 0 at position 19, is farther
+from its key than the count 17 at position 18 from its nearest one); ``ε(n) = 1/(2n⁴)`` works
+(``tolerance-eps-rule``). How the keys ``φ(2j)`` arise without positions is ours to name: ``2(j-1)/j = 2 - 2/j``
+from ``1/j`` and a constant coordinate (the hash is scale invariant at ``ε = 0``).
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ import itertools
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import cache
 from typing import Any
 
 from symcot.claims import Claim, PropertyCheck, RunContext, as_written, mutant, reading, repair
@@ -36,7 +40,7 @@ from symcot.inputs.family import Family
 from symcot.model.attention import select
 from symcot.model.described import layer_norm
 from symcot.model.description import AHAT, HeadRule, Norm
-from symcot.model.interval import compare
+from symcot.model.interval import compare, show
 
 SUBJECT_NOTE = ("subject: a draft of The Transformer Cookbook, 582e0e1 (4 February 2025), chapter 8 (recipes); a "
                 "finding is about this draft only")
@@ -152,6 +156,59 @@ def mod_failure(variant: str, s: tuple[str, ...]) -> dict[str, Any] | None:
     return None
 
 
+# -- the last FFN with a tolerance: which ε lets some τ separate the matched from the unmatched -----------------
+@cache
+def _distance(eps: Fraction, i: int, a: int) -> Any:
+    """``‖v - q‖²`` at 1-based position ``i`` with ``a`` a's.
+
+    ``q = φ_ε(a/i, 1/i)``; ``v`` is the AHAT average of the maximal keys among ``φ_ε(2j')``, ``j' = 0..i-1``
+    (zero-based keys, ``j ≤ i``).
+    """
+    norm = Norm("pre", "standard", eps)
+    q = layer_norm(norm, [Fraction(a, i), Fraction(1, i), Fraction(-a, i), Fraction(-1, i)])
+    ks = [layer_norm(norm, [2 * j, 1, -2 * j, -1]) for j in range(i)]
+    scores = [sum((u * v for u, v in zip(q, k)), Fraction(0)) for k in ks]
+    sel = select(HeadRule("none", AHAT()), "hash", scores, 0)
+    if len(sel.weights) == 1 and (Fraction(a, i), Fraction(1, i)) == (2 * sel.weights[0][0], 1):
+        return Fraction(0)  # the same exact LN input
+    got: list[Any] = [0] * 4
+    for j, w in sel.weights:
+        got = [g + w * v for g, v in zip(got, ks[j])]
+    return sum(((u - v) * (u - v) for u, v in zip(q, got)), Fraction(0))
+
+
+def separation_failure(eps_of: Callable[[int], Fraction], n: int) -> dict[str, Any] | None:
+    """Whether one tolerance ``τ`` makes ``[‖v - q‖² < τ]`` the parity bit at every position ``i ≤ n``.
+
+    The bit at position ``i`` depends on ``(i, a_i)`` alone (layer 1 gives ``a_i/i, 1/i``; the keys depend on ``j``
+    only), and every ``a < i`` occurs: the pairs cover every ``$ w`` of length ``≤ n``. ``None``: the largest
+    distance of an even count is below the smallest of an odd one.
+    """
+    eps = eps_of(n)
+    worst: tuple[Any, int, int] | None = None
+    best: tuple[Any, int, int] | None = None
+    for i in range(1, n + 1):
+        for a in range(i):
+            d = _distance(eps, i, a)
+            if a % 2 == 0 and (worst is None or compare(d, worst[0], f"‖v - q‖² at i = {i}, a = {a}") > 0):
+                worst = (d, i, a)
+            if a % 2 == 1 and (best is None or compare(d, best[0], f"‖v - q‖² at i = {i}, a = {a}") < 0):
+                best = (d, i, a)
+    if worst is None or best is None or compare(worst[0], best[0], "the even and odd distances") < 0:
+        return None
+    return {"eps": str(eps), "even": {"i": worst[1], "a_i": worst[2], "distance²": show(worst[0])},
+            "odd": {"i": best[1], "a_i": best[2], "distance²": show(best[0])},
+            "why": "no tolerance separates an even count from an odd one"}
+
+
+LENGTHS = Family("every length n: every position i ≤ n, every count a_i < i", lambda size: iter([size]),
+                 lambda size: 1, describe=lambda n: {"text": f"every $ w of length ≤ {n}"})
+TOLERANCE: dict[str, Callable[[int], Fraction]] = {
+    "tolerance": lambda n: EPS,
+    "tolerance-eps-rule": lambda n: Fraction(1, 2 * n**4),
+}
+
+
 def _strings(size: int) -> Iterator[tuple[str, ...]]:
     return (("$",) + w for w in itertools.product("ab", repeat=size - 1))
 
@@ -191,6 +248,11 @@ class CertifiedCheck:
         return row
 
 
+def _sized(chk: CertifiedCheck, size: int) -> CertifiedCheck:
+    chk.default_max_size = size  # type: ignore[attr-defined]
+    return chk
+
+
 MOD = Claim(
     id="ch8:mod", kind="section",
     statement="Without positional encodings, on $ w, two layers compute parity: uniform attention gives a_i/i and 1/i, "
@@ -198,7 +260,10 @@ MOD = Claim(
               "returns 1 iff the retrieved value equals φ(a_i); MOD m likewise.",
     where="draft 582e0e1 (4 Feb 2025) of The Transformer Cookbook, ch. 8, § \"Computing MOD without positional "
           "encodings\" (no label; id ours)",
-    checks=[CertifiedCheck(v, [STRINGS], (lambda v_: lambda s: mod_failure(v_, s))(v)) for v in VARIANTS],
+    checks=[CertifiedCheck(v, [STRINGS], (lambda v_: lambda s: mod_failure(v_, s))(v)) for v in VARIANTS]
+    + [_sized(CertifiedCheck(v, [LENGTHS], (lambda f_: lambda n: separation_failure(f_, n))(rule),
+                             method="every (i, a_i) up to the length, certified balls; the best τ"), size)
+       for (v, rule), size in zip(TOLERANCE.items(), (20, 16))],
     default_max_size=8,
     readings={
         "as-written": as_written("1-based positions ($ at 1), keys φ(2j) for j < i, AHAT, the draft's LN "
@@ -208,6 +273,9 @@ MOD = Claim(
         "eps0": repair("zero-based keys and LN with ε = 0 (φ scale invariant): parity at every position"),
         "mod3-eps0": repair("the same with keys φ(3(j - 1)): a_i ≡ 0 (mod 3)"),
         "odd-keys": mutant("keys φ(2j - 1) (ε = 0): matches odd counts, expected to fail"),
+        "tolerance": reading("zero-based keys, ε = 10^-5, and the last FFN testing ‖v - q‖² < τ for the best τ (any "
+                             "τ between the classes is a ReLU ramp on the finite value set): no τ from length 19"),
+        "tolerance-eps-rule": repair("the same with ε(n) = 1/(2n⁴) for the strings up to length n"),
     },
 )
 

@@ -18,7 +18,7 @@ def test_verdicts_and_smallest_counterexamples():
     got = rows(m.MOD, 6)
     assert {v: r.verdict for v, r in got.items()} == {
         "as-written": "refuted", "zero-based-keys": "refuted", "eps0": "verified", "mod3-eps0": "verified",
-        "odd-keys": "refuted"}
+        "odd-keys": "refuted", "tolerance": "verified", "tolerance-eps-rule": "verified"}
     first = got["as-written"].counterexample
     assert (first["string"], first["position"], first["attends"]) == ("$", 1, [])
     eps = got["zero-based-keys"].counterexample
@@ -47,3 +47,17 @@ def test_an_undecided_comparison_makes_the_row_unknown():
     row = m.CertifiedCheck("probe", [m.STRINGS], per_input).run(RunContext("ch8:mod", 2, Progress(False)))
     assert row.verdict == "unknown" and row.details["undecided"]["input"] == "$"
     assert row.notes[0].startswith("subject: a draft of The Transformer Cookbook")
+
+
+def test_the_drafts_eps_admits_no_tolerance_from_length_19_and_the_rule_holds():
+    from symcot.check.context import RunContext
+    from symcot.check.exhaustive import Progress
+
+    chk = {c.variant: c for c in m.MOD.checks}
+    row = chk["tolerance"].run(RunContext("ch8:mod", 20, Progress(False)))
+    assert row.verdict == "refuted" and row.max_size == 18
+    cex = row.counterexample
+    witnesses = (cex["size"], cex["even"]["i"], cex["even"]["a_i"], cex["odd"]["i"], cex["odd"]["a_i"])
+    assert witnesses == (19, 19, 0, 18, 17)
+    assert chk["tolerance-eps-rule"].run(RunContext("ch8:mod", 12, Progress(False))).verdict == "verified"
+    assert m._distance(m.EPS, 1, 0) == 0 and m.compare(m._distance(m.EPS, 2, 1), 0) > 0
