@@ -21,8 +21,11 @@ zero-based keys ``φ(2(j - 1))`` over ``j ≤ i`` (the BOS carries ``φ(0)``) wi
 test ``‖v - q‖² < τ`` (``tolerance``; any ``τ`` between the two classes is a ReLU ramp on the finite value set):
 with the draft's ``ε = 10^-5`` no ``τ`` works from length 19 (``$ b^18``, the count 0 at position 19, is farther
 from its key than the count 17 at position 18 from its nearest one); ``ε(n) = 1/(2n⁴)`` works
-(``tolerance-eps-rule``). How the keys ``φ(2j)`` arise without positions is ours to name: ``2(j-1)/j = 2 - 2/j``
-from ``1/j`` and a constant coordinate (the hash is scale invariant at ``ε = 0``).
+(``tolerance-eps-rule``). One selective pre-norm per layer normalises the query's and the key's coordinates
+together (``joint-norm-eps0``): the key's scale then depends on ``a_j``, and retrieval fails at ``$aa`` even at
+``ε = 0`` (the draft: "direct implementation of this head requires selective pre-norm"). How the keys
+``φ(2j)`` arise without positions is ours to name: ``2(j-1)/j = 2 - 2/j`` from ``1/j`` and a constant coordinate
+(the hash is scale invariant at ``ε = 0``).
 """
 
 from __future__ import annotations
@@ -40,7 +43,7 @@ from symcot.inputs.family import Family
 from symcot.model.attention import select
 from symcot.model.described import layer_norm
 from symcot.model.description import AHAT, HeadRule, Norm
-from symcot.model.interval import compare, show
+from symcot.model.interval import compare, show, sqrt
 
 SUBJECT_NOTE = ("subject: a draft of The Transformer Cookbook, 582e0e1 (4 February 2025), chapter 8 (recipes); a "
                 "finding is about this draft only")
@@ -50,12 +53,17 @@ LN = Norm("pre", "standard", EPS)
 
 @dataclass(frozen=True)
 class Variant:
-    """How a variant reads the recipe: the modulus, the key of 1-based position ``j``, the mask, ``ε = 0`` or not."""
+    """How a variant reads the recipe: the modulus, the key of 1-based position ``j``, the mask, ``ε = 0`` or not.
+
+    ``joint``: the query's and the key's hashes are one layer norm of the 8 coordinates ``(a/i, 1/i, -a/i, -1/i,
+    k/j, 1/j, -k/j, -1/j)`` (one selective pre-norm ``LN(W_N x)`` for the layer's heads), at ``ε = 0``.
+    """
 
     modulus: int
     key: Callable[[int], int]  # j (1-based) -> the integer hashed as the key
     mask: str  # "strict-future" (j < i) or "future" (j ≤ i)
     eps0: bool
+    joint: bool = False
 
 
 VARIANTS: dict[str, Variant] = {
@@ -64,6 +72,7 @@ VARIANTS: dict[str, Variant] = {
     "eps0": Variant(2, lambda j: 2 * (j - 1), "future", True),
     "mod3-eps0": Variant(3, lambda j: 3 * (j - 1), "future", True),
     "odd-keys": Variant(2, lambda j: 2 * j - 1, "future", True),
+    "joint-norm-eps0": Variant(2, lambda j: 2 * (j - 1), "future", True, joint=True),
 }
 
 
@@ -135,18 +144,45 @@ def _bit_eps(q_in: tuple[Fraction, Fraction], keys: list[tuple[int, int]], i: in
     return True, top
 
 
+def _bit_joint(q: tuple[Fraction, Fraction], keys: list[tuple[int, int]], counts: list[int]) -> tuple[bool, list[int]]:
+    """The bit when one LN normalises the query's and the key's coordinates together (``ε = 0``).
+
+    Position ``p`` (1-based) holds ``(a_p/p, 1/p, …, k_p/p, 1/p, …)``; its LN scales both parts by ``c_p =
+    √8/√(2a_p² + 2k_p² + 4)`` (times ``p``), so the score at ``i`` is ``∝ (a_i k_p + 1) c_p``: compared by squares,
+    exactly. The retrieved key part is compared with the query's direction (the most lenient equality): for one
+    position exactly, for a tie by certified balls.
+    """
+    if not keys:
+        return False, []
+    a = q[0] / q[1]
+    cs = [Fraction(8, 2 * counts[p] ** 2 + 2 * keys[p][0] ** 2 + 4) for p in range(len(keys))]  # c_p²
+    scores = [((a * k + 1) ** 2 * c if a * k + 1 > 0 else -(a * k + 1) ** 2 * c) for (k, _), c in zip(keys, cs)]
+    best = max(scores)
+    top = [p for p, sc in enumerate(scores) if sc == best]
+    if len(top) == 1:
+        return keys[top[0]][0] == a, top
+    total: Any = 0  # Σ c_p (k_p - a) over the tie: 0 iff the average of the key parts has the query's direction
+    for p in top:
+        total = total + sqrt(cs[p]) * (keys[p][0] - a)
+    return compare(total, 0, "the tied keys' average against the query's direction") == 0, top
+
+
 def mod_failure(variant: str, s: tuple[str, ...]) -> dict[str, Any] | None:
     """The first 1-based position ``i`` of ``s`` where the bit differs from the count (``None``: none)."""
     var = VARIANTS[variant]
     ref = count_reference(var.modulus, s[1:])
     want = [True] + ref  # the $ at position 1: no a yet
     a = 0
+    counts: list[int] = []  # a_p at every position so far
     for i in range(1, len(s) + 1):
         a += s[i - 1] == "a"
+        counts.append(a)
         q = (Fraction(a, i), Fraction(1, i))  # layer 1: the uniform averages a_i/i, 1/i
         last = i if var.mask == "future" else i - 1
         keys = [(var.key(j), 1) for j in range(1, last + 1)]
-        if var.eps0:
+        if var.joint:
+            bit, top = _bit_joint(q, keys, counts)
+        elif var.eps0:
             bit, top = _bit_eps0(q, keys)
         else:
             bit, top = _bit_eps(q, keys, i)
@@ -273,6 +309,9 @@ MOD = Claim(
         "eps0": repair("zero-based keys and LN with ε = 0 (φ scale invariant): parity at every position"),
         "mod3-eps0": repair("the same with keys φ(3(j - 1)): a_i ≡ 0 (mod 3)"),
         "odd-keys": mutant("keys φ(2j - 1) (ε = 0): matches odd counts, expected to fail"),
+        "joint-norm-eps0": reading("one selective pre-norm LN(W_N x) for the layer's heads: the query's and the "
+                                   "key's hashes normalised together (ε = 0), the key's scale then depends on a_j; "
+                                   "the retrieved direction against the query's"),
         "tolerance": reading("zero-based keys, ε = 10^-5, and the last FFN testing ‖v - q‖² < τ for the best τ (any "
                              "τ between the classes is a ReLU ramp on the finite value set): no τ from length 19"),
         "tolerance-eps-rule": repair("the same with ε(n) = 1/(2n⁴) for the strings up to length n"),

@@ -18,7 +18,10 @@ def test_verdicts_and_smallest_counterexamples():
     got = rows(m.MOD, 6)
     assert {v: r.verdict for v, r in got.items()} == {
         "as-written": "refuted", "zero-based-keys": "refuted", "eps0": "verified", "mod3-eps0": "verified",
-        "odd-keys": "refuted", "tolerance": "verified", "tolerance-eps-rule": "verified"}
+        "odd-keys": "refuted", "joint-norm-eps0": "refuted", "tolerance": "verified",
+        "tolerance-eps-rule": "verified"}
+    joint = got["joint-norm-eps0"].counterexample
+    assert (joint["string"], joint["position"], joint["a_i"], joint["attends"]) == ("$aa", 3, 2, [3])
     first = got["as-written"].counterexample
     assert (first["string"], first["position"], first["attends"]) == ("$", 1, [])
     eps = got["zero-based-keys"].counterexample
