@@ -12,7 +12,7 @@ Taylor expansions by SymPy, and the largest error of the GELU approximations by 
 TITLE = "The Transformer Cookbook (draft)"
 SUBJECT = ("a draft of The Transformer Cookbook, LaTeX source at commit 582e0e1 (4 February 2025) of "
            "pentagonalize/Transformer-Cookbook, chapter 3 (feed-forward networks), chapter 4 (self-attention), "
-           "chapter 5 (positional encodings) and chapter 6 (layer normalisation)")
+           "chapter 5 (positional encodings), chapter 6 (layer normalisation) and chapter 8 (recipes)")
 
 #: label -> what the draft labels with it, and whether it names a statement that can be checked. Every
 #: ``\\label`` of chapter 3 (the section labels name the recipes; ``eq:gelu`` is the tanh line of GELU's definition).
@@ -44,6 +44,27 @@ LABELS: dict[str, tuple[str, bool]] = {
     "ch6:normalize-pm1": ("subsection (no label; id ours): activations clipped to ±ε, then LN gives ±1", True),
     "sec:ln_hash": ("subsection: the layer-norm hash φ(x, y) = LN(x, y, -x, -y), and φ(x, y) = φ(x/y)", True),
     "eq:integer-key-retrieval": ("equation: φ(i) · φ(j) = 1 ⟺ i = j", True),
+    # chapter 8 (recipes), but the Dyck section: modules assembly_heads, assembly_ngram, assembly_mod,
+    # assembly_comparison; the sections with no construction are listed with the reason
+    "ch8:induction-heads": ("section (no label; id ours): Induction Heads, no construction in this draft (\"Will "
+                            "write\")", False),
+    "sec:multihead": ("section: H single-head layers on (H+1)d coordinates simulate an H-head layer", True),
+    "eq:n-gram-assumption": ("equation: the n-gram assumption, a definition (the reference law of ch8:n-gram)",
+                             False),
+    "fig:transformer-n-gram-label": ("figure: the heads of a 4-gram transformer, an illustration of ch8:n-gram",
+                                     False),
+    "ch8:n-gram": ("section (no label; id ours): n - 1 hard-attention heads, an AND MLP and E = log p give an "
+                   "n-gram LM's next-symbol law", True),
+    "eq:transformer-ngram-function": ("equation: the score -|⟨q, k⟩|, a definition (used by eq:hard-attention-scores "
+                                      "and ch8:n-gram)", False),
+    "eq:hard-attention-scores": ("equation: ⟨(t - h, -1), (1, j)⟩ under -|·| is -|j - t + h|, maximal at j = t - h",
+                                 True),
+    "eq:hard-attention-values": ("equation: the value map onehot(y_t), a definition (run as part of ch8:n-gram)",
+                                 False),
+    "ch8:mod": ("section (no label; id ours): parity and MOD m without positional encodings by the layer-norm hash",
+                True),
+    "ch8:eliza": ("section (no label; id ours): ELIZA, no construction in this draft (\"Will write\")", False),
+    "sec:assembly_comparison": ("section: comparing two counts by gtz and an FFN, the result as a Boolean", True),
 }
 
 #: The claim modules of this package, in the order ``symcot verify`` and ``symcot claims`` take them.
@@ -62,4 +83,8 @@ MODULES: tuple[str, ...] = (
     "attention_ties",
     "positional",
     "layernorm",
+    "assembly_heads",
+    "assembly_ngram",
+    "assembly_mod",
+    "assembly_comparison",
 )
