@@ -12,7 +12,8 @@ Taylor expansions by SymPy, and the largest error of the GELU approximations by 
 TITLE = "The Transformer Cookbook (draft)"
 SUBJECT = ("a draft of The Transformer Cookbook, LaTeX source at commit 582e0e1 (4 February 2025) of "
            "pentagonalize/Transformer-Cookbook, chapter 3 (feed-forward networks), chapter 4 (self-attention), "
-           "chapter 5 (positional encodings) and chapter 6 (layer normalisation)")
+           "chapter 5 (positional encodings), chapter 6 (layer normalisation) and chapter 8 (assembly: the Dyck "
+           "recipes)")
 
 #: label -> what the draft labels with it, and whether it names a statement that can be checked. Every
 #: ``\\label`` of chapter 3 (the section labels name the recipes; ``eq:gelu`` is the tanh line of GELU's definition).
@@ -44,6 +45,11 @@ LABELS: dict[str, tuple[str, bool]] = {
     "ch6:normalize-pm1": ("subsection (no label; id ours): activations clipped to ±ε, then LN gives ±1", True),
     "sec:ln_hash": ("subsection: the layer-norm hash φ(x, y) = LN(x, y, -x, -y), and φ(x, y) = φ(x/y)", True),
     "eq:integer-key-retrieval": ("equation: φ(i) · φ(j) = 1 ⟺ i = j", True),
+    # chapter 8 (assembly), § Dyck Language: the three recipes (modules dyck_smat, dyck_uhat, dyck_ahat)
+    "ch8:dyck-smat": ("subsection (no label; id ours): one SMAT layer, one head, recognises Dyck-1", True),
+    "ch8:dyck-uhat": ("subsection (no label; id ours): a (D+1)-layer UHAT recognises Dyck-(k, D)", True),
+    "ch8:dyck-ahat": ("subsection (no label; id ours): a two-layer AHAT generates Dyck-(k, D) (next-token sets)",
+                      True),
 }
 
 #: The claim modules of this package, in the order ``symcot verify`` and ``symcot claims`` take them.
@@ -62,4 +68,7 @@ MODULES: tuple[str, ...] = (
     "attention_ties",
     "positional",
     "layernorm",
+    "dyck_smat",
+    "dyck_uhat",
+    "dyck_ahat",
 )

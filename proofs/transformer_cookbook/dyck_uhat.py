@@ -105,6 +105,7 @@ class GridCheck:
             length = max(ctx.max_size - self.shorter[k], 0)
             sub = RunContext(ctx.claim_id, length, ctx.progress)
             row = self.make(k, depth, length).run(sub)
+            row.method = self.method
             lengths.append(f"k = {k}, D = {depth}: |w| ≤ {length}")
             rows.append(row)
             if row.verdict != "verified":
