@@ -5,8 +5,17 @@ import itertools
 
 import pytest
 
-from proofs.transformer_cookbook.dyck_ahat import (DYCK_AHAT, OFFSET, VARIANTS, Options, check_of, indicator,
-                                                   next_tokens, prefix_family, prefixes)
+from proofs.transformer_cookbook.dyck_ahat import (
+    DYCK_AHAT,
+    OFFSET,
+    VARIANTS,
+    Options,
+    check_of,
+    indicator,
+    next_tokens,
+    prefix_family,
+    prefixes,
+)
 from proofs.transformer_cookbook.dyck_uhat import alphabet, member
 from symcot.check.context import RunContext
 from symcot.check.exhaustive import Progress

@@ -6,8 +6,18 @@ import re
 
 import pytest
 
-from proofs.transformer_cookbook.dyck_uhat import (DYCK_UHAT, GRID, REPAIRED, VARIANTS, GridCheck, alphabet,
-                                                   check_of, member, plain_family, wrapped_family)
+from proofs.transformer_cookbook.dyck_uhat import (
+    DYCK_UHAT,
+    GRID,
+    REPAIRED,
+    VARIANTS,
+    GridCheck,
+    alphabet,
+    check_of,
+    member,
+    plain_family,
+    wrapped_family,
+)
 from symcot.check.context import RunContext
 from symcot.check.exhaustive import Progress
 
