@@ -50,11 +50,17 @@ def _zero_key() -> tuple[Map, Map]:
     return Map("Q", L, K1, zero=["k"]), Map("K", L, K1, zero=["k"])
 
 
-def _count_layer() -> Layer:
+def _first_coordinate_key() -> tuple[Map, Map]:
+    """The mutant's key: ``Q x = K x = f_e(w)_1`` (scores ±1, softmax weights no longer rational)."""
+    x = L.vars()
+    return Map("Q", L, K1, {"k": x.e1}), Map("K", L, K1, {"k": x.e1})
+
+
+def _count_layer(keyed: bool = False) -> Layer:
     """The draft's head (null key, ``V`` the identity on ``f_e``) and the completion ``u, v, rej``."""
     x = L.vars()
     val = Layout("ch8.dyck-smat.value", [("e1", 1), ("e2", 1)])
-    head = Head("h", *_zero_key(), Map("V", L, val, keep=["e1", "e2"]))
+    head = Head("h", *(_first_coordinate_key() if keyed else _zero_key()), Map("V", L, val, keep=["e1", "e2"]))
     vs = value_space([head])
     o = vs.vars()
     w_o = Map("W_O", vs, L, {"c1": o["h.e1"], "c2": o["h.e2"]}, zero=[b for b in L.names if b not in ("c1", "c2")])
@@ -80,11 +86,11 @@ def _violation_layer() -> Layer:
 
 
 def dyck_smat_decoder(mask: str = "future", kind: str = "SMAT", layers: int = 1,
-                      direction: str = "recogniser") -> Decoder:
+                      direction: str = "recogniser", keyed: bool = False) -> Decoder:
     """One layer (the draft's), or two (the repair); every head ``mask`` and ``kind``; residual around both."""
     desc = ModelDescription(f"ch8 Dyck-1 ({kind}, mask {mask})", direction=direction,
                             head=HeadRule(mask, KINDS[kind]), residual="both")
-    stack = [_count_layer()] + ([_violation_layer()] if layers == 2 else [])
+    stack = [_count_layer(keyed)] + ([_violation_layer()] if layers == 2 else [])
     return Decoder("Dyck-1 SMAT", L, stack, desc)
 
 
@@ -123,14 +129,15 @@ def _recogniser(variant: str, layers: int, block: str) -> EncoderCheck:
     def construction() -> EncoderConstruction:
         return EncoderConstruction(variant, dyck_smat_decoder(layers=layers), _embed, Readout(block, "sign"),
                                    notes=[SUBJECT_NOTE, "completion (ours): the FFN u, v, rej (ch. 3's ReLU)"
-                                          + (", and the second layer avg, r2" if layers == 2 else "")])
+                                          + (", and the second layer avg, r2" if layers == 2 else ""),
+                                          "the bit read is the reject bit (> 0); the reference: w ∉ Dyck-1"])
 
     return EncoderCheck(construction, rejects, [strings_family("[]")])
 
 
-def _rule(variant: str, mask: str, kind: str) -> RuleCheck:
+def _rule(variant: str, mask: str, kind: str, keyed: bool = False) -> RuleCheck:
     def construction() -> EncoderConstruction:
-        return EncoderConstruction(variant, dyck_smat_decoder(mask, kind, direction="encoder"), _embed,
+        return EncoderConstruction(variant, dyck_smat_decoder(mask, kind, direction="encoder", keyed=keyed), _embed,
                                    Readout(("u", "v")), notes=[SUBJECT_NOTE, "completion (ours): the FFN u, v"])
 
     return RuleCheck(construction, rejects, [strings_family("[]")],
@@ -145,7 +152,7 @@ DYCK_SMAT = Claim(
     checks=[_recogniser("as-written", 1, "rej"), _rule("per-position", "future", "SMAT"),
             _recogniser("two-layer", 2, "r2"), _rule("AHAT", "future", "AHAT"),
             _rule("strict-future", "strict-future", "SMAT"), _rule("no-mask", "none", "SMAT"),
-            _rule("UHAT", "future", "UHAT")],
+            _rule("UHAT", "future", "UHAT"), _rule("keyed", "future", "SMAT", keyed=True)],
     default_max_size=10,
     readings={
         "as-written": as_written("a recogniser: the draft's layer (SMAT, j ≤ i, τ = 1) and the completion FFN; the "
@@ -159,6 +166,8 @@ DYCK_SMAT = Claim(
         "no-mask": mutant("the per-position reading without a mask: every position sees d_n/n; expected to fail"),
         "UHAT": mutant("the per-position reading under unique hard attention (all weight on position 1); expected "
                        "to fail"),
+        "keyed": mutant("the per-position reading with a non-null key Q x = K x = f_e(w)_1: softmax weights "
+                        "exp(±1)/Σ (certified balls), not 1/i; expected to fail"),
     },
 )
 

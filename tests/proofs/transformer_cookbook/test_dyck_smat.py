@@ -32,12 +32,14 @@ def test_verdicts_and_the_smallest_counterexamples():
     got = rows(DYCK_SMAT)
     assert {v: r.verdict for v, r in got.items()} == {
         "as-written": "refuted", "per-position": "verified", "two-layer": "verified", "AHAT": "verified",
-        "strict-future": "refuted", "no-mask": "refuted", "UHAT": "refuted"}
+        "strict-future": "refuted", "no-mask": "refuted", "UHAT": "refuted", "keyed": "refuted"}
     c = got["as-written"].counterexample
     assert (c["input"]["string"], c["position"], c["layer"], c["got"], c["expected"]) == ("][", 1, 1, False, True)
     assert got["strict-future"].counterexample["input"]["string"] == "["
     assert got["no-mask"].counterexample["input"]["string"] == "]["
     assert got["UHAT"].counterexample["input"]["string"] == "[]"
+    keyed = got["keyed"].counterexample  # non-rational weights: v at [] is a certified ball, decided > 0
+    assert keyed["input"]["string"] == "[]" and keyed["got"] == "reject" and "+/-" in keyed["u, v"][1][1]
     assert got["two-layer"].inputs_checked == 2**11 - 2 and got["two-layer"].max_size == 10
     assert DYCK_SMAT.readings["two-layer"].kind == "repair" and DYCK_SMAT.readings["UHAT"].kind == "mutant"
 
