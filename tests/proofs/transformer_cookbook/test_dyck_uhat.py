@@ -110,3 +110,20 @@ def test_the_repair_at_larger_sizes():
     for k, depth, length in ((1, 3, 10), (2, 2, 6), (2, 3, 6), (3, 2, 4)):
         row = check_of("repaired", REPAIRED)(k, depth, length).run(RunContext("x", length, Progress(False)))
         assert row.verdict == "verified", (k, depth)
+
+
+def _bits(variant, k, depth, w, block):
+    cons = check_of(variant, VARIANTS[variant][0])(k, depth, len(w)).construction()
+    s = ("^", *w, "$")
+    enc, dec = cons.run(s), cons.concrete(s)
+    return [[dec.layout.pi(block, enc.records[i][layer].out)[0] for i in range(len(s))] for layer in range(depth)]
+
+
+def test_why_as_written_fails_the_sentinels_stay_unmatched_and_a_matched_bracket_errs():
+    # D = 1: [ and ] match in the one round; BOS and EOS, which wrap them, would match in a second
+    assert _bits("as-written", 1, 1, "[]", "m") == [[0, 1, 1, 0]]
+    # D = 2, the final head blind to the sentinels: in round 2 the matched [ sees EOS as its nearest unmatched
+    # close, of another kind, and the matched ] sees BOS: both take an error (no guard ¬m_i)
+    assert _bits("blind", 1, 2, "[]", "e") == [[0, 0, 0, 0], [0, 1, 1, 0]]
+    assert _bits("repaired", 1, 2, "[]", "e") == [[0, 0, 0, 0], [0, 0, 0, 0]]
+    assert _bits("repaired", 1, 2, "[]", "m") == [[0, 1, 1, 0], [1, 1, 1, 1]]
