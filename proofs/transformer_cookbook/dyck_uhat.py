@@ -162,6 +162,7 @@ class Options:
     left_mask: str = "strict-future"
     right_mask: str = "strict-past"
     key_match: bool = True  # K x = p - m (False: the mutant K x = p)
+    tie: str = "leftmost"  # every head's tie rule (ties occur only in the final head: its scores are 0 or ≥ 1)
 
 
 def layout(k: int) -> Layout:
@@ -244,8 +245,9 @@ POSITIONS = Positional(lambda i, n: [Fraction(i + 1, n)], 1, "concat", "p_i = i/
 def dyck_uhat_decoder(k: int, depth: int, opt: Options) -> Decoder:
     """``D`` update layers and the final layer, for ``k`` kinds of brackets."""
     lay = layout(k)
-    desc = ModelDescription(f"ch8 Dyck-({k}, {depth}) UHAT", direction="recogniser", head=HeadRule("future", UHAT()),
-                            heads={"l": HeadRule(opt.left_mask, UHAT()), "r": HeadRule(opt.right_mask, UHAT())},
+    kind = UHAT(opt.tie)
+    desc = ModelDescription(f"ch8 Dyck-({k}, {depth}) UHAT", direction="recogniser", head=HeadRule("future", kind),
+                            heads={"l": HeadRule(opt.left_mask, kind), "r": HeadRule(opt.right_mask, kind)},
                             residual="both", positional=POSITIONS)
     layers = [_update_layer(lay, k, opt) for _ in range(depth)] + [_final_layer(lay, opt)]
     return Decoder(f"Dyck-({k}, {depth}) UHAT", lay, layers, desc)
@@ -293,6 +295,8 @@ VARIANTS: dict[str, tuple[Options, Any]] = {
     "no-sentinels": (Options(sentinels=False), reading("w alone (no BOS, EOS); a head with no position outputs 0")),
     "no-sentinels-guard": (Options(sentinels=False, guard=True), reading("w alone, with the guard ¬m_i")),
     "repaired": (REPAIRED, repair("the guard ¬m_i and the final head blind to the sentinels")),
+    "repaired-rightmost": (Options(guard=True, blind=True, tie="rightmost"),
+                           reading("the repair with the rightmost tie rule (the draft names none)")),
     "future-masks": (Options(guard=True, blind=True, left_mask="future", right_mask="past"),
                      reading("the repair under masks j ≤ i and j ≥ i ('future-positional masking' as ch. 4's "
                              "mask): an unmatched position attends to itself")),

@@ -60,7 +60,8 @@ def test_verdicts_of_every_variant_at_the_default_size():
     rows = _rows()
     assert {v: r.verdict for v, r in rows.items()} == {
         "as-written": "refuted", "guard": "refuted", "blind": "refuted", "no-sentinels": "refuted",
-        "no-sentinels-guard": "verified", "repaired": "verified", "future-masks": "refuted", "key-p": "refuted"}
+        "no-sentinels-guard": "verified", "repaired": "verified", "repaired-rightmost": "verified",
+        "future-masks": "refuted", "key-p": "refuted"}
     # the smallest counterexamples: the sentinels need a round of their own (k = 1, D = 1: BOS and EOS stay
     # unmatched), a matched bracket takes an error from EOS (D = 2), and from ] in [()] without sentinels
     assert _cex(rows["as-written"]) == (1, 1, "w = []", 3, 2)
