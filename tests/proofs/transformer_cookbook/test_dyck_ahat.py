@@ -1,6 +1,7 @@
 """Dyck-(k, D) generation by two AHAT layers: holds as written with the exact depth comparison (the completion);
 the strict masks, a zero-max score, an unscaled offset and the printed close rule fail; no offset is refuted."""
 
+import functools
 import itertools
 
 import pytest
@@ -21,30 +22,51 @@ from symcot.check.context import RunContext
 from symcot.check.exhaustive import Progress
 
 
-def brute_next(k, depth, w):
-    """Every a with w a u ∈ Dyck-(k, D) for some completion u (|u| ≤ D), and EOS when w ∈ Dyck-(k, D)."""
+@functools.cache
+def grammar_words(k, depth, length):
+    """Dyck-(k, D) words of ``length`` from the grammar S -> [_i S ]_i S | ε (depth ≤ D), no stack."""
+    if length == 0:
+        return frozenset({()})
+    if depth == 0 or length % 2:
+        return frozenset()
     sigma = alphabet(k)
-    out = {"$"} if member(w, depth) else set()
-    for a in sigma:
-        if any(member(w + (a,) + u, depth) for n in range(depth + 1) for u in itertools.product(sigma, repeat=n)):
-            out.add(a)
+    out = set()
+    for inner in range(0, length - 1, 2):
+        for i in range(k):
+            for u in grammar_words(k, depth - 1, inner):
+                for v in grammar_words(k, depth, length - 2 - inner):
+                    out.add((sigma[i], *u, sigma[k + i], *v))
+    return frozenset(out)
+
+
+def brute_next_sets(k, depth, top):
+    """Every prefix w, |w| ≤ top, of a Dyck-(k, D) word, with its next-token set over all completions: a such that
+    w a is a prefix of a word, and EOS when w is a word (every word up to |w| + 1 + D witnesses them)."""
+    out = {}
+    for n in range(top + depth + 2):
+        for word in grammar_words(k, depth, n):
+            for cut in range(min(len(word), top) + 1):
+                w = word[:cut]
+                nxt = out.setdefault(w, set())
+                nxt.add(word[cut] if cut < len(word) else "$")
     return out
 
 
-@pytest.mark.parametrize("k,depth", [(1, 1), (1, 2), (1, 3), (2, 1), (2, 2), (2, 3), (3, 1), (3, 2)])
+@pytest.mark.parametrize("k,depth", [(k, d) for k in (1, 2, 3) for d in (1, 2, 3)])
 def test_the_next_token_reference_is_the_brute_force_over_completions(k, depth):
-    sigma = alphabet(k)
-    top = {1: 7, 2: 5, 3: 4}[k]
-    seen = 0
-    for n in range(top + 1):
-        for w in itertools.product(sigma, repeat=n):
-            is_prefix = bool(brute_next(k, depth, w)) if n == 0 else any(
-                member(w + u, depth) for m in range(depth + 1) for u in itertools.product(sigma, repeat=m))
-            assert (w in set(prefixes(k, depth, n))) == is_prefix, ("".join(w), depth)
-            if is_prefix:
-                seen += 1
-                assert next_tokens(k, depth, w) == brute_next(k, depth, w), ("".join(w), depth)
-    assert seen > top
+    top = {1: 7, 2: 6, 3: 5}[k]  # the lengths the default run checks
+    brute = brute_next_sets(k, depth, top)
+    assert {w for n in range(top + 1) for w in prefixes(k, depth, n)} == set(brute)
+    for w, nxt in brute.items():
+        assert next_tokens(k, depth, w) == nxt, ("".join(w), depth)
+    assert all(member(w, depth) for n in range(9) for w in grammar_words(k, depth, n))
+
+
+def test_the_grammar_gives_every_word_of_the_stack():
+    for k, depth in ((1, 2), (2, 2), (2, 3), (3, 1)):
+        for n in range(7):
+            every = {w for w in itertools.product(alphabet(k), repeat=n) if member(w, depth)}
+            assert grammar_words(k, depth, n) == every, (k, depth, n)
 
 
 def test_indicator_order():
