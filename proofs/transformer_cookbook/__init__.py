@@ -44,7 +44,7 @@ LABELS: dict[str, tuple[str, bool]] = {
     "ch6:normalize-pm1": ("subsection (no label; id ours): activations clipped to ±ε, then LN gives ±1", True),
     "sec:ln_hash": ("subsection: the layer-norm hash φ(x, y) = LN(x, y, -x, -y), and φ(x, y) = φ(x/y)", True),
     "eq:integer-key-retrieval": ("equation: φ(i) · φ(j) = 1 ⟺ i = j", True),
-    # chapter 8 (recipes), but the Dyck section: modules assembly_heads, assembly_ngram, assembly_mod,
+    # chapter 8 (recipes): modules assembly_heads, assembly_ngram, assembly_mod,
     # assembly_comparison; the sections with no construction are listed with the reason
     "ch8:induction-heads": ("section (no label; id ours): Induction Heads, no construction in this draft (\"Will "
                             "write\")", False),
@@ -65,6 +65,11 @@ LABELS: dict[str, tuple[str, bool]] = {
                 True),
     "ch8:eliza": ("section (no label; id ours): ELIZA, no construction in this draft (\"Will write\")", False),
     "sec:assembly_comparison": ("section: comparing two counts by gtz and an FFN, the result as a Boolean", True),
+    # chapter 8, § Dyck Language: the three recipes (modules dyck_smat, dyck_uhat, dyck_ahat)
+    "ch8:dyck-smat": ("subsection (no label; id ours): one SMAT layer, one head, recognises Dyck-1", True),
+    "ch8:dyck-uhat": ("subsection (no label; id ours): a (D+1)-layer UHAT recognises Dyck-(k, D)", True),
+    "ch8:dyck-ahat": ("subsection (no label; id ours): a two-layer AHAT generates Dyck-(k, D) (next-token sets)",
+                      True),
 }
 
 #: The claim modules of this package, in the order ``symcot verify`` and ``symcot claims`` take them.
@@ -87,4 +92,7 @@ MODULES: tuple[str, ...] = (
     "assembly_ngram",
     "assembly_mod",
     "assembly_comparison",
+    "dyck_smat",
+    "dyck_uhat",
+    "dyck_ahat",
 )
