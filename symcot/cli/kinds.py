@@ -50,3 +50,10 @@ def decoders_only(claim: Any, command: str, instead: str) -> SymcotError:
     """``sec:tie-breaking is checked through an encoder construction; symcot coverage handles decoders only``."""
     return SymcotError(f"{claim.id} is checked through an encoder construction; symcot {command} handles decoder "
                        f"constructions only ({instead})")
+
+
+def no_construction(claim: Any, command: str, action: str, instead: str) -> SymcotError:
+    """The line for a claim ``command`` cannot handle: an encoder's (``instead`` says what can), or no construction."""
+    if any(is_encoder(c) for c in claim.checks):
+        return decoders_only(claim, command, instead)
+    return nothing_to(claim, action)

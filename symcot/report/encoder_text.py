@@ -221,6 +221,6 @@ def render_encoder(t: EncoderTrace, width: int | None = None, all_blocks: bool =
             *wrap(f"model: {t.description}", width), *wrap(f"readout: {t.readout}", width), ""]
     body = render_table(table_rows(t, all_blocks), width)
     text = "\n".join(body)
-    legend = _legend(t, text)
+    legend = [ln for x in _legend(t, text) for ln in wrap(x, width)]
     tail = [ln for x in _tail(t) for ln in wrap(x, width)]
     return "\n".join(head + body + ([""] + legend if legend else []) + [""] + tail)
