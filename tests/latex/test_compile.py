@@ -129,3 +129,20 @@ def test_sparse_block_lists_compile_without_overfull_boxes(tmp_path, capsys):
     # thm:cotpathtotree at m = 5: the 25-entry bias and the sparse 25 x 1 blocks are listed entry by entry
     log = compile_tex(_latex(tmp_path, "thm:cotpathtotree", "as-written", "--n", "5"))
     assert overfull(log) == []
+
+
+#: (claim, variant) of encoder constructions: every attention kind, mask and positional encoding they use.
+ENCODERS = [("sec:tie-breaking", "as-written"), ("ch4:quadratic-maximization", "SMAT"),
+            ("ch4:predecessor", "causal-UHAT"), ("ch5:one-over-i", "as-written"),
+            ("sec:identity-attention", "as-written")]
+
+
+@needs_tex
+@pytest.mark.parametrize(("claim", "variant"), ENCODERS)
+def test_encoder_latex_with_its_rules_compiles_without_overfull_boxes(tmp_path, capsys, claim, variant):
+    for extra in ((), ("--n", "3")):
+        path = _latex(tmp_path, claim, variant, *extra)
+        assert r"\paragraph{Model.}" in path.read_text()
+        log = compile_tex(path)
+        assert overfull(log) == [], (claim, variant, extra, overfull(log))
+        assert "Output written on" in log
