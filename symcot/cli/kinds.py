@@ -16,7 +16,8 @@ from symcot.errors import SymcotError
 KINDS = (
     ("symcot.lemmas.facts", "a symbolic identity"),
     ("symcot.lemmas", "a lemma about a network gadget"),
-    ("symcot.fidelity", "a statement about the paper's text"),
+    ("symcot.fidelity", "a statement about how the paper writes a construction"),
+    ("symcot.prove.lam", "a scan of a construction's constant λ"),
     ("symcot.prove", "a statement checked symbolically"),
     ("symcot.claims", "a property checked on its inputs"),
 )
@@ -38,12 +39,12 @@ def what_it_is(claim: Any) -> str:
         for prefix, words in KINDS:
             if module == prefix or module.startswith(prefix + "."):
                 return words
-    return f"a {claim.kind} checked without a construction"
+    return f"{'an' if claim.kind[:1] in 'aeiou' else 'a'} {claim.kind}"
 
 
 def nothing_to(claim: Any, action: str) -> SymcotError:
-    """``sec:ffnn_minmax is a lemma about a network gadget (no construction): nothing to replay``."""
-    return SymcotError(f"{claim.id} is {what_it_is(claim)} (no construction): nothing to {action}")
+    """``sec:ffnn_minmax is a lemma about a network gadget, with no construction: nothing to replay``."""
+    return SymcotError(f"{claim.id} is {what_it_is(claim)}, with no construction: nothing to {action}")
 
 
 def decoders_only(claim: Any, command: str, instead: str) -> SymcotError:

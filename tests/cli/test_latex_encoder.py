@@ -47,7 +47,7 @@ def test_decoders_keep_their_latex_without_rules(capsys):
     (["sec:tie-breaking", "--lam", "3"], "--lam only applies with --n"),
     (["sec:tie-breaking", "--n", "3", "--lam", "3"], "--lam: sec:tie-breaking [as-written] is an encoder construction"),
     (["sec:tie-breaking", "--n", "0"], "--n must be at least 1"),
-    (["sec:ffnn_minmax"], "sec:ffnn_minmax is a lemma about a network gadget (no construction): nothing to print"),
+    (["sec:ffnn_minmax"], "sec:ffnn_minmax is a lemma about a network gadget, with no construction: nothing to print"),
 ])
 def test_errors_are_one_line(capsys, argv, message):
     assert main(["latex", *argv]) == 2

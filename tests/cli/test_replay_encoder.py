@@ -97,7 +97,7 @@ def test_all_blocks_prints_the_unchanged_ones(capsys):
     (["ch4:quadratic-maximization", "--input", "0125"], "not one of every a ∈ {0..n-1}^n"),
     (["ch5:one-over-i", "--input", "ab"], "not one of every ^ w, w ∈ {a, b}^{n-1}"),
     (["sec:tie-breaking", "--variant", "rightmots", "--input", "01"], "did you mean rightmost?"),
-    (["sec:ffnn_minmax", "--input", "01"], "sec:ffnn_minmax is a lemma about a network gadget (no construction): "
+    (["sec:ffnn_minmax", "--input", "01"], "sec:ffnn_minmax is a lemma about a network gadget, with no construction: "
                                            "nothing to replay"),
 ])
 def test_bad_input_is_one_line(capsys, argv, message):
