@@ -116,7 +116,7 @@ def trace_encoder(chk: EncoderCheck, s: tuple[str, ...], title: str) -> EncoderT
     layers = []
     for k in range(len(dec.layers)):
         records = [enc.records[i][k] for i in range(n)]
-        layers.append(LayerTrace(k + 1, _heads(chk, cons, s, k + 1, records), [list(r.out) for r in records]))
+        layers.append(LayerTrace(k + 1, _heads(chk, cons, s, k + 1, records), [list(r.out or []) for r in records]))
     ref = chk.reference(s)
     read = [n - 1] if cons.recogniser else list(range(n))
     readouts: list[Any] = [None] * n

@@ -14,6 +14,8 @@ and every formula in a docstring typeset as math (:mod:`symcot.latex.text`).
 
 from __future__ import annotations
 
+from typing import Any
+
 from symcot.ir.expr import _tex_name
 from symcot.latex.explicit import bmatrix, map_explicit, tex_scalar
 from symcot.latex.page import Page
@@ -40,7 +42,8 @@ def _rules(dec: Decoder | ConcreteDecoder) -> list[str]:
     desc = dec.description
     if desc.section3:
         return []
-    heads = [(k, h.name) for k, lay in enumerate(dec.layers, 1) if lay.attention is not None
+    layers: list[Any] = list(dec.layers)
+    heads = [(k, h.name) for k, lay in enumerate(layers, 1) if lay.attention is not None
              for h in lay.attention.heads]
     layout = dec.layout if isinstance(dec, Decoder) else dec.layout.layout
     return rules_tex(desc, heads, positional_blocks(layout, desc.positional))

@@ -129,7 +129,8 @@ def positional_blocks(layout: Any, pe: Positional | None) -> str:
     """`` (blocks p, q)``: the layout's last blocks that a concatenated encoding fills ("" otherwise)."""
     if pe is None or pe.combine != "concat":
         return ""
-    names, width = [], 0
+    names: list[str] = []
+    width = 0
     for b in reversed(layout.blocks):
         try:
             width += int(b.size)
