@@ -50,6 +50,8 @@ def _check_options(args: argparse.Namespace) -> None:
         raise not_applicable("--undirected", "applies to --graph-file only (write u-v in --graph for an edge)")
     if args.source is not None and args.input is not None:
         raise not_applicable("--source", "does not apply to --input (the construction's parser reads the input)")
+    if args.width is not None:
+        raise not_applicable("--width", "sizes an encoder's table; a decoder's trace is printed line by line")
     if args.plot:
         check_output_path(args.plot, "--plot", (".png", ".svg", ".pdf"))
 
