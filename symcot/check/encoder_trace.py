@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from symcot.check.encoder import EncoderCheck, EncoderConstruction, _same
+from symcot.check.encoder import EncoderCheck, EncoderConstruction, same_values
 from symcot.errors import Undecided
 from symcot.model.description import HeadRule
 
@@ -83,6 +83,12 @@ def _blocks(cons: EncoderConstruction, s: tuple[str, ...]) -> list[tuple[str, in
     return [(name, layout.sizes[name]) for name in layout.names]
 
 
+def _expected(chk: EncoderCheck, s: tuple[str, ...], layer: int, head: str, i: int) -> list[int] | None:
+    """The positions the check says head ``head`` of ``layer`` attends to from ``i`` (``None``: not stated)."""
+    want = None if chk.attends is None else chk.attends(s, layer, head, i)
+    return None if want is None else sorted(want)
+
+
 def _heads(chk: EncoderCheck, cons: EncoderConstruction, s: tuple[str, ...], layer: int,
            records: Sequence[Any]) -> list[HeadTrace]:
     """The heads of ``layer`` from each position's record of it."""
@@ -92,9 +98,7 @@ def _heads(chk: EncoderCheck, cons: EncoderConstruction, s: tuple[str, ...], lay
     out = []
     for h, first in enumerate(records[0].heads):
         weights = [list(getattr(rec.heads[h], "weights", [(rec.heads[h].index, 1)])) for rec in records]
-        expected = [None if chk.attends is None else
-                    (lambda w: None if w is None else sorted(w))(chk.attends(s, layer, first.head, i))
-                    for i in range(len(records))]
+        expected = [_expected(chk, s, layer, first.head, i) for i in range(len(records))]
         out.append(HeadTrace(first.head, desc.rule(layer, first.head), weights, expected))
     return out
 
@@ -104,7 +108,7 @@ def _compare(cons: EncoderConstruction, dec: Any, out: Vec, want: Any) -> tuple[
     got = cons.read(dec, out)
     if cons.readout.kind == "sign":
         return got, "ok" if got == bool(want) else "differs"
-    return got, "ok" if _same(got, want, cons.readout.block) else "differs"
+    return got, "ok" if same_values(got, want, cons.readout.block) else "differs"
 
 
 def trace_encoder(chk: EncoderCheck, s: tuple[str, ...], title: str) -> EncoderTrace:
