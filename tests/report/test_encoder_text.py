@@ -32,3 +32,24 @@ def test_columns_split_into_groups_that_fit_and_text_rows_wrap():
     assert heads == ["positions 0–3 of 0–11", "positions 4–7 of 0–11", "positions 8–11 of 0–11"]  # 8 + 4 × 5 ≤ 30
     one = render_table(rows, None)
     assert len([ln for ln in one if ln.startswith("value")]) == 1 and not any("positions" in ln for ln in one)
+
+
+def test_a_recogniser_reads_accept_or_reject_at_the_last_position():
+    from symcot.check.encoder import EncoderCheck, EncoderConstruction, Readout
+    from symcot.check.encoder_trace import trace_encoder
+    from symcot.inputs.strings import strings_family
+    from symcot.model.description import SMAT, HeadRule, ModelDescription
+    from symcot.report.encoder_text import render_encoder
+    from tests.check.test_encoder import embed, mean_of_x, softmax_majority
+
+    desc = ModelDescription("soft", direction="recogniser", head=HeadRule("none", SMAT(1)))
+    chk = EncoderCheck(lambda: EncoderConstruction("softmax", mean_of_x(desc, scored=True), embed,
+                                                   Readout("m", "sign", Fraction(1, 2))),
+                       softmax_majority, [strings_family("ab")])
+    text = render_encoder(trace_encoder(chk, ("a", "b", "b"), "demo [softmax]"), 100)
+    rows = {ln.split()[0]: ln.split()[1:] for ln in text.splitlines() if ln and ln.split()[0] in ("readout",
+                                                                                               "reference", "match")}
+    want = "accept" if softmax_majority("abb") else "reject"
+    assert rows == {"readout": [want], "reference": [want], "match": ["ok"]}  # only the last column is read
+    assert "head u: α(j=2)" in text and "certified interval" in text
+    assert text.rstrip().endswith("ok: the readout matches the reference at the last position")
