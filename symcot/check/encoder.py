@@ -107,7 +107,7 @@ class EncoderConstruction:
         return compare(vals[0], self.readout.threshold, f"the bit of block {self.readout.block}") > 0
 
 
-def _same(got: list[Any], want: Any, block: Any) -> bool:
+def same_values(got: list[Any], want: Any, block: Any) -> bool:
     """Whether the read values equal the reference's (a ball equals only when it is exact)."""
     want_list = list(want) if isinstance(want, (list, tuple)) else [want]
     if len(want_list) != len(got):
@@ -175,7 +175,7 @@ class EncoderCheck:
             want = ref if cons.recogniser else ref[i]
             try:
                 got = cons.read(dec, enc.outputs[i])
-                ok = got == bool(want) if cons.readout.kind == "sign" else _same(got, want, block)
+                ok = got == bool(want) if cons.readout.kind == "sign" else same_values(got, want, block)
             except Undecided as e:
                 raise e.at(position=i, layer=layer) from None
             if not ok:

@@ -40,6 +40,7 @@ def _families(target: Any, names: list[str] | None) -> list[Any]:
 
 def run(args: argparse.Namespace) -> int:
     """Replay every exhaustive input of each selected variant up to the size and print what it exercised."""
+    from symcot.cli.kinds import no_construction
     from symcot.registry import load_claims, select
     from symcot.report.mutation import coverage_lines
     from symcot.study.coverage import coverage
@@ -55,7 +56,8 @@ def run(args: argparse.Namespace) -> int:
     for claim in claims:
         checks = construction_checks(claim)
         if not checks:
-            raise SymcotError(f"{claim.id} has no construction check: no activation regions to record")
+            raise no_construction(claim, "coverage", "record (no activation regions)",
+                                  "symcot replay shows an encoder's heads and blocks on one string")
         for chk in checks:
             if args.variant and chk.variant not in args.variant:
                 continue

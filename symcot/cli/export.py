@@ -58,7 +58,8 @@ def run(args: argparse.Namespace) -> int:
     """Build the decoder at ``--n`` or ``--vertices`` (and ``--lam``) and write it; 0 on success."""
     from symcot.check.size import check_size_parameter
     from symcot.cli.common import check_output_path
-    from symcot.cli.replay import construction_check
+    from symcot.cli.kinds import decoders_only, is_encoder
+    from symcot.cli.replay import find_construction
     from symcot.cli.size import at_least_one, parameter_or_none, size_words, vertices_for
     from symcot.export import TORCH_HINT, save_npz, state_dict
     from symcot.ir.symbols import lam
@@ -71,7 +72,10 @@ def run(args: argparse.Namespace) -> int:
             import torch  # noqa: F401
         except ImportError:
             raise SymcotError(f"--format torch needs PyTorch: {TORCH_HINT}") from None
-    chk = construction_check(args.claim, args.variant, args.proofs)
+    claim, chk, _ = find_construction(args.claim, args.variant, args.proofs, "export")
+    if is_encoder(chk):
+        raise decoders_only(claim, "export", "its torch module runs a causal decoder; symcot latex prints an "
+                                             "encoder's weights and rules")
     cons = chk.construction()
     if lam_value is not None:
         if cons.lam_rule is None and cons.lam_fixed is None:

@@ -5,7 +5,8 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from symcot.cli.replay import construction_check
+from symcot.cli.kinds import is_encoder
+from symcot.cli.replay import find_construction
 from symcot.cli.size import N_HELP
 from symcot.errors import SymcotError
 
@@ -64,6 +65,26 @@ def _bind_n(cons: Any, n_value: int) -> dict[Any, int]:
     return {sym: n_value}
 
 
+def _encoder_latex(args: argparse.Namespace, title: str, chk: Any, cons: Any, page: Any) -> str:
+    """An encoder's weights and rules: symbolic, or at ``--n`` the weights its check runs at length ``n``."""
+    from symcot.latex import decoder_explicit, decoder_symbolic
+
+    if args.lam is not None:
+        raise SymcotError(f"--lam: {title} is an encoder construction with no λ")
+    if args.n is None:
+        return decoder_symbolic(cons.decoder, title, page, args.fragment)
+    if args.n < 1:
+        raise SymcotError(f"--n must be at least 1, got {args.n}")
+    s = next((next(iter(f.inputs(args.n))) for f in chk.families if f.min_size <= args.n and f.count(args.n)), None)
+    if s is None:
+        raise SymcotError(f"--n {args.n}: {title} reads no string of length {args.n}")
+    dec = cons.concrete(s)
+    if dec.layout.dim > MAX_EXPLICIT_D:
+        raise SymcotError(f"--n {args.n} gives d = {dec.layout.dim} > {MAX_EXPLICIT_D}: too large to print "
+                          "explicitly; use a smaller --n or --symbolic")
+    return decoder_explicit(dec, f"{title} at n = {args.n}", page, args.fragment)
+
+
 def run(args: argparse.Namespace) -> int:
     """Print (or write) the LaTeX of a construction's weights, symbolic or at ``--n``."""
     import sympy as sp
@@ -80,11 +101,13 @@ def run(args: argparse.Namespace) -> int:
     if args.output:
         check_output_path(args.output, "-o")
     page = Page(landscape=args.landscape)
-    chk = construction_check(args.claim, args.variant, args.proofs)
+    claim, chk, _ = find_construction(args.claim, args.variant, args.proofs, "print")
     cons = chk.construction()
     dec = cons.decoder
-    title = f"{cons.claim} [{cons.variant}]"
-    if args.n is None:
+    title = f"{claim.id} [{cons.variant}]"
+    if is_encoder(chk):
+        text = _encoder_latex(args, title, chk, cons, page)
+    elif args.n is None:
         text = decoder_symbolic(dec, title, page, args.fragment)
     else:
         env = _bind_n(cons, args.n)

@@ -122,6 +122,7 @@ def run(args: argparse.Namespace) -> int:
     Exit status: 0 when every behaviour-changing mutant decided is killed at the size checked, 1 when a
     behaviour-changing mutant survives it, 2 when a mutant's check fails with an error or on bad usage.
     """
+    from symcot.cli.kinds import no_construction
     from symcot.registry import load_claims, select
     from symcot.report.mutation import render_text, write_json, write_markdown
     from symcot.study.adequacy import Settings, analyse
@@ -141,7 +142,8 @@ def run(args: argparse.Namespace) -> int:
     for claim in claims:
         checks = construction_checks(claim)
         if not checks:
-            raise SymcotError(f"{claim.id} has no construction check: nothing to mutate")
+            raise no_construction(claim, "mutate", "mutate",
+                                  "symcot verify checks each encoder variant, mutants included")
         variants = [c.variant for c in checks]
         unknown = [v for v in args.variant or [] if v not in variants]
         if unknown and len(claims) == 1:

@@ -17,7 +17,9 @@ def add_parser(sub: Any) -> None:
     r.add_argument("--undirected", action="store_true", help="read --graph-file edges as undirected")
     r.add_argument("--tree", help="a rooted tree: Dyck word, nested parentheses (()()) or parent array "
                                   "(--tree -1,0,0: entry i is the parent of vertex i, -1 the root)")
-    r.add_argument("--input", help="input text for constructions with their own parser")
+    r.add_argument("--input", "--string", dest="input",
+                   help="input text for constructions with their own parser; an encoder's string (0110, or "
+                        "symbols separated by spaces or commas)")
     r.add_argument("--plot", metavar="PATH", help="write a heatmap of the tokens and the input (.png/.svg/.pdf)")
     r.add_argument("--n", type=int, metavar="N",
                    help="with --graph: n = |V|, the graph's vertices 0..n-1 (default: largest named + 1); as "
@@ -27,6 +29,8 @@ def add_parser(sub: Any) -> None:
     r.add_argument("--variant", help="construction variant (default: as-written)")
     r.add_argument("--lam", help="the value of λ (default: the construction's rule for the input), e.g. 9 or 15/2")
     r.add_argument("--all-blocks", action="store_true", help="print every block, not only the changed ones")
+    r.add_argument("--width", type=int, metavar="COLUMNS",
+                   help="an encoder's table: fit this many columns (default: the terminal's, or COLUMNS)")
     r.add_argument("--proofs", metavar="DIR")
     r.set_defaults(func=run)
 
@@ -46,6 +50,8 @@ def _check_options(args: argparse.Namespace) -> None:
         raise not_applicable("--undirected", "applies to --graph-file only (write u-v in --graph for an edge)")
     if args.source is not None and args.input is not None:
         raise not_applicable("--source", "does not apply to --input (the construction's parser reads the input)")
+    if args.width is not None:
+        raise not_applicable("--width", "sizes an encoder's table; a decoder's trace is printed line by line")
     if args.plot:
         check_output_path(args.plot, "--plot", (".png", ".svg", ".pdf"))
 
@@ -135,9 +141,15 @@ def run(args: argparse.Namespace) -> int:
     from fractions import Fraction
 
     from symcot.check.trace import render_text, replay
+    from symcot.cli.kinds import is_encoder
     from symcot.errors import locate
     from symcot.ir.symbols import lam
 
+    claim, chk, reader = find_construction(args.claim, args.variant, args.proofs, "replay")
+    if is_encoder(chk):
+        from symcot.cli.replay_encoder import replay_encoder
+
+        return replay_encoder(args, claim.id, chk)
     _check_options(args)
     value: int | Fraction | None = None
     if args.lam is not None:
@@ -146,7 +158,6 @@ def run(args: argparse.Namespace) -> int:
         except (ValueError, ZeroDivisionError):
             raise SymcotError(f"--lam must be an exact number (e.g. 9 or 15/2), got {args.lam!r}") from None
         value = exact.numerator if exact.denominator == 1 else exact
-    chk, reader = construction_and_reader(args.claim, args.variant, args.proofs)
     if args.n is not None:
         _n_counts_vertices(chk)
     inp, text, drawing = _replay_input(reader, args)
@@ -185,17 +196,20 @@ def _build(chk: Any) -> Any:
         raise locate(e, "while building the construction") from e
 
 
-def construction_check(claim_id: str, variant: str | None, proofs: str | None) -> Any:
+def construction_check(claim_id: str, variant: str | None, proofs: str | None, action: str = "replay or print") -> Any:
     """The ``ConstructionCheck`` of ``claim_id`` (its ``variant``, else the first one)."""
-    return construction_and_reader(claim_id, variant, proofs)[0]
+    return find_construction(claim_id, variant, proofs, action)[1]
 
 
-def construction_and_reader(claim_id: str, variant: str | None, proofs: str | None) -> tuple[Any, Any]:
-    """The check of :func:`construction_check` and the check that reads the claim's inputs.
+def find_construction(claim_id: str, variant: str | None, proofs: str | None,
+                      action: str = "replay or print") -> tuple[Any, Any, Any]:
+    """The claim, its construction check of ``variant`` (else the first one) and the check that reads its inputs.
 
     A variant checked only for every n (an all-n check) has the construction but no input parser of its
-    own; its claim's inputs are read as the claim's replayed checks read them.
+    own; its claim's inputs are read as the claim's replayed checks read them. A claim with no construction
+    is one line saying what it is and that there is nothing to ``action``.
     """
+    from symcot.cli.kinds import nothing_to
     from symcot.registry import load_claims, select
 
     found = select(load_claims(proofs), [claim_id])
@@ -207,7 +221,7 @@ def construction_and_reader(claim_id: str, variant: str | None, proofs: str | No
     checks: list[Any] = sorted((c for c in claim.checks if hasattr(c, "construction")),
                                key=lambda c: bool(getattr(c, "all_n", False) or getattr(c, "symbolic", False)))
     if not checks:
-        raise SymcotError(f"{claim.id} is not checked through a construction (nothing to replay or print)")
+        raise nothing_to(claim, action)
     if variant:
         named = [c for c in checks if c.variant == variant]
         if not named:
@@ -221,5 +235,5 @@ def construction_and_reader(claim_id: str, variant: str | None, proofs: str | No
         checks = named
     chk = checks[0]
     if hasattr(chk, "parse_input"):
-        return chk, chk
-    return chk, next((c for c in claim.checks if hasattr(c, "parse_input")), chk)
+        return claim, chk, chk
+    return claim, chk, next((c for c in claim.checks if hasattr(c, "parse_input")), chk)

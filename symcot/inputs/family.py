@@ -42,6 +42,8 @@ class Family:
         restricted: where the universe is only a *part* of each size's candidates (the domain has infinitely many
             inputs of a size, e.g. every positive weight), the part in words (``"arc weights in {1, 2, 3}"``): the
             check compares the family with the domain on that part, and a proof is ``proved assuming`` the rest.
+        symbols: a family of strings over a fixed alphabet: its symbols (``symcot replay --input`` checks a
+            string's symbols against them); ``None``: not a string family, or one whose alphabet depends on the size.
 
     """
 
@@ -59,6 +61,7 @@ class Family:
     universe: Callable[[int], Iterable[Any]] | None = None
     universe_count: Callable[[int], int] | None = None
     restricted: str = ""
+    symbols: tuple[str, ...] | None = None
 
     def __post_init__(self) -> None:
         for what in ("inputs", "count", "describe", "universe", "universe_count"):

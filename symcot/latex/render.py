@@ -14,9 +14,12 @@ and every formula in a docstring typeset as math (:mod:`symcot.latex.text`).
 
 from __future__ import annotations
 
+from typing import Any
+
 from symcot.ir.expr import _tex_name
 from symcot.latex.explicit import bmatrix, map_explicit, tex_scalar
 from symcot.latex.page import Page
+from symcot.latex.rules import positional_blocks, rules_tex
 from symcot.latex.symbolic import map_symbolic, tex_map_name, tex_size
 from symcot.latex.text import escape_text, plural
 from symcot.model.decoder import ConcreteDecoder, Decoder
@@ -34,6 +37,18 @@ def _layout_line(dec: Decoder) -> str:
             f"heads per layer: {heads}.")
 
 
+def _rules(dec: Decoder | ConcreteDecoder) -> list[str]:
+    """The model description's rules, for a decoder not stated for Section 3's (:mod:`symcot.latex.rules`)."""
+    desc = dec.description
+    if desc.section3:
+        return []
+    layers: list[Any] = list(dec.layers)
+    heads = [(k, h.name) for k, lay in enumerate(layers, 1) if lay.attention is not None
+             for h in lay.attention.heads]
+    layout = dec.layout if isinstance(dec, Decoder) else dec.layout.layout
+    return rules_tex(desc, heads, positional_blocks(layout, desc.positional))
+
+
 def decoder_symbolic(dec: Decoder, title: str | None = None, page: Page | None = None,
                      fragment: bool = False) -> str:
     """Every map of every layer, symbolically: a standalone document, or only the matrices (``fragment``)."""
@@ -42,6 +57,7 @@ def decoder_symbolic(dec: Decoder, title: str | None = None, page: Page | None =
     body: list[str] = []
     if not fragment:
         body += [f"\\section*{{{escape_text(name)}}}", _layout_line(dec)]
+    body += _rules(dec)
     for k in range(1, len(dec.layers) + 1):
         layer = dec.layers[k - 1]
         if fragment:
@@ -50,8 +66,10 @@ def decoder_symbolic(dec: Decoder, title: str | None = None, page: Page | None =
             body.append(f"\\subsection*{{Layer {k}}}")
             if layer.attention is None:
                 body.append("Trivial attention ($W_O = 0$).")
-        for _label, mp in dec.maps_of(k):
-            body.append(map_symbolic(mp, page, fragment))
+        maps = [mp for _label, mp in dec.maps_of(k)]
+        if layer.norm_map is not None:
+            maps.insert(0, layer.norm_map)
+        body += [map_symbolic(mp, page, fragment) for mp in maps]
     if fragment:
         return page.fragment_header() + "\n\n".join(body) + "\n"
     return page.wrap("\n\n".join(body))
@@ -68,9 +86,11 @@ def decoder_explicit(dec: ConcreteDecoder, title: str | None = None, page: Page 
     subs = ", ".join(f"{sp.latex(k)} = {tex_scalar(v)}" for k, v in dec.subs.items())
     body: list[str] = []
     if not fragment:
-        body.append(f"\\section*{{{escape_text(name)} at ${env}{', ' + subs if subs else ''}$}}")
+        at = f" at ${env}{', ' + subs if subs else ''}$" if env or subs else ""
+        body.append(f"\\section*{{{escape_text(name)}{at}}}")
+    body += _rules(dec)
     for k, layer in enumerate(dec.layers, 1):
-        maps = []
+        maps = [] if layer.norm_map is None else [layer.norm_map]
         if layer.attention is not None:
             for h in layer.attention.heads:
                 maps += [h.query, h.key, h.value]

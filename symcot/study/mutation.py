@@ -68,9 +68,21 @@ def construction_checks(claim: Any) -> list[Any]:
         if getattr(chk, "symbolic", False) or getattr(chk, "all_n", False) or not hasattr(chk, "families") \
                 or not hasattr(chk, "spec"):
             continue
-        if callable(getattr(chk, "make", None)) or callable(getattr(chk, "construction", None)):
+        make = chk.make if callable(getattr(chk, "make", None)) else getattr(chk, "construction", None)
+        if callable(make) and _takes_no_arguments(make):  # not a scan's make(value)
             out.append(chk)
     return out
+
+
+def _takes_no_arguments(fn: Any) -> bool:
+    """Whether ``fn()`` can be called (every parameter has a default)."""
+    import inspect
+
+    try:
+        params = inspect.signature(fn).parameters.values()
+    except (TypeError, ValueError):
+        return True
+    return all(p.default is not p.empty or p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD) for p in params)
 
 
 def target_of(claim: Any, variant: str | None = None) -> Target:
@@ -87,8 +99,8 @@ def target_of(claim: Any, variant: str | None = None) -> Target:
         raise SymcotError(f"{claim.id} has no construction variant {variant!r}; it has {', '.join(names)}")
     make = chk.make if callable(getattr(chk, "make", None)) else chk.construction
     size = getattr(chk, "default_max_size", claim.default_max_size)
-    return Target(claim.id, chk.variant, make, chk.spec, list(chk.families), dict(chk.paper_sizes or {}),
-                  int(size))
+    sizes = getattr(chk, "paper_sizes", None) or {}
+    return Target(claim.id, chk.variant, make, chk.spec, list(chk.families), dict(sizes), int(size))
 
 
 @dataclass

@@ -48,7 +48,7 @@ def test_export_with_lambda(tmp_path, capsys):
     (["thm:cotdfs", "--n", "3", "--lam", "abc", "--format", "numpy", "-o", "x.npz"], "--lam must be an integer"),
     (["thm:cotdfs", "--n", "3", "--format", "numpy", "-o", "/nonexistent/x.npz"], "does not exist"),
     (["thm:nope", "--n", "3", "--format", "numpy", "-o", "x.npz"], "unknown claim"),
-    (["lem:addwidplus1", "--n", "3", "--format", "numpy", "-o", "x.npz"], "not checked through a construction"),
+    (["lem:addwidplus1", "--n", "3", "--format", "numpy", "-o", "x.npz"], "with no construction: nothing to export"),
 ])
 def test_export_errors_are_one_line(argv, message, capsys, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)

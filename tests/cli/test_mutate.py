@@ -63,7 +63,8 @@ def test_every_behaviour_changing_mutant_killed_exits_0_and_resumes(proofs, tmp_
     (["mutate", "thm:cotdfs", "--shard", "2/2"], "--shard takes I/K with 0 ≤ I < K"),
     (["mutate", "thm:cotdfs", "--sample", "-1"], "--sample must be at least 0"),
     (["mutate", "thm:cotdfs", "--json", "/no/such/dir/x.json"], "--json: the directory of /no/such/dir/x.json"),
-    (["mutate", "lem:addwidplus1"], "lem:addwidplus1 has no construction check"),
+    (["mutate", "lem:addwidplus1"], "lem:addwidplus1 is a lemma about a network gadget, with no construction: nothing "
+                                    "to mutate"),
     (["mutate", "thm:cotdfs", "--variant", "nope"], "no construction variant 'nope'"),
     (["mutate", "thm:cotdfs", "thm:cotdfs:tree", "--state", "x.json"], "holds one claim variant"),
     (["coverage", "thm:cotdfs", "--max-size", "0"], "--max-size must be at least 1"),

@@ -46,6 +46,7 @@ def test_no_lambda_line_without_lambda(capsys):
     (["replay", "thm:cotdfs", "--tree", "(())", "--plot", "t.txt"], "--plot writes .png, .svg or .pdf, not .txt"),
     (["replay", "thm:cotdfs", "--tree", "(())", "--plot", "/nonexistent/t.png"], "directory /nonexistent does not"),
     (["replay", "thm:cotwidofpath", "--variant", "repiared", "--dyck", "UD"], "did you mean repaired?"),
+    (["replay", "thm:cotdfs", "--dyck", "UD", "--width", "60"], "--width sizes an encoder's table"),
 ])
 def test_options_that_do_not_apply(capsys, argv, message):
     assert main(argv) == 2

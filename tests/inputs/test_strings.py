@@ -31,3 +31,28 @@ def test_descriptions_and_bad_alphabets():
         string_unrank("ab", 2, 4)
     with pytest.raises(InvalidInputError):
         list(strings_range("", 2, 0, 1))
+
+
+def test_read_string_splits_and_checks_the_alphabet():
+    from symcot.inputs.strings import read_string, split_string
+
+    fam = strings_family("01")
+    assert read_string("0110", [fam]) == ("0", "1", "1", "0")
+    assert read_string("0, 1 1", [fam]) == ("0", "1", "1")
+    assert split_string("abab", ["ab", "a", "b"]) == ("ab", "ab")  # the longest symbol first
+    with pytest.raises(InvalidInputError, match=r"symbol '2' at position 2 is not in the alphabet \{0, 1\}"):
+        read_string("012", [fam])
+    with pytest.raises(InvalidInputError, match="the empty string, not an input: the inputs are every string over"):
+        read_string("", [fam])
+    with pytest.raises(InvalidInputError, match="length 1: the inputs are"):
+        read_string("0", [strings_family("01", min_length=2)])
+
+
+def test_read_string_searches_a_family_without_an_alphabet():
+    from symcot.inputs.family import Family
+    from symcot.inputs.strings import read_string
+
+    bos = Family("every ^ w, w ∈ {a}^{n-1}", lambda n: [("^",) + ("a",) * (n - 1)], lambda n: 1)
+    assert read_string("^aa", [bos]) == ("^", "a", "a")
+    with pytest.raises(InvalidInputError, match=r"'aa': not one of every \^ w"):
+        read_string("aa", [bos])

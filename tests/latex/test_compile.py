@@ -129,3 +129,41 @@ def test_sparse_block_lists_compile_without_overfull_boxes(tmp_path, capsys):
     # thm:cotpathtotree at m = 5: the 25-entry bias and the sparse 25 x 1 blocks are listed entry by entry
     log = compile_tex(_latex(tmp_path, "thm:cotpathtotree", "as-written", "--n", "5"))
     assert overfull(log) == []
+
+
+#: (claim, variant) of encoder constructions: every attention kind, mask and positional encoding they use.
+ENCODERS = [("sec:tie-breaking", "as-written"), ("ch4:quadratic-maximization", "SMAT"),
+            ("ch4:predecessor", "causal-UHAT"), ("ch5:one-over-i", "as-written"),
+            ("sec:identity-attention", "as-written")]
+
+
+@needs_tex
+@pytest.mark.parametrize(("claim", "variant"), ENCODERS)
+def test_encoder_latex_with_its_rules_compiles_without_overfull_boxes(tmp_path, capsys, claim, variant):
+    for extra in ((), ("--n", "3")):
+        path = _latex(tmp_path, claim, variant, *extra)
+        assert r"\paragraph{Model.}" in path.read_text()
+        log = compile_tex(path)
+        assert overfull(log) == [], (claim, variant, extra, overfull(log))
+        assert "Output written on" in log
+
+
+@needs_tex
+def test_the_rules_of_every_norm_placement_and_attention_kind_compile(tmp_path):
+    from fractions import Fraction
+
+    from symcot.latex import Page
+    from symcot.latex.rules import rules_tex
+    from symcot.model.description import AHAT, SMAT, UHAT, HeadRule, ModelDescription, Norm, Positional
+
+    body = []
+    for k, placement in enumerate(("none", "pre", "post", "selective")):
+        desc = ModelDescription(f"d{k}", direction="recogniser", head=HeadRule("strict-past", SMAT(lambda n: n)),
+                                heads={"T": HeadRule("future", UHAT("rightmost")), (2, "A"): HeadRule("none", AHAT())},
+                                residual="both" if k % 2 else "attention",
+                                norm=Norm(placement, "rms" if k % 2 else "standard", Fraction(1, 10**5)),
+                                positional=Positional(lambda i, n: [Fraction(i, n), i], 2, "add", "(i/n, i)"))
+        body += rules_tex(desc, [(1, "T"), (2, "A"), (2, "S")])
+    path = tmp_path / "rules.tex"
+    path.write_text(Page().wrap("\n\n".join(body)))
+    assert overfull(compile_tex(path)) == []

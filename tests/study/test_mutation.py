@@ -76,3 +76,10 @@ def test_a_default_one_size_below_the_evidence_lets_a_real_mutant_through(claims
     assert caught.killed and caught.size == 10 and caught.exhaustive
     assert caught.input["word"] == "UDUDUUUDUDDUUDUDDD" and caught.where["block"] == "tmp_D-1"
     assert claims["thm:cotpathstrahler"].default_max_size >= caught.size + 1
+
+
+def test_a_scan_of_a_constant_is_not_a_construction_but_a_departures_check_is(claims):
+    # a λ-scan's make(value) cannot build the construction alone; a departures check's make() can
+    assert construction_checks(claims["thm:cottreestrahler:lambda"]) == []
+    fact = construction_checks(claims["thm:cotdfs:fact1"])
+    assert fact and target_of(claims["thm:cotdfs:fact1"]).paper_sizes == {}
