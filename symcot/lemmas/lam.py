@@ -30,6 +30,7 @@ from symcot.lemmas.kit import Z3Kit, exact_str, is_z3, z3_to_exact
 from symcot.lemmas.least import Bisection, Certificate, LambdaAnswer, least
 from symcot.lemmas.lemma import ConcreteX, Hyp, Lemma, lam_hyp
 from symcot.lemmas.solver import encode_hyp, gate_assignments, input_vars, new_solver, prove_at
+from symcot.replay.z3limits import budget
 
 
 @dataclass(frozen=True)
@@ -119,7 +120,7 @@ def _readable(f: Any) -> str:
 def infimum(cond: Any, var: Any, timeout_ms: int = 10_000) -> tuple[Any, bool] | None:
     """``(inf {var : cond}, attained)`` as an exact number; ``None`` if empty, unbounded or undecided."""
     opt = z3.Optimize()
-    opt.set(timeout=timeout_ms)
+    budget(opt, timeout_ms)
     opt.add(cond)
     h = opt.minimize(var)
     if opt.check() != z3.sat:

@@ -21,24 +21,13 @@ from symcot.ir.symbols import Env
 from symcot.lemmas.encode import LazyHidden, Z3Rows, concrete_maps, replay
 from symcot.lemmas.kit import ExactKit, Unsupported, Z3Kit, exact_str, is_z3, z3_to_exact
 from symcot.lemmas.lemma import ConcreteX, Hyp, Lemma
+from symcot.replay.z3limits import BACKSTOP, RLIMIT_PER_MS, budget  # noqa: F401 - the limits, re-exported
 
 #: Hypothesis kinds in the order cores are minimised: the structural ones are dropped first, so the
 #: core that remains names the weakest (per-coordinate) facts a proof needs.
 CORE_ORDER = {"whole": 0, "lam": 1, "dim": 2, "each": 3, "int": 4}
 #: The incremental solver's first try; an undecided query is retried by :func:`tactic_check`.
 FIRST_TRY_MS = 200
-#: A query's limit is Z3's resource count (``rlimit``), this many units per millisecond of the nominal
-#: ``timeout_ms``, not the clock: whether a query is decided does not depend on the machine's speed or load
-#: (Z3 spent about 2,200 units a millisecond on the 2-core machine).
-RLIMIT_PER_MS = 5_000
-#: The clock limit, a multiple of ``timeout_ms``: a backstop only, where the resource count grows slowly.
-BACKSTOP = 10
-
-
-def budget(s: z3.Solver, timeout_ms: int) -> None:
-    """Limit every ``check`` of ``s`` by resources (:data:`RLIMIT_PER_MS`), the clock as a backstop."""
-    s.set("rlimit", timeout_ms * RLIMIT_PER_MS)
-    s.set("timeout", timeout_ms * BACKSTOP)
 
 
 @dataclass
@@ -256,7 +245,7 @@ def _polish(hard: list[Any], xs: dict[str, list[Any]], extra: list[Any], timeout
                  for v, n in zip(real_vs, ns) if z3.is_real(v) or q == 1]
         g = z3.substitute(f, *pairs) if pairs else f
         opt = z3.Optimize()
-        opt.set(timeout=timeout_ms)
+        budget(opt, timeout_ms)
         opt.add(g)
         used = [n for (v, _t), n in zip(pairs, ns)]
         if used:

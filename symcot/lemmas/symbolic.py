@@ -34,6 +34,7 @@ from symcot.lemmas.lemma import Lemma
 from symcot.lemmas.solver import CORE_ORDER, gate_assignments, tactic_check
 from symcot.lemmas.walker import Index, Summer, Walker, flat_shape
 from symcot.lemmas.walker import Unsupported as NoSymbolicRow
+from symcot.replay.z3limits import budget
 
 Entry = tuple[Any, Any, Any]  # (coefficient, column, guard)
 
@@ -365,7 +366,7 @@ def prove_all_sizes(lemma: Lemma, lam_term: Any, bound_term: Any) -> dict[str, A
 def _smallest_sizes(constraints: list[Any], syms: dict[sp.Symbol, Any], model: Any) -> dict[sp.Symbol, int]:
     """Sizes of a model of ``constraints`` with the smallest total size (``model``'s if none in time)."""
     opt = z3.Optimize()
-    opt.set(timeout=5000)
+    budget(opt, 5000)
     for c in constraints:
         opt.add(c)
     if syms:

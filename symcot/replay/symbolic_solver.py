@@ -24,6 +24,7 @@ from symcot.replay.symbolic_poly import (
     z3_formula,
     z3_term,
 )
+from symcot.replay.z3limits import budget
 
 
 @dataclass
@@ -46,7 +47,7 @@ class PathSolver:
     def __init__(self, variables: Sequence[str], timeout_ms: int = 20_000):
         self.vars = {v: z3.Real(v) for v in variables}  # the same terms z3_term builds
         self.solver = z3.Solver()
-        self.solver.set("timeout", timeout_ms)
+        budget(self.solver, timeout_ms)
         self.timeout_ms = timeout_ms
         self.atoms: list[Atom] = []
         self._marks: list[int] = []

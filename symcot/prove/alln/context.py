@@ -177,13 +177,9 @@ def _solve(hyps: Sequence[tuple[str, Any]], goal: Any, timeout_s: float, key: by
     return out
 
 
-def _solve_now(hyps: Sequence[tuple[str, Any]], goal: Any, timeout_s: float,
-               clock: bool = False) -> tuple[str, list[str], str, list[int]]:
+def _solve_now(hyps: Sequence[tuple[str, Any]], goal: Any, timeout_s: float) -> tuple[str, list[str], str, list[int]]:
     s = z3.Solver()
-    if clock:
-        s.set("timeout", max(1, int(1000 * timeout_s)))
-    else:
-        budget(s, timeout_s)
+    budget(s, timeout_s)
     for k, (_, f) in enumerate(hyps):
         s.assert_and_track(f, f"trk!{k}")
     s.add(z3.Not(goal))
@@ -195,7 +191,7 @@ def _solve_now(hyps: Sequence[tuple[str, Any]], goal: Any, timeout_s: float,
         return "proved", used, "", core
     if r == z3.sat:
         return "failed", [], f"Z3 model: {_model_text(s.model())}", []
-    if not clock and time.perf_counter() - t0 >= 0.95 * max(timeout_s * BACKSTOP, BACKSTOP_MIN_S):
+    if time.perf_counter() - t0 >= 0.95 * max(timeout_s * BACKSTOP, BACKSTOP_MIN_S):
         return "unknown", [], f"{CLOCK_BACKSTOP} ({s.reason_unknown()}){_resources(s)}", []
     return "unknown", [], f"Z3: {s.reason_unknown()}{_resources(s)}", []
 
@@ -209,11 +205,10 @@ def _resources(s: z3.Solver) -> str:
 def unsat_core(hyps: Sequence[tuple[str, Any]], goal: Any, timeout_s: float) -> list[int] | None:
     """The positions in ``hyps`` of Z3's unsat core of ``hyps ∧ ¬goal`` (asked now, not cached); ``None``: not unsat.
 
-    Under the clock's ``timeout_s``: it decides no obligation, it only chooses which instances the second solver
-    (itself under the clock) reads, and a SAT-heavy query counts resources about eight times slower than the
-    prover's (a pigeonhole of 13: about 300 units a millisecond).
+    Under Z3's resource limit for ``timeout_s`` nominal seconds (:func:`budget`), like every query: it decides no
+    obligation, but it chooses which instances the second solver reads, so its answer must not depend on the load.
     """
-    status, _, _, core = _solve_now(hyps, goal, timeout_s, clock=True)
+    status, _, _, core = _solve_now(hyps, goal, timeout_s)
     return core if status == "proved" else None
 
 

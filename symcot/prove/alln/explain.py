@@ -21,24 +21,24 @@ For every obligation of a row that is not proved (:func:`explain`):
 from __future__ import annotations
 
 import re
-import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import z3
 
-from symcot.prove.alln.context import Obligation, Query
+from symcot.prove.alln.context import Obligation, Query, budget
 from symcot.prove.alln.ground import ground
 from symcot.prove.alln.readable import applications, constants, relu_arg, relus, show
 
 #: Z3's random seed for the counter-model (fixed: the same model every run).
 SEED = 0
-#: Seconds for the query solved again for its model, and for each try of a smaller value.
+#: Nominal seconds (Z3's resource count: :func:`~symcot.prove.alln.context.budget`) for the query solved again for
+#: its model, and for each try of a smaller value: the same model on a loaded machine as on an idle one.
 MODEL_TIMEOUT_S = 10.0
-MINIMISE_TIMEOUT_S = 5.0
-#: Seconds for minimising one model, all its symbols together.
-MINIMISE_BUDGET_S = 20.0
+MINIMISE_TIMEOUT_S = 0.5
+#: Tries of a smaller value for one model, all its symbols together (at most 20 nominal seconds).
+MINIMISE_BUDGET = 40
 #: Doublings per symbol while minimising (then as many halvings): values up to 2^24.
 MINIMISE_TRIES = 24
 #: The prover's own step constant (:data:`symcot.prove.alln.prover.STEP_NAME`).
@@ -70,7 +70,7 @@ def equation(goal: Any) -> dict[str, str] | None:
 def _solver(hyps: Sequence[tuple[str, Any]], goal: Any, timeout_s: float) -> z3.Solver:
     s = z3.Solver()
     s.set("random_seed", SEED)
-    s.set("timeout", int(1000 * timeout_s))
+    budget(s, timeout_s)
     for _, f in hyps:
         s.add(f)
     s.add(z3.Not(goal))
@@ -96,16 +96,24 @@ def _allows(s: z3.Solver, *cond: Any) -> bool | None:
     return None if r == z3.unknown else r == z3.sat
 
 
-def _nearest_zero(s: z3.Solver, v: Any, deadline: float) -> int | None:
-    """The value of ``v`` nearest 0 that ``s`` allows (the non-negative one of two); ``None``: none in time.
+def _try(s: z3.Solver, left: list[int], *cs: Any) -> bool | None:
+    """:func:`_allows`, counted against the tries ``left[0]``; ``None`` once they are spent."""
+    if left[0] <= 0:
+        return None
+    left[0] -= 1
+    return _allows(s, *cs)
+
+
+def _nearest_zero(s: z3.Solver, v: Any, left: list[int]) -> int | None:
+    """The value of ``v`` nearest 0 that ``s`` allows (the non-negative one of two); ``None``: none found.
 
     Found by doubling a bound ``|v| ≤ k`` from 0 and then halving (:data:`MINIMISE_TRIES` doublings at most); a try
-    Z3 does not decide, or the ``deadline`` (a :func:`time.monotonic` time) passing, ends the search.
+    Z3 does not decide, or the shared count of tries ``left[0]`` running out, ends the search.
     """
     tries, k, below = 0, 0, -1
     while True:
-        ok = _allows(s, v >= -k, v <= k)
-        if ok is None or time.monotonic() > deadline:
+        ok = _try(s, left, v >= -k, v <= k)
+        if ok is None:
             return None
         if ok:
             break
@@ -116,8 +124,8 @@ def _nearest_zero(s: z3.Solver, v: Any, deadline: float) -> int | None:
     lo, hi = below + 1, k
     while lo < hi:
         mid = (lo + hi) // 2
-        ok = _allows(s, v >= -mid, v <= mid)
-        if ok is None or time.monotonic() > deadline:
+        ok = _try(s, left, v >= -mid, v <= mid)
+        if ok is None:
             return None
         if ok:
             hi = mid
@@ -130,24 +138,24 @@ def counter_model(query: Query, kinds: Mapping[str, Any], timeout_s: float = MOD
     """The least model of ``hyps ∧ ¬goal`` (see the module docstring); ``None`` when Z3 gives none in time.
 
     The integer constants (:func:`_order`), then the integer applications the goal mentions, are fixed one after
-    the other at their values nearest 0, within :data:`MINIMISE_BUDGET_S` (a value not found in time is left as the
+    the other at their values nearest 0, within :data:`MINIMISE_BUDGET` tries (a value not found in them is left as the
     model has it).
     """
     s = _solver(query.hyps, query.goal, timeout_s)
     if s.check() != z3.sat:
         return None
     model = s.model()
-    s.set("timeout", int(1000 * MINIMISE_TIMEOUT_S))
+    budget(s, MINIMISE_TIMEOUT_S)
     first = _order(query, kinds)
     seen = {c.get_id() for c in first}
     apps = [a for a in applications(query.goal) if a.num_args() > 0 and a.sort() == z3.IntSort()
             and a.get_id() not in seen]
-    deadline = time.monotonic() + MINIMISE_BUDGET_S
+    left = [MINIMISE_BUDGET]
     for v in [*first, *apps]:
-        value = _nearest_zero(s, v, deadline)
+        value = _nearest_zero(s, v, left)
         if value is not None:
             s.add(v == value)
-    s.set("timeout", int(1000 * timeout_s))
+    budget(s, timeout_s)
     return s.model() if s.check() == z3.sat else model
 
 

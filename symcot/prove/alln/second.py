@@ -4,13 +4,16 @@ Every proved obligation keeps the query Z3 answered ``unsat`` (:class:`~symcot.p
 hypotheses of Z3's unsat core, ground instances where the ground try succeeded, and the negated goal, with the
 kinds and hints the prover instantiated at). :func:`recheck` hands its standalone SMT-LIB 2 text
 (:mod:`symcot.prove.alln.smt2`) to cvc5 through its Python API (``InputParser`` on the string, ``checkSat`` under
-``tlimit-per``) in the tries of :data:`TRIES`: enumerative instantiation on the query, briefly; when that is
+a resource limit, ``rlimit-per``: :func:`cvc5_rlimit`) in the tries of :data:`TRIES`: enumerative instantiation
+on the query, briefly; when that is
 undecided, the text of the ground instances of its hypotheses (:mod:`symcot.prove.alln.ground`: weaker hypotheses,
 so ``unsat`` of it proves the obligation as well; the text is kept for ``--smt2``), then those of more rounds and at
 offsets; then E-matching on the query, briefly. A ground text of many instances is first narrowed to those of Z3's
 unsat core over single instances (:func:`narrowed`: fewer hypotheses, so again a proof; Z3 only chooses what cvc5
 reads), and read whole where cvc5 does not decide the narrowed one briefly. An obligation that every try left open
-is tried once more at the end, each brief limit :data:`PATIENT` times longer (the limits are the clock's). It
+is tried once more at the end, each brief limit :data:`PATIENT` times longer. Every limit is a count of cvc5's
+resource units (:data:`UNITS_PER_S` per nominal second), the clock only a backstop, so the answers do not depend
+on the machine's speed or load; an answer the backstop gave says so and is never shared. It
 records cvc5's answer on the obligation (``Obligation.second``). An obligation whose query is one answered before
 in this process (or, in a pooled run, by another worker: :func:`share`), asked under the same limits, takes that
 answer: the key is the query's canonical serialisation as the prover built it
@@ -37,7 +40,7 @@ from typing import Any
 import z3
 
 from symcot.prove.alln.cache import CACHE
-from symcot.prove.alln.context import Obligation, Query, unsat_core
+from symcot.prove.alln.context import BACKSTOP, BACKSTOP_MIN_S, Obligation, Query, unsat_core
 from symcot.prove.alln.ground import ground
 from symcot.prove.alln.smt2 import ground_file_name, obligation_text, text, write_obligations
 
@@ -49,10 +52,21 @@ DEFAULT_TIMEOUT_S = 20.0
 #: runs to the limit, and the ground instances decide those in a fraction of a second.
 QUICK_S = 3.0
 #: The patient pass: an obligation every try left open is tried once more with each quick limit (and the
-#: narrowing's) this many times longer. The limits are seconds of the clock, and on a slower or loaded machine a
-#: try that closes an obligation in 2 s elsewhere runs out of its 3 s; the pass costs only where the first left
-#: something open.
+#: narrowing's) this many times longer; the pass costs only where the first left something open.
 PATIENT = 4.0
+#: cvc5's resource units per nominal second of a limit. On the prover's obligations cvc5 spends 110,000 to 600,000
+#: units a second of CPU time on the 2-core machine (the long queries 110,000 to 250,000); a nominal second is
+#: about a second of an idle core on the heavy queries, less on the light ones (which end long before).
+UNITS_PER_S = 250_000
+
+
+def cvc5_rlimit(timeout_s: float) -> int:
+    """cvc5's resource limit (``rlimit-per``) for a try of ``timeout_s`` nominal seconds (:data:`UNITS_PER_S`)."""
+    return max(1, round(timeout_s * UNITS_PER_S))
+
+
+#: The detail of an ``unknown`` the clock backstop gave, not the resource limit (never shared: it depends on load).
+CVC5_BACKSTOP = "cvc5: the clock backstop ran out before the resource limit"
 
 
 @dataclass(frozen=True)
@@ -96,8 +110,9 @@ TRIES: tuple[Try, ...] = (Try("enumerative instantiation", {"enum-inst": "true"}
 BASE_OPTIONS = {"fresh-binders": "true"}
 #: Ground hypotheses of more conjuncts than this are narrowed to Z3's core over single conjuncts (:func:`narrowed`).
 NARROW_MIN = 40
-#: Seconds of Z3's query that narrows them.
-NARROW_S = 5.0
+#: Nominal seconds (Z3's resource count) of the query that narrows them: about a second of the prover's queries; a
+#: SAT-heavy one counts resources about ten times slower (a pigeonhole of 13: about 250 units a millisecond).
+NARROW_S = 1.0
 #: Most obligations a row names in its notes (``details["second_solver"]`` has them all).
 NAMED = 5
 
@@ -115,13 +130,15 @@ def _check_once(cvc5: Any, text: str, timeout_s: float, options: dict[str, str],
     try:
         tm = cvc5.TermManager()
         slv = cvc5.Solver(tm)
-        slv.setOption("tlimit-per", str(max(1, int(1000 * timeout_s))))
+        slv.setOption("rlimit-per", str(cvc5_rlimit(timeout_s)))
+        slv.setOption("tlimit-per", str(int(1000 * max(timeout_s * BACKSTOP, BACKSTOP_MIN_S))))
         for key, value in {**BASE_OPTIONS, **options}.items():
             slv.setOption(key, value)
         sm = cvc5.SymbolManager(tm)
         parser = cvc5.InputParser(slv, sm)
         parser.setStringInput(cvc5.InputLanguage.SMT_LIB_2_6, text, name)
         result = None
+        t0 = time.perf_counter()
         while True:
             cmd = parser.nextCommand()
             if cmd.isNull():
@@ -138,6 +155,8 @@ def _check_once(cvc5: Any, text: str, timeout_s: float, options: dict[str, str],
         return "proved", ""
     if result.isSat():
         return "sat", "cvc5: sat (a model of the hypotheses and the negated goal)"
+    if time.perf_counter() - t0 >= 0.95 * max(timeout_s * BACKSTOP, BACKSTOP_MIN_S):
+        return "unknown", f"{CVC5_BACKSTOP} ({result.getUnknownExplanation()})"
     return "unknown", f"cvc5: unknown ({result.getUnknownExplanation()})"
 
 
@@ -231,7 +250,7 @@ def narrowed(q: Query, patient: bool = False) -> Query | None:
     be hundreds of kilobytes where a few dozen instances decide it. A subset of the hypotheses is weaker, so
     ``unsat`` of the narrowed query proves the obligation as well; Z3 only chooses which instances cvc5 reads.
     ``None`` where the hypotheses have at most :data:`NARROW_MIN` conjuncts or Z3 does not answer ``unsat`` within
-    :data:`NARROW_S` seconds (:data:`PATIENT` times that when ``patient``).
+    :data:`NARROW_S` nominal seconds (:data:`PATIENT` times that when ``patient``).
     """
     parts = _conjuncts(q.hyps)
     if len(parts) <= NARROW_MIN:
@@ -343,7 +362,7 @@ def _recheck_one(mod: Any, ob: Obligation, k: int, timeout_s: float, out: Rechec
         ob.second_seconds += time.perf_counter() - t0
         if text_ is not None:
             out.ground_texts.add(k, text_)
-        if key is not None:
+        if key is not None and not known.detail.startswith(CVC5_BACKSTOP):
             _ANSWERS[key] = known
             if _SHARED is not None:
                 _SHARED[key] = known

@@ -25,6 +25,7 @@ from symcot.prove.symbolic_explore import explore, refute_all
 from symcot.prove.symbolic_target import WEIGHT_BOUND, Domain
 from symcot.prove.symbolic_target import SymbolicTarget as Target
 from symcot.replay.symbolic import LAMBDA, Atom, BadPiece, Poly, SolverUnknown, rational_model, z3_formula
+from symcot.replay.z3limits import budget
 
 
 def _num(v: Any) -> Any:
@@ -67,7 +68,7 @@ def region_sup(region: list[Atom], timeout_ms: int = 20_000) -> Sup:
     fs = [z3_formula(a) for a in region]
     lam = z3.Real(LAMBDA)
     s = z3.Solver()
-    s.set("timeout", timeout_ms)
+    budget(s, timeout_ms)
     s.add(*fs)
     r = s.check()
     if r == z3.unknown:
@@ -75,7 +76,7 @@ def region_sup(region: list[Atom], timeout_ms: int = 20_000) -> Sup:
     if r == z3.unsat:
         return Sup()
     opt = z3.Optimize()
-    opt.set("timeout", timeout_ms)
+    budget(opt, timeout_ms)
     opt.add(*fs)
     h = opt.maximize(lam)
     if opt.check() != z3.sat:

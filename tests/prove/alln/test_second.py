@@ -12,6 +12,7 @@ from symcot.prove.alln.check import AllNCheck
 from symcot.prove.alln.context import Context, Obligation, Query
 from symcot.prove.alln.prover import AllNResult
 from symcot.prove.alln.second import agreement, load_cvc5, recheck, second_opinion
+from symcot.prove.alln.smt2 import obligation_text
 
 cvc5 = pytest.importorskip("cvc5")
 
@@ -101,16 +102,35 @@ def test_cvc5_answering_sat_where_z3_said_unsat_makes_the_row_an_error():
     assert row.details["second_solver"]["disputed"] == ["#2 step: layer 1 block nbr"]
 
 
-def test_a_hard_obligation_cvc5_times_out_on_is_closed_by_z3_only():
+def test_a_hard_obligation_cvc5_times_out_on_is_closed_by_z3_only(monkeypatch):
+    from symcot.prove.alln import second
+
+    monkeypatch.setattr(second, "NARROW_MIN", 10**6)  # no narrowing: Z3 counts resources slowly on a pigeonhole
     obs = [*_proved_by_hand(), _fake("proved", _pigeonhole(), "head B")]
     t0 = time.perf_counter()
     rc = recheck(obs, 0.2)
     assert time.perf_counter() - t0 < 30
-    assert [o.second for o in obs] == ["proved", "proved", "unknown"] and "TIMEOUT" in rc.details[2]
+    # the limit is cvc5's resource count, not the clock: the same answer on a loaded machine as on an idle one
+    assert [o.second for o in obs] == ["proved", "proved", "unknown"] and "RESOURCEOUT" in rc.details[2]
     row = _row(AllNResult("thm:cotdfs/as-written", obs), second_timeout_s=0.2)
     assert row.verdict == "proved" and row.scope.endswith("proved (Z3; cvc5 closed 2 of 3)")
     assert "closed by Z3 only (1 of 3): #2 step: layer 1 head B" in row.notes
     assert row.details["second_solver"]["z3_only"] == ["#2 step: layer 1 head B"]
+
+
+def test_cvc5s_limit_is_its_resource_count_and_the_clock_only_a_backstop(monkeypatch):
+    from symcot.prove.alln import second
+
+    body = obligation_text(_fake("proved", _pigeonhole(), "head B"))
+    assert second.cvc5_rlimit(1.0) == second.UNITS_PER_S and second.cvc5_rlimit(0.0) == 1
+    slow_clock = iter(range(0, 10**9, 3600))  # every reading of the clock an hour after the last
+    monkeypatch.setattr(second.time, "perf_counter", lambda: next(slow_clock))
+    # a machine slow enough for the backstop: the answer says so (and is not shared)
+    assert second._check_once(cvc5, body, 0.2, {}, "pigeonhole")[1].startswith(second.CVC5_BACKSTOP)
+    monkeypatch.undo()
+    answers = {second._check_once(cvc5, body, 0.2, {}, "pigeonhole") for _ in range(3)}
+    assert answers == {("unknown", "cvc5: unknown (UnknownExplanation.RESOURCEOUT)")}
+    assert second._check_once(cvc5, body, 4.0, {}, "pigeonhole")[0] == "proved"  # about a nominal second
 
 
 def test_without_cvc5_the_row_says_so(monkeypatch):
