@@ -14,6 +14,7 @@ ROOT = Path(__file__).resolve().parents[3]
 PKG = ROOT / "proofs" / "transformer_cookbook"
 SOURCE = Path("/work/shared/papers/transformer-cookbook/03_feed-forward.tex")
 SOURCE4 = SOURCE.parent / "04_self-attention.tex"
+SOURCE5 = SOURCE.parent / "05_positional_encodings.tex"
 SOURCE6 = SOURCE.parent / "06_layernorm.tex"
 SOURCE8 = SOURCE.parent / "08_assembly.tex"
 #: chapter 8's recipes with no construction in the draft: listed, not checkable, with the reason
@@ -67,13 +68,24 @@ def test_every_label_of_the_chapter_is_listed():
 
 @pytest.mark.skipif(not SOURCE4.is_file() or not SOURCE6.is_file(), reason="the draft's LaTeX source is not here")
 def test_chapter_4s_6s_and_8s_listed_labels_are_their_own_or_ours():
-    found = {label for src in (SOURCE4, SOURCE6, SOURCE8) if src.is_file()
+    found = {label for src in (SOURCE4, SOURCE5, SOURCE6, SOURCE8) if src.is_file()
              for label in re.findall(r"\\label\{([^}]*)\}", src.read_text(encoding="utf-8"))}
     ch3 = set(re.findall(r"\\label\{([^}]*)\}", SOURCE.read_text(encoding="utf-8")))
     rest = set(_literals()["LABELS"]) - ch3
     # ids ours (unlabelled sections)
     assert rest - found == {"ch4:quadratic-maximization", "ch4:predecessor", "ch4:layernorm-hash", "ch5:one-over-i",
                             "ch5:i-over-n", "ch6:zero-mean", "ch6:normalize-pm1"} | OURS8
+
+
+@pytest.mark.skipif(not all(p.is_file() for p in (SOURCE4, SOURCE5, SOURCE6)),
+                    reason="the draft's LaTeX source is not here")
+def test_every_label_of_chapters_4_to_6_is_listed():
+    labels = _literals()["LABELS"]
+    for src in (SOURCE4, SOURCE5, SOURCE6):
+        found = set(re.findall(r"\\label\{([^}]*)\}", src.read_text(encoding="utf-8")))
+        assert found <= set(labels), (src.name, found - set(labels))
+    for label in ("eq:att_logit", "eq:att_weight"):  # the definition of scaled dot-product softmax attention
+        assert labels[label] == (labels[label][0], False) and "a definition, run by every SMAT claim" in labels[label][0], label
 
 
 @pytest.mark.skipif(not SOURCE8.is_file(), reason="the draft's LaTeX source is not here")
