@@ -97,6 +97,7 @@ MODULES: tuple[str, ...] = (
     "ffnn_multiplication",
     "eq_gelu",
     "attention",
+    "attention_temperature",
     "attention_predecessor",
     "attention_ties",
     "positional",

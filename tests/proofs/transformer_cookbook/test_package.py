@@ -21,7 +21,8 @@ SOURCE8 = SOURCE.parent / "08_assembly.tex"
 EMPTY8 = {"ch8:induction-heads", "ch8:eliza"}
 OURS8 = {"ch8:n-gram", "ch8:mod", "ch8:dyck-smat", "ch8:dyck-uhat", "ch8:dyck-ahat"} | EMPTY8
 ALLOWED = ("symcot.claims", "symcot.ir", "symcot.lemmas", "symcot.gadgets.base", "symcot.errors", "symcot.model",
-           "symcot.check.encoder", "symcot.inputs.strings", "symcot.inputs.family")
+           "symcot.check.encoder", "symcot.inputs.strings", "symcot.inputs.family",
+           "symcot.study.temperature")
 
 
 def _literals() -> dict:
