@@ -21,7 +21,8 @@ real value), on a grid of ``1/GRID``. A :class:`TemperatureCheck` runs a claim's
 where some input disagrees (the counterexample names it); a fixed ``β`` is the rule :func:`constant`.
 
 :func:`threshold` brackets the measured smallest ``β`` at one size by bisection (every input at each
-probe): the lower end certainly fails on some input, the upper end certainly agrees on all.
+probe): the lower end certainly fails on some input, the upper end certainly agrees on all. :func:`study`
+gives, per size, the rule, the bracket and every rule's outcome (``symcot temperature CLAIM``).
 """
 
 from __future__ import annotations
@@ -54,6 +55,8 @@ class Rule:
 
     text: str
     formula: Formula
+    #: a bound ``β > β(n)`` (run strictly above it); ``False``: a value run as it is when exact (:func:`constant`)
+    strict: bool = True
 
     def beta(self, n: int) -> Any:
         """``β(n)``: exact, or a certified ball."""
@@ -62,9 +65,12 @@ class Rule:
     def at(self, n: int) -> Fraction:
         """The rational ``β`` a check runs with at size ``n``: the least multiple of ``1/GRID`` above ``β(n)``.
 
-        Strictly above the ball's upper end (so above the real ``β(n)``), and positive.
+        Strictly above the ball's upper end (so above the real ``β(n)``), and positive; a rule that is not
+        ``strict`` runs at its exact positive value itself.
         """
         b = self.beta(n)
+        if not self.strict and not is_ball(b) and b > 0:
+            return Fraction(b)
         upper = b.upper if is_ball(b) else Fraction(b)
         return Fraction(max(math.floor(upper * GRID) + 1, 1), GRID)
 
@@ -78,7 +84,7 @@ def constant(beta: Fraction) -> Rule:
     b = Fraction(beta)
     if b <= 0:
         raise ValueError(f"an inverse temperature must be positive, got {b}")
-    return Rule(f"β = {b}", lambda n: b)
+    return Rule(f"β = {b}", lambda n: b, strict=False)
 
 
 def derived_rule(gap: Fraction, spread: Callable[[int], Fraction], margin: Fraction, text: str = "") -> Rule:
@@ -215,8 +221,8 @@ class SizeRow:
 
     @property
     def sufficient(self) -> bool | None:
-        """Whether the rule's ``β`` is at least the measured one that agrees (``None`` when not measured)."""
-        return None if self.measured is None else self.run >= self.measured.agrees
+        """Whether the rule's ``β`` lies above every ``β`` measured to fail (``None`` when not measured)."""
+        return None if self.measured is None else self.run > self.measured.fails
 
 
 def outcome(decide: Decide, inputs: Iterable[Any], beta: Fraction) -> str:
