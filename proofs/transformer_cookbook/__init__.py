@@ -42,6 +42,14 @@ LABELS: dict[str, tuple[str, bool]] = {
     # chapter 5 (positional encodings): positions computed by uniform attention over a BOS (module positional)
     "ch5:one-over-i": ("subsection (no label; id ours): 1/i by future-masked uniform attention and a BOS", True),
     "ch5:i-over-n": ("subsection (no label; id ours): i/n by unmasked uniform attention and a BOS", True),
+    "ch5:sinusoidal": ("section (no label; id ours): PE(p, 2i), PE(p, 2i+1) for 1 ≤ i ≤ d, the d coordinates of "
+                       "an encoding", True),
+    "ch5:rope": ("subsection (no label; id ours): RoPE; the relative position determines the relative rotation",
+                 True),
+    "ch5:powers-of-i": ("section (no label; id ours): \"four consecutive powers of i\", no construction (\"No idea "
+                        "why four are needed\")", False),
+    "ch5:learned": ("section (no label; id ours): learned positional encodings, prose (no weights, no formula)",
+                    False),
     "eq:relative-key-keys": ("equation: Shaw et al.'s relative keys e_ij, a definition (the draft claims nothing "
                              "checkable of it)", False),
     "eq:relative-key-values": ("equation: Shaw et al.'s relative values z_i, a definition (no claim in the draft)",
@@ -101,6 +109,7 @@ MODULES: tuple[str, ...] = (
     "attention_predecessor",
     "attention_ties",
     "positional",
+    "positional_rotary",
     "layernorm",
     "assembly_heads",
     "assembly_ngram",
