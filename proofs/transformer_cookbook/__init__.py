@@ -46,6 +46,8 @@ LABELS: dict[str, tuple[str, bool]] = {
                        "an encoding", True),
     "ch5:rope": ("subsection (no label; id ours): RoPE; the relative position determines the relative rotation",
                  True),
+    "ch5:alibi": ("subsection (no label; id ours): ALiBi's bias favours recent keys; uniform attention only with no "
+                  "bias", True),
     "ch5:powers-of-i": ("section (no label; id ours): \"four consecutive powers of i\", no construction (\"No idea "
                         "why four are needed\")", False),
     "ch5:learned": ("section (no label; id ours): learned positional encodings, prose (no weights, no formula)",
@@ -110,6 +112,7 @@ MODULES: tuple[str, ...] = (
     "attention_ties",
     "positional",
     "positional_rotary",
+    "positional_alibi",
     "layernorm",
     "assembly_heads",
     "assembly_ngram",
