@@ -31,8 +31,8 @@ LABELS: dict[str, tuple[str, bool]] = {
     "eq:att_logit": ("equation: the score s_ij = q_i · k_j / √d_hid, a definition, run by every SMAT claim", False),
     "eq:att_weight": ("equation: α_i = softmax(s_i), a definition, run by every SMAT claim (ch4:quadratic-"
                       "maximization's temperature rule measures it against the hard rules)", False),
-    "sec:att_dnf": ("section: \"Dot-Product and Disjunctive Normal Form\", commented out in this draft (\"ToDo\"), no "
-                    "construction", False),
+    "sec:att_dnf": ("section: \"Dot-Product and Disjunctive Normal Form\", commented out (\"ToDo\"): no construction "
+                    "in this draft", False),
     "sec:identity-attention": ("section: zero Q, K, V and the residual pass the input unchanged", True),
     "sec:uniform-attention": ("section: zero Q, K and a diagonal V average chosen dimensions", True),
     "ch4:quadratic-maximization": ("section (no label; id ours): table lookup by s = 2 a_i j - j²", True),
@@ -48,10 +48,10 @@ LABELS: dict[str, tuple[str, bool]] = {
                  True),
     "ch5:alibi": ("subsection (no label; id ours): ALiBi's bias favours recent keys; uniform attention only with no "
                   "bias", True),
-    "ch5:powers-of-i": ("section (no label; id ours): \"four consecutive powers of i\", no construction (\"No idea "
-                        "why four are needed\")", False),
-    "ch5:learned": ("section (no label; id ours): learned positional encodings, prose (no weights, no formula)",
-                    False),
+    "ch5:powers-of-i": ("section (no label; id ours): \"four consecutive powers of i\" (\"No idea why four are "
+                        "needed\"): no construction in this draft", False),
+    "ch5:learned": ("section (no label; id ours): learned positional encodings, prose with no weights or formula: no "
+                    "construction in this draft", False),
     "eq:relative-key-keys": ("equation: Shaw et al.'s relative keys e_ij, a definition (the draft claims nothing "
                              "checkable of it)", False),
     "eq:relative-key-values": ("equation: Shaw et al.'s relative values z_i, a definition (no claim in the draft)",

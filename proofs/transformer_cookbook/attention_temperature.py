@@ -24,11 +24,14 @@ from typing import Any
 
 from symcot.check.encoder import EncoderConstruction, Readout
 from symcot.claims import Claim, as_written, mutant
+from symcot.inputs.strings import strings_family
 from symcot.model.description import SMAT
 from symcot.model.interval import log, show, sqrt
 from symcot.study.temperature import Rule, TemperatureCheck, constant, derived_rule, within
 
 from .attention import POINTERS, SUBJECT_NOTE, _lookup_embed, _where, lookup_decoder
+from .attention_ties import _embed as _tie_embed
+from .attention_ties import tie_decoder, unique_choice
 
 #: the score gap of s_{i,j} = a_i² - (j - a_i)² and the margin of the nearest-integer decision
 GAP = Fraction(1)
@@ -82,4 +85,74 @@ SOFTMAX = Claim(
               "too-small": mutant("β(n) = ln(n)/(2g), a rule too small on purpose: expected to fail")},
 )
 
-CLAIMS = [SOFTMAX]
+# -- tie breaking (sec:tie-breaking): the gap is 1/(n(n - 1)), so β grows like n² ln n ------------------------
+
+
+def tie_gap(n: int) -> Fraction:
+    """The least gap of the scores ``b_j + 1/(j+1)``: ``1/(n-1) - 1/n`` (two tied ``b``'s, the last positions)."""
+    return Fraction(1, n * (n - 1))
+
+
+def tie_margin(n: int) -> Fraction:
+    """Half the least distance between two values ``1/(j+1)``, ``j < n``: ``1/(2n(n - 1))``."""
+    return Fraction(1, 2 * n * (n - 1))
+
+
+TIE_RULE = derived_rule(tie_gap, lambda n: 1 - Fraction(1, n), tie_margin,
+                        "(ln(n - 1) + ln(2(n - 1)² - 1)) / g(n), g(n) = 1/(n(n - 1))")
+TIE_TOO_SMALL = Rule("(ln(n - 1) + ln(2(n - 1)² - 1)) / 2, the rule at a gap of 1/2",
+                     lambda n: TIE_RULE.beta(n) * tie_gap(n) / 2 if n > 1 else 0)
+_TIES: dict[Fraction, EncoderConstruction] = {}
+
+
+def tie_construction(beta: Fraction) -> EncoderConstruction:
+    """sec:tie-breaking's leftmost recipe (``b_j + 1/(j+1)``) under softmax at ``beta``."""
+    if beta not in _TIES:
+        _TIES[beta] = EncoderConstruction(f"β = {beta}", tie_decoder(1, SMAT(1 / beta)), _tie_embed, Readout("val"),
+                                          notes=[SUBJECT_NOTE])
+    return _TIES[beta]
+
+
+def _nearest_margin(j0: int, n: int) -> Fraction:
+    """Half the distance from ``1/(j0+1)`` to the nearest other value ``1/(j+1)``, ``j < n``."""
+    return min(abs(Fraction(1, j0 + 1) - Fraction(1, j + 1)) for j in range(n) if j != j0) / 2
+
+
+def tie_decide(beta: Fraction, s: tuple[str, ...]) -> dict[str, Any] | None:
+    """``None`` when every position's output is nearest to ``1/(j0+1)``, ``j0`` the leftmost maximal ``b``."""
+    n = len(s)
+    if n == 1:
+        return None
+    cons = tie_construction(beta)
+    enc = cons.run(s, record=False)
+    dec = cons.concrete(s)
+    j0 = unique_choice(s, "leftmost")
+    want, m = Fraction(1, j0 + 1), _nearest_margin(j0, n)
+    for i in range(n):
+        got = cons.read(dec, enc.outputs[i])[0]
+        if not within(got, want, m, f"position {i}'s output against 1/{j0 + 1} ± {m}"):
+            return {"kind": "decision", "position": i, "got": show(got), "expected": str(want)}
+    return None
+
+
+def _tie_check(variant: str, rule: Rule, expect: str | None = None) -> TemperatureCheck:
+    return TemperatureCheck(variant, rule, tie_decide, [strings_family("01")], expect=expect, notes=[SUBJECT_NOTE])
+
+
+TIE_SOFTMAX = Claim(
+    id="sec:tie-breaking:softmax", kind="section",
+    statement="Softmax does sec:tie-breaking's leftmost tie breaking (b_j + 1/(j+1); the output nearest to the chosen "
+              "1/(j0+1)) when β > (ln(n - 1) + ln(2(n - 1)² - 1))/g(n), g(n) = 1/(n(n - 1)); a fixed β fails from some "
+              "n on.",
+    where="draft 582e0e1 (4 Feb 2025) of The Transformer Cookbook, ch. 4, § \"Tie Breaking\" (sec:tie-breaking) "
+          "with § \"Definitions\" (eq:att_weight)",
+    checks=[_tie_check("as-written", TIE_RULE), _tie_check("beta-20", constant(Fraction(20)), "refuted"),
+            _tie_check("too-small", TIE_TOO_SMALL, "refuted")],
+    default_max_size=6,
+    readings={"as-written": as_written("our rule (the draft states none; its badge is AHAT only): the gap "
+                                       "1/(n(n - 1)), values 1/(j+1), margin 1/(2n(n - 1)); every b ∈ {0,1}^n"),
+              "beta-20": mutant("a fixed β = 20: expected to fail from some n on"),
+              "too-small": mutant("the rule with a gap of 1/2 instead of 1/(n(n - 1)): expected to fail")},
+)
+
+CLAIMS = [SOFTMAX, TIE_SOFTMAX]

@@ -60,8 +60,8 @@ def run(args: argparse.Namespace) -> int:
         names = [c.variant for c in checks]
         print(f"  {'n':<3} {'rule β(n)':<20} {'run at β':<10} {'measured β in':<20} " + "  ".join(names))
         for row in study(checks, range(2, top + 1), tol, not args.no_measure):
-            print(f"  {row.n:<3} {row.rule:<20} {_dec(row.run):<10} {_bracket(row.measured):<20} "
-                  + "  ".join(f"{row.outcomes[v]:<{len(v)}}" for v in names))
+            print((f"  {row.n:<3} {row.rule:<20} {_dec(row.run):<10} {_bracket(row.measured):<20} "
+                   + "  ".join(f"{row.outcomes[v]:<{len(v)}}" for v in names)).rstrip())
         for c in checks:
             print(f"  {c.variant}: β(n) = {c.rule.text}")
     return 0

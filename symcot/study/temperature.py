@@ -87,19 +87,34 @@ def constant(beta: Fraction) -> Rule:
     return Rule(f"β = {b}", lambda n: b, strict=False)
 
 
-def derived_rule(gap: Fraction, spread: Callable[[int], Fraction], margin: Fraction, text: str = "") -> Rule:
-    """``β(n) = (ln(n - 1) + ln((Δ(n) - m)/m)) / g`` (module docstring); ``0`` where any ``β > 0`` does."""
-    g, m = Fraction(gap), Fraction(margin)
-    if g <= 0 or m <= 0:
-        raise ValueError(f"the score gap and the decision margin must be positive, got g = {g}, m = {m}")
+PerSize = Fraction | Callable[[int], Fraction]
+
+
+def _at(x: PerSize, n: int) -> Fraction:
+    return Fraction(x(n) if callable(x) else x)
+
+
+def derived_rule(gap: PerSize, spread: PerSize, margin: PerSize, text: str = "") -> Rule:
+    """``β(n) = (ln(n - 1) + ln((Δ(n) - m(n))/m(n))) / g(n)`` (module docstring); ``0`` where any ``β > 0`` does.
+
+    ``gap``, ``spread`` and ``margin`` are rationals or functions of ``n``; a gap or margin that is not
+    positive at some ``n`` raises ``ValueError`` there.
+    """
+    if not callable(gap) and not callable(margin) and (Fraction(gap) <= 0 or Fraction(margin) <= 0):
+        raise ValueError(f"the score gap and the decision margin must be positive, got g = {gap}, m = {margin}")
 
     def formula(n: int) -> Any:
-        d = Fraction(spread(n))
-        if n <= 1 or d <= m:
+        d = _at(spread, n)
+        if n <= 1:
+            return 0
+        g, m = _at(gap, n), _at(margin, n)
+        if g <= 0 or m <= 0:
+            raise ValueError(f"the score gap and the decision margin must be positive, got g = {g}, m = {m} at n = {n}")
+        if d <= m:
             return 0
         return (log(n - 1) + log((d - m) / m)) / g
 
-    return Rule(text or f"(ln(n - 1) + ln((Δ(n) - {m})/{m})) / {g}", formula)
+    return Rule(text or "(ln(n - 1) + ln((Δ(n) - m)/m)) / g", formula)
 
 
 def within(got: Any, want: Any, margin: Fraction, what: str) -> bool:

@@ -4,7 +4,16 @@ import itertools
 import math
 from fractions import Fraction
 
-from proofs.transformer_cookbook.attention_temperature import RULE, SOFTMAX, construction, decide
+from proofs.transformer_cookbook.attention_temperature import (
+    RULE,
+    SOFTMAX,
+    TIE_RULE,
+    TIE_SOFTMAX,
+    construction,
+    decide,
+    tie_gap,
+    tie_margin,
+)
 from symcot.check.context import RunContext
 from symcot.check.exhaustive import Progress
 from symcot.model.interval import compare, log
@@ -52,3 +61,28 @@ def test_the_rule_is_above_the_measured_threshold_which_is_ln_4n_minus_6_from_n_
             assert compare(log(10), b.fails) > 0 and compare(log(10), b.agrees) < 0
         else:  # n = 3: no a ∈ {0,1,2}^3 points at 1 with both neighbours' values 2 away: ln 4, not ln 6
             assert compare(log(4), b.fails) > 0 and compare(log(4), b.agrees) < 0
+
+
+def test_tie_breaking_under_softmax_needs_a_rule_in_n_squared_and_a_fixed_beta_fails():
+    rows = {chk.variant: chk.run(RunContext(TIE_SOFTMAX.id, 6, Progress(False))) for chk in TIE_SOFTMAX.checks}
+    assert {v: (r.verdict, r.max_size) for v, r in rows.items()} == {
+        "as-written": ("verified", 6), "beta-20": ("refuted", 5), "too-small": ("refuted", 2)}
+    cex = rows["beta-20"].counterexample
+    assert (cex["input"]["string"], cex["expected"], cex["beta"]) == ("000001", "1/6", "20")
+    assert rows["too-small"].counterexample["input"]["string"] == "000"
+    assert tie_gap(6) == Fraction(1, 30) and tie_margin(6) == Fraction(1, 60)
+    # the rule at n = 6 is 30 (ln 5 + ln 49) ≈ 165.04
+    b = TIE_RULE.beta(6)
+    assert compare(b, Fraction(16503, 100)) > 0 and compare(b, Fraction(16504, 100)) < 0
+
+
+def test_the_tie_gap_and_margin_against_a_brute_force_over_every_score_vector():
+    for n in range(2, 7):
+        gaps, margins = [], []
+        for bits in itertools.product((0, 1), repeat=n):
+            scores = [b + Fraction(1, j + 1) for j, b in enumerate(bits)]
+            top = max(scores)
+            gaps.append(min(top - x for x in scores if x != top))
+        for j0 in range(n):
+            margins.append(min(abs(Fraction(1, j0 + 1) - Fraction(1, j + 1)) for j in range(n) if j != j0) / 2)
+        assert min(gaps) == tie_gap(n) and min(margins) == tie_margin(n)
