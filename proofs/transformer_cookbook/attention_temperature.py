@@ -1,4 +1,4 @@
-r"""How sharp softmax must be to do chapter 4's hard-attention table lookup (ch4:quadratic-maximization).
+r"""How sharp softmax must be to do chapter 4's hard-attention recipes: table lookup and tie breaking.
 
 The recipe is badged UHAT and AHAT (draft 582e0e1, ch. 4, § "Quadratic maximization"): ``q_i = (a_i, 1)``,
 ``k_j = (2j, -j²)``, so ``s_{i,j} = 2 a_i j - j² = a_i² - (j - a_i)²`` is maximal at ``j = a_i`` and every other
@@ -15,6 +15,13 @@ not settle would make the row ``unknown``): the rule (``as-written``: the rule i
 the scale the draft's definition gives, ``β = 1/√d_hid = 1/√2`` (``eq:att_logit``, run at the rational just
 above it); ``β = 2``; and a rule too small on purpose, ``ln(n)/(2g)`` (mutant). A fixed ``β`` fails from some
 ``n`` on: the counterexample is the first input of the first size where a lookup's nearest integer is wrong.
+
+sec:tie-breaking (badge AHAT): the scores ``b_j + 1/(j+1)``, ``b ∈ {0,1}^n``, have least gap
+``g(n) = 1/(n-1) - 1/n = 1/(n(n-1))`` (two tied ``b``'s at the last two positions); the values ``1/(j+1)`` differ by
+at most ``Δ = 1 - 1/n``, and the decision (the value nearest to the output is the chosen ``1/(j0+1)``) has margin
+at least ``m = 1/(2n(n-1))``. The rule ``β(n) = (ln(n - 1) + ln(2(n - 1)² - 1)) n(n - 1)`` grows like
+``2 n² ln n``; checked on every ``b`` to ``n = 6``, with ``β = 20`` (fails from ``n = 6``) and the rule at a gap
+of ``1/2`` (mutant) beside it.
 """
 
 from __future__ import annotations
