@@ -162,11 +162,12 @@ class TemperatureCheck:
 
         row = run_property_check(ctx.claim_id, self.variant, self.method, self.families, ctx.max_size, per_input,
                                  ctx.progress, 1)
+        row_notes = list(row.notes)
         row.details = {**(row.details or {}), "rule": self.rule.text,
                        "beta": {str(n): {"rule": show(self.rule.beta(n)), "run": str(b)} for n, b in used.items()}}
         row.notes = [f"rule: β(n) = {self.rule.text}; run at " + ", ".join(f"n = {n}: β = {b}"
                                                                              for n, b in sorted(used.items()))]
-        row.notes += list(self.notes)
+        row.notes += list(self.notes) + row_notes
         if undecided and row.verdict == "verified":
             s, e = undecided[0]
             row.verdict = "unknown"
