@@ -28,6 +28,11 @@ LABELS: dict[str, tuple[str, bool]] = {
     "sec:ffnn_conditional": ("section: if p then φ else ψ by two ReLU units per coordinate", True),
     "sec:ffnn_multiplication": ("section: approximate multiplication with GELU (Taylor expansions at 0)", True),
     # chapter 4 (self-attention), begun: a model description per badge (module attention)
+    "eq:att_logit": ("equation: the score s_ij = q_i · k_j / √d_hid, a definition, run by every SMAT claim", False),
+    "eq:att_weight": ("equation: α_i = softmax(s_i), a definition, run by every SMAT claim (ch4:quadratic-"
+                      "maximization's temperature rule measures it against the hard rules)", False),
+    "sec:att_dnf": ("section: \"Dot-Product and Disjunctive Normal Form\", commented out (\"ToDo\"): no construction "
+                    "in this draft", False),
     "sec:identity-attention": ("section: zero Q, K, V and the residual pass the input unchanged", True),
     "sec:uniform-attention": ("section: zero Q, K and a diagonal V average chosen dimensions", True),
     "ch4:quadratic-maximization": ("section (no label; id ours): table lookup by s = 2 a_i j - j²", True),
@@ -37,7 +42,25 @@ LABELS: dict[str, tuple[str, bool]] = {
     # chapter 5 (positional encodings): positions computed by uniform attention over a BOS (module positional)
     "ch5:one-over-i": ("subsection (no label; id ours): 1/i by future-masked uniform attention and a BOS", True),
     "ch5:i-over-n": ("subsection (no label; id ours): i/n by unmasked uniform attention and a BOS", True),
+    "ch5:sinusoidal": ("section (no label; id ours): PE(p, 2i), PE(p, 2i+1) for 1 ≤ i ≤ d, the d coordinates of "
+                       "an encoding", True),
+    "ch5:rope": ("subsection (no label; id ours): RoPE; the relative position determines the relative rotation",
+                 True),
+    "ch5:alibi": ("subsection (no label; id ours): ALiBi's bias favours recent keys; uniform attention only with no "
+                  "bias", True),
+    "ch5:powers-of-i": ("section (no label; id ours): \"four consecutive powers of i\" (\"No idea why four are "
+                        "needed\"): no construction in this draft", False),
+    "ch5:learned": ("section (no label; id ours): learned positional encodings, prose with no weights or formula: no "
+                    "construction in this draft", False),
+    "eq:relative-key-keys": ("equation: Shaw et al.'s relative keys e_ij, a definition (the draft claims nothing "
+                             "checkable of it)", False),
+    "eq:relative-key-values": ("equation: Shaw et al.'s relative values z_i, a definition (no claim in the draft)",
+                               False),
+    "eq:relative-key-query": ("equation: Huang et al.'s query-key-relative score, a definition (no claim in the "
+                              "draft)", False),
     # chapter 6 (layer normalisation): the recipes that give weights (module layernorm)
+    "sec:layernorm": ("chapter: LayerNorm's and RMSNorm's definitions (run by symcot.model's Norm), no recipe",
+                      False),
     "ch4:layernorm-hash": ("subsection (no label; id ours): lh(a) = LN(a, 1, -a, -1) = (a, 1, -a, -1)/√(2a² + 2)",
                            True),
     "ch6:zero-mean": ("subsection (no label; id ours): x ‖ -x has mean 0, so LN only scales it", True),
@@ -84,9 +107,12 @@ MODULES: tuple[str, ...] = (
     "ffnn_multiplication",
     "eq_gelu",
     "attention",
+    "attention_temperature",
     "attention_predecessor",
     "attention_ties",
     "positional",
+    "positional_rotary",
+    "positional_alibi",
     "layernorm",
     "assembly_heads",
     "assembly_ngram",

@@ -43,9 +43,10 @@ def _where(section: str, label: str) -> str:
     return f"draft 582e0e1 (4 Feb 2025) of The Transformer Cookbook, ch. 4, § \"{section}\" ({label})"
 
 
-def _encoder(kind: str, positional: Positional | None = None) -> ModelDescription:
-    return ModelDescription(f"ch4 {kind}", direction="encoder", head=HeadRule("none", KINDS[kind]),
-                            residual="both", positional=positional)
+def _encoder(kind: str | AttentionKind, positional: Positional | None = None) -> ModelDescription:
+    rule = KINDS[kind] if isinstance(kind, str) else kind
+    return ModelDescription(f"ch4 {rule.label() if isinstance(kind, AttentionKind) else kind}", direction="encoder",
+                            head=HeadRule("none", rule), residual="both", positional=positional)
 
 
 def _zero_ffn(lay: Layout) -> FFN:
@@ -131,7 +132,7 @@ K2 = Layout("ch4.lookup.key", [("k1", 1), ("k2", 1)])
 POSITIONS = Positional(lambda i, n: [i, i * i], 2, "concat", "(j, j²)")
 
 
-def lookup_decoder(kind: str) -> Decoder:
+def lookup_decoder(kind: str | AttentionKind) -> Decoder:
     """``q_i = (a_i, 1)``, ``k_j = (2j, -j²)``; the value is the symbol ``a_j``, written into ``val``."""
     x = Q_L.vars()
     q = Map("Q", Q_L, K2, {"k1": x.a, "k2": x.one})

@@ -21,7 +21,7 @@ from symcot.claims import Claim, as_written, mutant, reading
 from symcot.inputs.strings import strings_family
 from symcot.ir import Layout, Map
 from symcot.model import FFN, Attention, Decoder, Head, Layer, value_space
-from symcot.model.description import AHAT, HeadRule, ModelDescription, Positional
+from symcot.model.description import AHAT, AttentionKind, HeadRule, ModelDescription, Positional
 
 from .attention import SUBJECT_NOTE
 
@@ -33,15 +33,16 @@ SIGNS: dict[str, tuple[int, str]] = {"as-written": (1, "leftmost"), "rightmost":
                                      "no-tie-break": (0, "leftmost")}
 
 
-def tie_decoder(sign: int) -> Decoder:
-    """Query 1, key ``b_j + sign/(j+1)``, value ``1/(j+1)`` into ``val``; AHAT, no mask, residuals."""
+def tie_decoder(sign: int, kind: AttentionKind | None = None) -> Decoder:
+    """Query 1, key ``b_j + sign/(j+1)``, value ``1/(j+1)`` into ``val``; AHAT (or ``kind``), no mask, residuals."""
     x = L.vars()
     head = Head("t", Map("Q", L, K1, {"k": x.one}), Map("K", L, K1, {"k": x.b + sign * x.p}),
                 Map("V", L, L, {"val": x.p}, zero=["b", "one", "p"]))
     vs = value_space([head])
     w_o = Map("W_O", vs, L, {"val": vs.vars()["t.val"]}, zero=["b", "one", "p"])
     ffn = FFN(Map("W_1", L, L, zero=list(L.names)), Map("W_2", L, L, zero=list(L.names)))
-    desc = ModelDescription("ch4 tie breaking (AHAT)", direction="encoder", head=HeadRule("none", AHAT()),
+    rule = kind if kind is not None else AHAT()
+    desc = ModelDescription(f"ch4 tie breaking ({rule.label()})", direction="encoder", head=HeadRule("none", rule),
                             residual="both", positional=POSITIONS)
     return Decoder("tie breaking", L, [Layer(Attention([head], w_o), ffn)], desc)
 

@@ -14,13 +14,13 @@ from collections.abc import Iterable
 from typing import Any
 
 from symcot import __version__
-from symcot.cli import claims, coverage, export, latex, mutate, precision, replay, verify
+from symcot.cli import claims, coverage, export, latex, mutate, precision, replay, temperature, verify
 from symcot.cli.argv import attach_dash_values, unrecognized
 from symcot.cli.common import add_debug, interrupt_status, silence_stdout
 from symcot.errors import SymcotError, UserCodeError, locate, user_frame
 
 #: The command modules, in the order ``symcot --help`` lists them.
-COMMANDS = (verify, claims, replay, latex, precision, export, mutate, coverage)
+COMMANDS = (verify, claims, replay, latex, precision, temperature, export, mutate, coverage)
 
 
 class _Parser(argparse.ArgumentParser):

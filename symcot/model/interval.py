@@ -195,6 +195,15 @@ def exp(x: Any) -> Any:
     return Ball(_arb(x).exp())
 
 
+def log(x: Any) -> Any:
+    """``ln x`` for ``x > 0``: exactly 0 at 1, else a ball."""
+    if not isinstance(x, Ball) and x == 1:
+        return 0
+    if sign(x, "the argument of a logarithm") <= 0:
+        raise ValueError(f"logarithm of a non-positive number {show(x)}")
+    return Ball(_arb(x).log())
+
+
 def sin(x: Any) -> Any:
     """``sin x``: exactly 0 at 0, else a ball."""
     if not isinstance(x, Ball) and x == 0:

@@ -5,7 +5,7 @@ from fractions import Fraction
 import pytest
 
 from symcot.errors import Undecided
-from symcot.model.interval import Ball, compare, cos, exact_sqrt, exp, is_exact, pi, relu, sign, sin, sqrt
+from symcot.model.interval import Ball, compare, cos, exact_sqrt, exp, is_exact, log, pi, relu, sign, sin, sqrt
 
 
 def test_exact_values_stay_exact():
@@ -42,3 +42,14 @@ def test_relu_of_a_straddling_ball_is_its_certified_hull():
     h = relu(b)
     assert isinstance(h, Ball) and h.contains(0) and h.upper >= b.upper and h.lower > -Fraction(1, 10**30)
     assert relu(-pi()) == 0 and relu(pi()) is not None
+
+
+def test_log_is_exact_at_one_a_certified_ball_elsewhere_and_refuses_non_positive_arguments():
+    assert log(1) == 0
+    assert Ball(log(2)).contains(Fraction(6931471805599453, 10**16)) is False  # a ball of 128 bits, not a float
+    assert compare(log(Fraction(1, 2)), 0) == -1 and compare(log(2), Fraction(69314, 100000)) == 1
+    assert compare(exp(log(3)), Fraction(29999, 10000)) == 1 and compare(exp(log(3)), Fraction(30001, 10000)) == -1
+    with pytest.raises(ValueError):
+        log(0)
+    with pytest.raises(ValueError):
+        log(Fraction(-1, 2))
