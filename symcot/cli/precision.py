@@ -28,6 +28,8 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--softmax-formats", default="float64,float32", help="formats of the softmax runs")
     p.add_argument("--measure-up-to", type=int, default=300, metavar="N",
                    help="largest n of the float search on the path and star beyond the exhaustive sizes (default 300)")
+    p.add_argument("--search-budget", type=int, default=None, metavar="K",
+                   help="inputs the search of each larger size may evaluate per family beyond its pool (default 64)")
     p.add_argument("--json", metavar="PATH", help="write the full report here")
     p.add_argument("--plot", metavar="PATH", help="plot predicted vs measured thresholds (.png/.svg/.pdf)")
     p.add_argument("--no-progress", action="store_true", help="no progress bars")
@@ -55,17 +57,15 @@ def _formats(text: str, what: str) -> tuple[str, ...]:
     return names
 
 
-def run(args: argparse.Namespace) -> int:
-    """Study every claim named, print the tables, write JSON and the plot; 0 when every study ran."""
-    from symcot.check.exhaustive import Progress
-    from symcot.registry import load_claims, select
-    from symcot.report.precision import plot_thresholds, render_claim
-    from symcot.study.precision.run import Options, candidates, study
-    from symcot.study.precision.summary import claim_json
+def _options(args: argparse.Namespace) -> Any:
+    """The study's options, every bad value one clear error."""
+    from symcot.study.precision.run import Options
 
     for opt, val in (("--max-size", args.max_size), ("--reach", args.reach)):
         if val is not None and val < 1:
             raise SymcotError(f"{opt} must be at least 1, got {val}")
+    if args.search_budget is not None and args.search_budget < 0:
+        raise SymcotError(f"--search-budget must be at least 0, got {args.search_budget}")
     if args.measure_up_to < 1:
         raise SymcotError(f"--measure-up-to must be at least 1, got {args.measure_up_to}")
     if not 0 < args.eps < 1:
@@ -73,7 +73,20 @@ def run(args: argparse.Namespace) -> int:
     opts = Options(max_size=args.max_size, reach=args.reach, eps=args.eps, betas=_floats(args.betas, "--betas"),
                    formats=_formats(args.formats, "--formats"),
                    softmax_formats=_formats(args.softmax_formats, "--softmax-formats"),
-                   measure_up_to=args.measure_up_to, variant=args.variant)
+                   measure_up_to=args.measure_up_to, variant=args.variant,
+                   **({} if args.search_budget is None else {"search_budget": args.search_budget}))
+    return opts
+
+
+def run(args: argparse.Namespace) -> int:
+    """Study every claim named, print the tables, write JSON and the plot; 0 when every study ran."""
+    from symcot.check.exhaustive import Progress
+    from symcot.registry import load_claims, select
+    from symcot.report.precision import plot_thresholds, render_claim
+    from symcot.study.precision.run import candidates, study
+    from symcot.study.precision.summary import claim_json
+
+    opts = _options(args)
     if args.json:
         check_output_path(args.json, "--json")
     if args.plot:

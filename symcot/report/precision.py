@@ -57,6 +57,7 @@ def render_claim(js: dict[str, Any]) -> str:
     for fam, fs in js["formulas"].items():
         keys = ["gamma", "M", "S", "context", "lambda", "M(λ)", "S(λ)"]
         lines.append(f"  formulas, {_short(fam, 50)}: " + "; ".join(f"{k} = {fs[k]}" for k in keys if k in fs))
+    lines += _search_lines(js)
     trows = []
     for t in js["thresholds"]:
         p, m = t["predicted"], t["measured"]
@@ -70,6 +71,30 @@ def render_claim(js: dict[str, Any]) -> str:
         trows.append([t["setting"], "-" if p.get("n") is None else str(p["n"]), meas, _short(where, 90)])
     lines += ["", *_table(["setting", "predicted n", "measured n", "first failure"], trows)]
     return "\n".join(lines)
+
+
+def _rank(r: int) -> str:
+    return f"rank {r}" if r < 10**9 else f"rank ≈ {float(r):.3e}"
+
+
+def _search_lines(js: dict[str, Any]) -> list[str]:
+    """How far the guided search of the larger sizes went, and where it found the largest M and smallest γ."""
+    sr = js.get("search")
+    if not sr:
+        return []
+    sizes = sr["sizes"]
+    shown = ", ".join(map(str, sizes)) if len(sizes) <= 8 else f"{', '.join(map(str, sizes[:6]))}, …, {sizes[-1]}"
+    lines = [f"  search of the larger sizes (seed {sr['seed']}, budget {sr['budget_per_family']} per family and "
+             f"size): n = {shown}; {sr['evaluated']} inputs evaluated ({sr['pool']} pool, {sr['refined']} refined)"]
+    rows = [r for r in js["rows"] if r.get("search")]
+    if rows:
+        last = rows[-1]["search"]
+        for what, key, fig in (("largest M", "largest_M", "M"), ("smallest γ", "smallest_gamma", "gamma")):
+            f = last.get(key)
+            if f is not None:
+                lines.append(f"    {what} at n = {last['n']}: {f[fig]}, "
+                             f"{_short(f['input'].get('text', ''), 40)} ({_rank(f['rank'])} of {_short(f['family'], 40)})")
+    return lines
 
 
 def render_precision(results: list[dict[str, Any]]) -> str:
