@@ -32,6 +32,7 @@ def test_precision_json_table_and_plot(tmp_path, capsys):
     (["thm:cotdfs", "--max-size", "0"], "--max-size must be at least 1"),
     (["thm:cotdfs", "--reach", "0"], "--reach must be at least 1"),
     (["thm:cotdfs", "--eps", "2"], "--eps must lie strictly between 0 and 1"),
+    (["thm:cotdfs", "--search-budget", "-1"], "--search-budget must be at least 0"),
     (["thm:cotdfs", "--betas", "ten"], "--betas must be comma-separated numbers"),
     (["thm:cotdfs", "--betas", "-1"], "--betas must be positive"),
     (["thm:cotdfs", "--formats", "float8"], "unknown format 'float8'"),

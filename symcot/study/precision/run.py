@@ -7,8 +7,9 @@ asked (``Family.reach`` families up to ``reach``) is replayed exactly with the m
 threshold is the smallest size at which some input departs from the spec, with that input and step.
 A variant whose exact replay departs from the claim on any of these inputs (the exhaustive ones or the
 path and star below) is not studied further. Settings that never fail on the exhaustive inputs are then
-tried at larger sizes on inputs of the claim's own families, or on the path and the star of a claim on trees
-(:mod:`symcot.check.extremal`): ``start, 2·start, 4·start, …`` up to
+tried at larger sizes on the inputs a seeded search of the claim's own families evaluates, guided by each input's
+magnitude and margin (:mod:`symcot.check.extremal_search`, :mod:`.rows`), or on the path and the star of a claim
+on trees (:mod:`symcot.check.extremal`): ``start, 2·start, 4·start, …`` up to
 ``measure_up_to``, and between the last passing and the first failing size by bisection (which takes the
 smallest failing size there to be the boundary; every size run is listed).
 """
