@@ -92,8 +92,8 @@ def _search_lines(js: dict[str, Any]) -> list[str]:
         for what, key, fig in (("largest M", "largest_M", "M"), ("smallest γ", "smallest_gamma", "gamma")):
             f = last.get(key)
             if f is not None:
-                lines.append(f"    {what} at n = {last['n']}: {f[fig]}, "
-                             f"{_short(f['input'].get('text', ''), 40)} ({_rank(f['rank'])} of {_short(f['family'], 40)})")
+                text, fam = _short(f["input"].get("text", ""), 40), _short(f["family"], 40)
+                lines.append(f"    {what} at n = {last['n']}: {f[fig]}, {text} ({_rank(f['rank'])} of {fam})")
     return lines
 
 

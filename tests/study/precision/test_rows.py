@@ -20,7 +20,8 @@ def _scores(inputs, force_exact=False):
 
 def test_each_row_has_its_own_magnitude_sums_and_margin():
     # three pairs and y_0 (score 0): the winner's key is its margin over the rest; its value is read into out
-    inputs = [ToyInput(((3, 7), (0, 1), (0, 2))), ToyInput(((0, 1), (1, 20), (0, 2))), ToyInput(((2, 1), (0, 1), (1, 5)))]
+    inputs = [ToyInput(((3, 7), (0, 1), (0, 2))), ToyInput(((0, 1), (1, 20), (0, 2))),
+              ToyInput(((2, 1), (0, 1), (1, 5)))]
     scores = _scores(inputs).rows
     assert [s.magnitude for s in scores] == [7, 20, 5] and [s.margin for s in scores] == [3, 1, 1]
     # each row alone: its magnitude is the batch figure of every category but the weights
@@ -46,7 +47,7 @@ def test_row_scores_agree_with_the_batch_on_a_construction(claim_id, variant, si
     for b in batches(chk.construction(), chk.spec, fam.inputs(size)):
         res = run_batch(b, chk.spec, 1e-3, margins=True, rows=True)
         gamma = min(h.gamma.value for h in res.stats.heads.values() if h.gamma.value is not None)
-        assert max(s.magnitude for s in res.rows) == max(res.stats.magnitudes[c].value for c in CATEGORIES
-                                                         if c != "weights" and res.stats.magnitudes[c].value is not None)
+        mags = [res.stats.magnitudes[c].value for c in CATEGORIES if c != "weights"]
+        assert max(s.magnitude for s in res.rows) == max(m for m in mags if m is not None)
         assert min(s.margin for s in res.rows if s.margin is not None) == gamma
         assert max(s.sums for s in res.rows) == res.stats.sums.value

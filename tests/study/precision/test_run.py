@@ -5,8 +5,8 @@ import pytest
 from symcot.check.extremal import family_probes
 from symcot.errors import SymcotError
 from symcot.inputs.family import Family
-from symcot.report.precision import render_claim
 from symcot.registry import load_claims, select
+from symcot.report.precision import render_claim
 from symcot.study.precision.run import Options, study
 from symcot.study.precision.summary import claim_json
 from tests.fixtures.toys import ToyCheck, ToyClaim, ToyInput, one_winner_family
