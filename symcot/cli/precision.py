@@ -78,12 +78,27 @@ def _options(args: argparse.Namespace) -> Any:
     return opts
 
 
+def _is_encoder(claim: Any, opts: Any) -> bool:
+    """Whether ``claim`` is studied as an encoder (it has encoder checks and no decoder construction)."""
+    from symcot.study.precision.encoder import encoder_checks
+    from symcot.study.precision.run import candidates, construction_checks
+
+    if not construction_checks(claim) and encoder_checks(claim):
+        if opts.variant is not None and opts.variant not in {c.variant for c in encoder_checks(claim)}:
+            known = ", ".join(c.variant for c in encoder_checks(claim))
+            raise SymcotError(f"{claim.id} has no construction variant {opts.variant!r}; variants: {known}")
+        return True
+    candidates(claim, opts)
+    return False
+
+
 def run(args: argparse.Namespace) -> int:
     """Study every claim named, print the tables, write JSON and the plot; 0 when every study ran."""
     from symcot.check.exhaustive import Progress
     from symcot.registry import load_claims, select
-    from symcot.report.precision import plot_thresholds, render_claim
-    from symcot.study.precision.run import candidates, study
+    from symcot.report.precision import plot_thresholds, render_claim, render_encoder
+    from symcot.study.precision.encoder import encoder_json, study_encoder
+    from symcot.study.precision.run import study
     from symcot.study.precision.summary import claim_json
 
     opts = _options(args)
@@ -96,14 +111,17 @@ def run(args: argparse.Namespace) -> int:
         except ImportError:
             raise SymcotError("--plot needs matplotlib: pip install 'symcot[plot]'") from None
     claims = select(load_claims(args.proofs), args.claims)
-    for claim in claims:  # every claim's problem before any long run
-        candidates(claim, opts)
+    encoders = {claim.id for claim in claims if _is_encoder(claim, opts)}  # every claim's problem before any run
     t0 = time.perf_counter()
     results = []
     for claim in claims:
-        js = claim_json(study(claim, opts, Progress(not args.no_progress)))
+        if claim.id in encoders:
+            js = encoder_json(study_encoder(claim, args.max_size, args.variant, opts.formats))
+            print(render_encoder(js), flush=True)
+        else:
+            js = claim_json(study(claim, opts, Progress(not args.no_progress)))
+            print(render_claim(js), flush=True)
         results.append(js)
-        print(render_claim(js), flush=True)
         print()
     if args.json:
         report = {"symcot": __version__, "python": platform.python_version(),
@@ -111,7 +129,10 @@ def run(args: argparse.Namespace) -> int:
         with open(args.json, "w", encoding="utf-8") as fh:
             json.dump(report, fh, indent=1, ensure_ascii=False)
         print(f"JSON report written to {args.json}")
-    if args.plot:
-        plot_thresholds(results, args.plot)
+    plotted = [r for r in results if "thresholds" in r]
+    if args.plot and plotted:
+        plot_thresholds(plotted, args.plot)
         print(f"plot written to {args.plot}")
+    elif args.plot:
+        print("no plot: an encoder claim has no float thresholds to plot")
     return 0

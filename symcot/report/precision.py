@@ -97,6 +97,45 @@ def _search_lines(js: dict[str, Any]) -> list[str]:
     return lines
 
 
+def _margin(x: dict[str, Any] | None) -> str:
+    if x is None:
+        return "-"
+    v = str(x["value"])
+    return v if "/" not in v or len(v) <= 12 else f"{x['approx']:.3g}"
+
+
+def render_encoder(js: dict[str, Any]) -> str:
+    """The margins study of one encoder claim as text."""
+    lines = [f"{js['claim']} [{js['variant']}] (encoder: exact margins over every string checked)"]
+    for r in js["rejected"]:
+        lines.append(f"  {r['variant']} departs from its reference at n = {r['size']}: not studied")
+    rows, units = [], []
+    for r in js["rows"]:
+        for h in r["heads"]:
+            rows.append([_short(r["family"], 30), str(r["n"]), str(r["strings"]), f"{h['layer']}.{h['head']}",
+                         h["attention"], str(h["events"]), str(h["ties"]), _margin(h["margin"]),
+                         _margin(h["relative_margin"])])
+        for u in r["relus"]:
+            if u["smallest"] is not None or u["zeros"] != u["evaluations"]:
+                units.append([str(r["n"]), f"{u['layer']}.{u['unit']}", str(u["evaluations"]), str(u["zeros"]),
+                              _margin(u["smallest"]), _margin(u["relative"])])
+        if r["departures"]:
+            d = r["first_departure"]
+            lines.append(f"  n = {r['n']}: {r['departures']} of {r['strings']} strings depart from the reference, "
+                         f"first {_short(d['input'].get('text', ''), 30)} ({d.get('kind')} at position "
+                         f"{d.get('position')})")
+    lines += _table(["family", "n", "strings", "head", "attention", "events", "ties", "margin", "relative"], rows)
+    if units:
+        lines += ["", *_table(["n", "ReLU", "evaluations", "zeros", "smallest |x|", "|x|/T"], units)]
+    else:
+        lines.append("  every ReLU pre-activation is 0 on every string (or there is no ReLU)")
+    frows = []
+    for fmt, f in js["formats"].items():
+        frows.append([fmt, "-" if f["n"] is None else str(f["n"]), str(f["kept_up_to"]), _short(f["reason"] or "", 80)])
+    lines += ["", *_table(["format", "first n broken", "kept up to n", "why (first order)"], frows)]
+    return "\n".join(lines)
+
+
 def render_precision(results: list[dict[str, Any]]) -> str:
     """Every claim's study."""
     return "\n\n".join(render_claim(js) for js in results)
