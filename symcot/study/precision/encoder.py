@@ -7,20 +7,23 @@ also records what the run computes) and compared with the check's reference. Per
 - per layer and head with a hard choice (unique or average hard attention), over every head event (one
   position of one string): the **margin** ``a_{j0} - max_{j≠j0} a_j`` between the chosen score and the next
   among the positions the mask allows, **0 on a tie** (another position attains the maximum; the tie rule, or
-  the average, makes the choice), and the **relative margin** ``min_{j≠j0} (a_{j0} - a_j) / (S_{j0} + S_j)``,
-  ``S_j = Σ_t |k_{j,t} q_t|`` (0 on a tie). Softmax heads make no hard choice and are counted only;
+  the average, makes the choice), and the **relative margin** ``min_j (a_{j0} - a_j) / (S_{j0} + S_j)``,
+  ``S_j = Σ_t |k_{j,t} q_t|``, over the positions ``j`` outside the chosen group: ``{j0}``, or on a tie whose
+  tied positions have the same key vector, the whole tied group (every format computes their scores alike, so
+  it keeps the tie: ``same_key_ties``); a tie between different keys has relative margin 0. Softmax heads make
+  no hard choice and are counted only;
 - per ReLU unit (a coordinate of a layer's ``W_1``), over every position of every string: the smallest
   nonzero ``|pre-activation|``, how many were exactly 0, and the relative figure ``|x| / T`` with ``T`` the
   sum of ``|c|·|monomial|`` over the unit's terms.
 
-A value that is not rational (a certified ball: softmax weights, a layer norm's root) is not compared; such
+A value held as a certified ball (softmax weights, a layer norm's root, a sinusoid) is not compared; such
 events are counted as ``inexact``.
 
 **Formats.** A score formed in a float format whose inputs are exact up to their own rounding differs from the
 exact one by at most about ``(t·u_a + 3·u_s)·S`` (``t`` terms summed with unit roundoff ``u_a = 2^-p_a`` of the
 accumulator, each input and product rounded once with ``u_s = 2^-p`` of the storage format: first order). A
-decision is kept when its relative margin exceeds that factor (a tie never is: nothing makes two float scores
-round alike), and a ReLU's sign when ``|x|/T`` does. :func:`format_lengths` gives, per format, the first length
+decision is kept when its relative margin exceeds that factor (a tie between different keys never is: nothing
+makes their float scores round alike), and a ReLU's sign when ``|x|/T`` does. :func:`format_lengths` gives, per format, the first length
 at which some event breaks the condition. The condition bounds each decision's own rounding only; errors carried
 from earlier layers are not bounded, so it is a first-order estimate, not a certificate.
 """
@@ -40,7 +43,7 @@ from symcot.ir.maps import ConcreteMap
 from symcot.model.attention import allowed
 from symcot.model.decoder import ConcreteDecoder, ConcreteHead
 from symcot.model.described import DescribedAlgebra, encode
-from symcot.model.interval import is_exact
+from symcot.model.interval import is_ball
 from symcot.replay.floating import FLOAT_FORMATS, FORMATS
 from symcot.study.precision.margins import Extreme, Witness
 
@@ -61,6 +64,7 @@ class HeadMargins:
     terms: int
     events: int = 0
     ties: int = 0
+    same_key_ties: int = 0
     inexact: int = 0
     margin: Extreme = field(default_factory=lambda: Extreme(largest=False))
     relative: Extreme = field(default_factory=lambda: Extreme(largest=False))
@@ -137,20 +141,27 @@ class _Sink:
         if kind == "softmax" or len(positions) < 2 or not sel.weights:
             return
         scores = [sum((a * b for a, b in zip(k, q)), Fraction(0)) for k in keys]
-        if not all(is_exact(scores[j]) for j in positions):
+        if any(is_ball(scores[j]) for j in positions):
             hm.inexact += 1
             return
         j0 = sel.index
         sums = [sum((_abs(a) * _abs(b) for a, b in zip(k, q)), Fraction(0)) for k in keys]
-        tie = any(scores[j] == scores[j0] for j in positions if j != j0)
+        top = [j for j in positions if scores[j] == scores[j0]]
         where = f"head {head.name}, chose {j0}"
-        if tie:
+        group = {j0}
+        if len(top) > 1:
             hm.ties += 1
             hm.margin.offer(Fraction(0), self._witness(pos, layer, where + " (tie)"))
-            hm.relative.offer(Fraction(0), self._witness(pos, layer, where + " (tie)"))
+            if any(keys[j] != keys[j0] for j in top):
+                hm.relative.offer(Fraction(0), self._witness(pos, layer, where + " (tie, different keys)"))
+                return
+            hm.same_key_ties += 1
+            group = set(top)
+        gaps = [(scores[j0] - scores[j], sums[j0] + sums[j]) for j in positions if j not in group]
+        if not gaps:
             return
-        gaps = [(scores[j0] - scores[j], sums[j0] + sums[j]) for j in positions if j != j0]
-        hm.margin.offer(min(g for g, _ in gaps), self._witness(pos, layer, where))
+        if len(top) == 1:
+            hm.margin.offer(min(g for g, _ in gaps), self._witness(pos, layer, where))
         rel = min((g / s if s else _INF for g, s in gaps), key=_order)
         if rel is not _INF:
             hm.relative.offer(rel, self._witness(pos, layer, where))
@@ -162,7 +173,7 @@ class _Sink:
         for o, v in enumerate(y):
             rm = self.acc.relus.setdefault((layer, o), ReluMargins(layer, _unit(m, o), len(terms[o])))
             rm.evaluations += 1
-            if not is_exact(v) or not all(is_exact(t) for t in x):
+            if is_ball(v) or any(is_ball(t) for t in x):
                 rm.inexact += 1
                 continue
             if v == 0:
@@ -172,7 +183,7 @@ class _Sink:
             rm.smallest.offer(_abs(v), w)
             t = _bound(terms[o], x)
             if t:
-                rm.relative.offer(_abs(v) / t, w)
+                rm.relative.offer(Fraction(_abs(v)) / t if isinstance(v, int) else _abs(v) / t, w)
 
 
 _INF = object()
@@ -324,7 +335,8 @@ def format_lengths(rows: list[EncoderSize], formats: tuple[str, ...] = FLOAT_FOR
 def _breaks(r: EncoderSize, fmt: str) -> str | None:
     for hm in r.heads.values():
         if hm.relative.value is not None and hm.relative.value <= _factor(fmt, hm.terms):
-            what = "a tie" if hm.relative.value == 0 else f"relative margin {float(hm.relative.value):.3g}"
+            what = ("a tie between different keys" if hm.relative.value == 0 else
+                    f"relative margin {float(hm.relative.value):.3g}")
             return f"layer {hm.layer}, head {hm.head}: {what} ≤ {float(_factor(fmt, hm.terms)):.3g}"
     for rm in r.relus.values():
         if rm.relative.value is not None and rm.relative.value <= _factor(fmt, rm.terms):
@@ -344,7 +356,7 @@ def size_json(r: EncoderSize) -> dict[str, Any]:
     """One family at one size."""
     d = r.family.describe
     heads = [{"layer": h.layer, "head": h.head, "attention": h.kind, "events": h.events, "ties": h.ties,
-              "inexact": h.inexact, "margin": _ext(h.margin, d), "relative_margin": _ext(h.relative, d)}
+              "same_key_ties": h.same_key_ties, "inexact": h.inexact, "margin": _ext(h.margin, d), "relative_margin": _ext(h.relative, d)}
              for h in sorted(r.heads.values(), key=lambda h: (h.layer, h.head))]
     relus = [{"layer": u.layer, "unit": u.unit, "evaluations": u.evaluations, "zeros": u.zeros, "inexact": u.inexact,
               "smallest": _ext(u.smallest, d), "relative": _ext(u.relative, d)}
