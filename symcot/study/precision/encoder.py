@@ -23,9 +23,10 @@ events are counted as ``inexact``.
 exact one by at most about ``(t·u_a + 3·u_s)·S`` (``t`` terms summed with unit roundoff ``u_a = 2^-p_a`` of the
 accumulator, each input and product rounded once with ``u_s = 2^-p`` of the storage format: first order). A
 decision is kept when its relative margin exceeds that factor (a tie between different keys never is: nothing
-makes their float scores round alike), and a ReLU's sign when ``|x|/T`` does. :func:`format_lengths` gives, per format, the first length
-at which some event breaks the condition. The condition bounds each decision's own rounding only; errors carried
-from earlier layers are not bounded, so it is a first-order estimate, not a certificate.
+makes their float scores round alike), and a ReLU's sign when ``|x|/T`` does. :func:`format_lengths` gives, per
+format, the first length at which some event breaks the condition. The condition bounds each decision's own
+rounding only; errors carried from earlier layers are not bounded, so it is a first-order estimate, not a
+certificate. The readout (a value, or a bit against a threshold) is not part of it.
 """
 
 from __future__ import annotations
@@ -356,7 +357,8 @@ def size_json(r: EncoderSize) -> dict[str, Any]:
     """One family at one size."""
     d = r.family.describe
     heads = [{"layer": h.layer, "head": h.head, "attention": h.kind, "events": h.events, "ties": h.ties,
-              "same_key_ties": h.same_key_ties, "inexact": h.inexact, "margin": _ext(h.margin, d), "relative_margin": _ext(h.relative, d)}
+              "same_key_ties": h.same_key_ties, "inexact": h.inexact, "margin": _ext(h.margin, d),
+              "relative_margin": _ext(h.relative, d)}
              for h in sorted(r.heads.values(), key=lambda h: (h.layer, h.head))]
     relus = [{"layer": u.layer, "unit": u.unit, "evaluations": u.evaluations, "zeros": u.zeros, "inexact": u.inexact,
               "smallest": _ext(u.smallest, d), "relative": _ext(u.relative, d)}
