@@ -116,7 +116,7 @@ def run(args: argparse.Namespace) -> int:
     results = []
     for claim in claims:
         if claim.id in encoders:
-            js = encoder_json(study_encoder(claim, args.max_size, args.variant, opts.formats))
+            js = encoder_json(study_encoder(claim, args.max_size, args.variant, opts.formats, args.reach))
             print(render_encoder(js), flush=True)
         else:
             js = claim_json(study(claim, opts, Progress(not args.no_progress)))

@@ -110,15 +110,16 @@ def render_encoder(js: dict[str, Any]) -> str:
     for r in js["rejected"]:
         lines.append(f"  {r['variant']} departs from its reference at n = {r['size']}: not studied")
     rows, units = [], []
+    last = {r["family"]: r["n"] for r in js["rows"]}  # the ReLU table shows each family's largest size
     for r in js["rows"]:
         for h in r["heads"]:
             rows.append([_short(r["family"], 30), str(r["n"]), str(r["strings"]), f"{h['layer']}.{h['head']}",
                          h["attention"], str(h["events"]), str(h["ties"]), _margin(h["margin"]),
                          _margin(h["relative_margin"])])
-        for u in r["relus"]:
+        for u in r["relus"] if r["n"] == last[r["family"]] else []:
             if u["smallest"] is not None or u["zeros"] != u["evaluations"]:
                 units.append([str(r["n"]), f"{u['layer']}.{u['unit']}", str(u["evaluations"]), str(u["zeros"]),
-                              _margin(u["smallest"]), _margin(u["relative"])])
+                              str(u["inexact"]), _margin(u["smallest"]), _margin(u["relative"])])
         if r["departures"]:
             d = r["first_departure"]
             lines.append(f"  n = {r['n']}: {r['departures']} of {r['strings']} strings depart from the reference, "
@@ -126,7 +127,7 @@ def render_encoder(js: dict[str, Any]) -> str:
                          f"{d.get('position')})")
     lines += _table(["family", "n", "strings", "head", "attention", "events", "ties", "margin", "relative"], rows)
     if units:
-        lines += ["", *_table(["n", "ReLU", "evaluations", "zeros", "smallest |x|", "|x|/T"], units)]
+        lines += ["", *_table(["n", "ReLU", "evaluations", "zeros", "balls", "smallest |x|", "|x|/T"], units)]
     else:
         lines.append("  every ReLU pre-activation is 0 on every string (or there is no ReLU)")
     frows = []

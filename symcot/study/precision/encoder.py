@@ -16,8 +16,9 @@ also records what the run computes) and compared with the check's reference. Per
   nonzero ``|pre-activation|``, how many were exactly 0, and the relative figure ``|x| / T`` with ``T`` the
   sum of ``|c|·|monomial|`` over the unit's terms.
 
-A value held as a certified ball (softmax weights, a layer norm's root, a sinusoid) is not compared; such
-events are counted as ``inexact``.
+Where scores are certified balls (a sinusoid, a layer norm's root), a head event's margin and relative margin
+are certified rational lower bounds (``balls`` counts these events); a pre-activation held as a ball is counted
+as ``inexact`` and not measured.
 
 **Formats.** A score formed in a float format whose inputs are exact up to their own rounding differs from the
 exact one by at most about ``(t·u_a + 3·u_s)·S`` (``t`` terms summed with unit roundoff ``u_a = 2^-p_a`` of the
@@ -66,7 +67,7 @@ class HeadMargins:
     events: int = 0
     ties: int = 0
     same_key_ties: int = 0
-    inexact: int = 0
+    balls: int = 0
     margin: Extreme = field(default_factory=lambda: Extreme(largest=False))
     relative: Extreme = field(default_factory=lambda: Extreme(largest=False))
 
@@ -143,7 +144,9 @@ class _Sink:
             return
         scores = [sum((a * b for a, b in zip(k, q)), Fraction(0)) for k in keys]
         if any(is_ball(scores[j]) for j in positions):
-            hm.inexact += 1
+            hm.balls += 1
+            self._ball_margins(hm, scores, keys, q, sel, positions, self._witness(pos, layer, f"head {head.name}, "
+                               f"chose {sel.index} (certified lower bound)"))
             return
         j0 = sel.index
         sums = [sum((_abs(a) * _abs(b) for a, b in zip(k, q)), Fraction(0)) for k in keys]
@@ -167,6 +170,26 @@ class _Sink:
         if rel is not _INF:
             hm.relative.offer(rel, self._witness(pos, layer, where))
 
+    @staticmethod
+    def _ball_margins(hm: HeadMargins, scores: list[Any], keys: list[list[Any]], q: list[Any], sel: Any,
+                      positions: range, w: Witness) -> None:
+        """Certified lower bounds of the margin and the relative margin where scores are balls."""
+        if len(sel.tied) > 1:  # the engine found exact equals among them: a tie
+            hm.ties += 1
+            hm.margin.offer(Fraction(0), w)
+            hm.relative.offer(Fraction(0), w)
+            return
+        j0 = sel.index
+        qb = [_mag(v) for v in q]
+        gaps = [(_lo(scores[j0]) - _hi(scores[j]),
+                 sum((_mag(a) * b for a, b in zip(keys[j0], qb)), Fraction(0))
+                 + sum((_mag(a) * b for a, b in zip(keys[j], qb)), Fraction(0)))
+                for j in positions if j != j0]
+        hm.margin.offer(max(min(g for g, _ in gaps), Fraction(0)), w)
+        rel = min((max(g, Fraction(0)) / t if t else _INF for g, t in gaps), key=_order)
+        if rel is not _INF:
+            hm.relative.offer(rel, w)
+
     def pre(self, layer: int, m: ConcreteMap, x: list[Any], y: list[Any], pos: int) -> None:
         if id(m) not in self.terms:
             self.terms[id(m)] = _terms(m)
@@ -188,6 +211,19 @@ class _Sink:
 
 
 _INF = object()
+
+
+def _lo(x: Any) -> Any:
+    return x.lower if is_ball(x) else x
+
+
+def _hi(x: Any) -> Any:
+    return x.upper if is_ball(x) else x
+
+
+def _mag(x: Any) -> Any:
+    """An upper bound of ``|x|``."""
+    return max(_abs(x.lower), _abs(x.upper)) if is_ball(x) else _abs(x)
 
 
 def _order(v: Any) -> Any:
@@ -268,8 +304,7 @@ class EncoderPrecision:
     formats: tuple[str, ...]
 
 
-def study_check(claim: Any, check: Any, max_size: int | None, reach: int | None = None,
-                progress: Callable[[int, str], Any] | None = None) -> list[EncoderSize]:
+def study_check(claim: Any, check: Any, max_size: int | None, reach: int | None = None) -> list[EncoderSize]:
     """Every string of every family of ``check`` up to the size asked, size by size."""
     cons = check.construction()
     top = max_size if max_size is not None else claim.default_max_size
@@ -286,7 +321,7 @@ def study_check(claim: Any, check: Any, max_size: int | None, reach: int | None 
 
 
 def study_encoder(claim: Any, max_size: int | None = None, variant: str | None = None,
-                  formats: tuple[str, ...] = FLOAT_FORMATS) -> EncoderPrecision:
+                  formats: tuple[str, ...] = FLOAT_FORMATS, reach: int | None = None) -> EncoderPrecision:
     """The first variant (or ``variant``) whose every string agrees with the reference; a named one in any case."""
     checks = encoder_checks(claim)
     if not checks:
@@ -296,10 +331,10 @@ def study_encoder(claim: Any, max_size: int | None = None, variant: str | None =
         if not named:
             known = ", ".join(c.variant for c in checks)
             raise SymcotError(f"{claim.id} has no construction variant {variant!r}; variants: {known}")
-        return EncoderPrecision(claim.id, variant, study_check(claim, named[0], max_size), [], formats)
+        return EncoderPrecision(claim.id, variant, study_check(claim, named[0], max_size, reach), [], formats)
     rejected: list[dict[str, Any]] = []
     for chk in checks:
-        rows = study_check(claim, chk, max_size)
+        rows = study_check(claim, chk, max_size, reach)
         bad = next((r for r in rows if r.departures), None)
         if bad is None:
             return EncoderPrecision(claim.id, chk.variant, rows, rejected, formats)
@@ -357,7 +392,7 @@ def size_json(r: EncoderSize) -> dict[str, Any]:
     """One family at one size."""
     d = r.family.describe
     heads = [{"layer": h.layer, "head": h.head, "attention": h.kind, "events": h.events, "ties": h.ties,
-              "same_key_ties": h.same_key_ties, "inexact": h.inexact, "margin": _ext(h.margin, d),
+              "same_key_ties": h.same_key_ties, "balls": h.balls, "margin": _ext(h.margin, d),
               "relative_margin": _ext(h.relative, d)}
              for h in sorted(r.heads.values(), key=lambda h: (h.layer, h.head))]
     relus = [{"layer": u.layer, "unit": u.unit, "evaluations": u.evaluations, "zeros": u.zeros, "inexact": u.inexact,
