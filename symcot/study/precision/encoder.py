@@ -117,11 +117,12 @@ def _terms(m: ConcreteMap) -> list[list[tuple[Any, tuple[int, ...]]]]:
 
 
 def _bound(terms: list[tuple[Any, tuple[int, ...]]], x: list[Any]) -> Any:
+    """``T``: the sum of ``|c|·|monomial|`` (an upper bound where an input is a ball)."""
     total: Any = 0
     for c, mono in terms:
         v = c
         for i in mono:
-            v = v * _abs(x[i])
+            v = v * _mag(x[i])
         total = total + v
     return total
 
@@ -197,7 +198,7 @@ class _Sink:
         for o, v in enumerate(y):
             rm = self.acc.relus.setdefault((layer, o), ReluMargins(layer, _unit(m, o), len(terms[o])))
             rm.evaluations += 1
-            if is_ball(v) or any(is_ball(t) for t in x):
+            if is_ball(v):
                 rm.inexact += 1
                 continue
             if v == 0:

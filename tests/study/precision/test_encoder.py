@@ -133,3 +133,19 @@ def test_a_relu_that_sits_at_zero_is_counted_not_measured():
     units = {u["unit"]: u for u in js["rows"][0]["relus"]}
     assert units["h"]["zeros"] == 1 and units["h"]["smallest"]["value"] == 2
     assert js["rows"][0]["departures"] == 1
+
+
+def test_ball_scores_give_certified_lower_bounds_close_to_the_real_margin():
+    # ch4:predecessor (causal-UHAT): v_i = (cos θ_i, sin θ_i, ±10), θ_i = π(1 - 2^-i)/10; at n = 4, position 3 picks
+    # 2 over 0 (both +100 from the third coordinate) by cos(θ_3 - θ_2) - cos(θ_3 - θ_0)
+    import math
+
+    ep = study_encoder(select(load_claims(None), ["ch4:predecessor"])[0], max_size=4)
+    js = encoder_json(ep)
+    h = _head(js["rows"][-1])
+    theta = [math.pi * (1 - 2.0 ** -i) / 10 for i in range(4)]
+    real = math.cos(theta[3] - theta[2]) - math.cos(theta[3] - theta[0])
+    lower = Fraction(h["margin"]["value"])
+    assert h["balls"] > 0 and "certified lower bound" in h["margin"]["where"]
+    assert 0 < lower <= Fraction(real) * (1 + Fraction(1, 10**9)) and abs(float(lower) - real) < 1e-12
+    assert js["formats"]["float16"]["n"] == 4 and js["formats"]["float32"]["n"] is None
