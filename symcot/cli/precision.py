@@ -30,6 +30,8 @@ def add_parser(sub: Any) -> None:
                    help="largest n of the float search on the path and star beyond the exhaustive sizes (default 300)")
     p.add_argument("--search-budget", type=int, default=None, metavar="K",
                    help="inputs the search of each larger size may evaluate per family beyond its pool (default 64)")
+    p.add_argument("--search-trees", action="store_true",
+                   help="on trees or Dyck words, search the claim's own families with the path and star (slower)")
     p.add_argument("--json", metavar="PATH", help="write the full report here")
     p.add_argument("--plot", metavar="PATH", help="plot predicted vs measured thresholds (.png/.svg/.pdf)")
     p.add_argument("--no-progress", action="store_true", help="no progress bars")
@@ -73,7 +75,7 @@ def _options(args: argparse.Namespace) -> Any:
     opts = Options(max_size=args.max_size, reach=args.reach, eps=args.eps, betas=_floats(args.betas, "--betas"),
                    formats=_formats(args.formats, "--formats"),
                    softmax_formats=_formats(args.softmax_formats, "--softmax-formats"),
-                   measure_up_to=args.measure_up_to, variant=args.variant,
+                   measure_up_to=args.measure_up_to, variant=args.variant, search_trees=args.search_trees,
                    **({} if args.search_budget is None else {"search_budget": args.search_budget}))
     return opts
 

@@ -52,6 +52,7 @@ class Options:
     measure_up_to: int = 300
     variant: str | None = None
     search_budget: int = SEARCH_BUDGET
+    search_trees: bool = False
 
     def configs(self) -> list[Config]:
         """Hard attention in every format, then softmax at every β in the softmax formats."""
@@ -150,6 +151,7 @@ class _Study:
         self._extremal_fam: Family | None = None
         self._searched: Family | None = None  # the inputs the search evaluated (claims not on trees)
         self._source: dict[str, Family] = {}
+        self._search_fams: list[Family] = []
         self._probes: dict[int, Any] = {}
 
     def _active(self) -> list[Config]:
@@ -230,13 +232,16 @@ class _Study:
         """Search the settings that have not failed at larger sizes; whether that was possible.
 
         The inputs are the path and the star where they lie in the claim's domain, else those the guided search of
-        the claim's own families evaluates (:func:`~symcot.check.extremal_search.guided_search`).
+        the claim's own families evaluates (:func:`~symcot.check.extremal_search.guided_search`); with
+        ``search_trees``, the search there too, over the path and the star and the claim's own families.
         """
         kind = getattr(self.check, "input_kind", "graph")
-        if in_domain(kind, self.check.families):
+        trees = in_domain(kind, self.check.families)
+        if trees and not self.opts.search_trees:
             self._extremal_fam = extremal_family(kind)
         else:
-            fams = self.check.families
+            fams = ([extremal_family(kind)] if trees else []) + list(self.check.families)
+            self._search_fams = fams
             self._extremal_fam = family_probes(fams)  # the pool of each size
             self._searched = searched_family(fams, f"{', '.join(f.name for f in fams)} (searched)",
                                              lambda n: [], lambda inp: self._source.get(repr(inp)))
@@ -258,7 +263,7 @@ class _Study:
                 self._probes[size] = None
             else:
                 total = len(inputs) if self._searched is None else len(inputs) + self.opts.search_budget * sum(
-                    1 for f in self.check.families if _covers(f, size))
+                    1 for f in self._search_fams if _covers(f, size))
                 with self.progress.bar(total, f"{self.claim.id}/{self.cons.variant} {fam.name} n={size}") as bar:
                     self._probes[size] = (self._extremal_batches(fam, size, inputs, bar) if self._searched is None
                                           else self._search_batches(size, bar))
@@ -330,7 +335,7 @@ class _Study:
                     scores[k] = res.rows[i]
             return scores
 
-        found = guided_search(self.check.families, size, evaluate, budget=self.opts.search_budget,
+        found = guided_search(self._search_fams, size, evaluate, budget=self.opts.search_budget,
                               source=self._source)
         row = Row(self._searched, size, stats, engines, time.perf_counter() - t0, True, lams, found.log)
         self.rows.append(row)

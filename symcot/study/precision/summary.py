@@ -30,7 +30,7 @@ def _num(x: Any) -> Any:
 def _ext(e: Extreme, describe: Any) -> dict[str, Any] | None:
     if e.value is None:
         return None
-    return {"value": _num(e.value), **(e.witness.as_dict(describe) if e.witness else {})}
+    return {"value": _num(e.value), **(jsonable(e.witness.as_dict(describe)) if e.witness else {})}
 
 
 def _gamma_ext(st: RunStats) -> Extreme:
@@ -70,7 +70,7 @@ def row_json(row: Row, eps: float, formats: tuple[str, ...]) -> dict[str, Any]:
 def _found(f: Found | None, describe: Any) -> dict[str, Any] | None:
     if f is None:
         return None
-    return {"input": describe(f.input), "family": f.family.name, "rank": jsonable(f.rank),
+    return {"input": jsonable(describe(f.input)), "family": f.family.name, "rank": jsonable(f.rank),
             "M": jsonable(f.score.magnitude), "S": jsonable(f.score.sums), "gamma": jsonable(f.score.margin)}
 
 
@@ -195,7 +195,8 @@ def measured_json(m: Measured) -> dict[str, Any]:
                            "extremal_runs": [{"n": n, "passed": ok} for n, ok in m.extremal_runs]}
     if m.failure is not None:
         f = m.failure
-        out.update({"n": f.size, "family": f.family.name, "input": f.family.describe(f.input), "step": f.mismatch.step,
+        out.update({"n": f.size, "family": f.family.name, "input": jsonable(f.family.describe(f.input)),
+                    "step": f.mismatch.step,
                     "mismatch": jsonable(f.mismatch.as_dict())})
     else:
         out["n"] = None
@@ -235,7 +236,8 @@ def claim_json(cp: ClaimPrecision) -> dict[str, Any]:
         "rejected": jsonable(cp.rejected),
         "options": {"max_size": opts.max_size, "reach": opts.reach, "eps": opts.eps, "betas": list(opts.betas),
                     "formats": list(opts.formats), "softmax_formats": list(opts.softmax_formats),
-                    "measure_up_to": opts.measure_up_to, "search_budget": opts.search_budget},
+                    "measure_up_to": opts.measure_up_to, "search_budget": opts.search_budget,
+                    "search_trees": opts.search_trees},
         "relies_on_ties": bool(heads), "tie_heads": heads, "first_deciding_tie_n": first_tie,
         "beta_grows_with_n": grows,
         "rows": [row_json(r, opts.eps, opts.formats) for r in sorted(cp.rows, key=lambda r: (r.extremal, r.size))],

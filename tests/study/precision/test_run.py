@@ -146,3 +146,19 @@ def test_the_search_finds_the_smallest_margin_at_a_middle_rank():
     got = row["search"]["smallest_gamma"]
     assert got["gamma"] == 1 and got["rank"] == r1 and got["input"]["text"] == "winner (1, 1)"
     assert "smallest γ at n = 2: 1" in render_claim(js)
+
+
+def test_search_trees_searches_the_claims_families_with_the_path_and_star():
+    claim = select(load_claims(None), ["thm:cotpathtotree"])[0]
+    opts = dict(max_size=4, measure_up_to=6, betas=(), formats=("bfloat16",), softmax_formats=())
+    plain = claim_json(study(claim, Options(**opts)))
+    searched = claim_json(study(claim, Options(**opts, search_trees=True)))
+    assert plain["search"] is None and all("search" not in r for r in plain["rows"])
+    ex = {r["n"]: r for r in searched["rows"] if r["extremal"]}
+    assert set(ex) == {5, 6} and all(r["family"].startswith("path and star") for r in ex.values())
+    assert all(r["family"].endswith("(searched)") and r["search"]["evaluated"] > 2 for r in ex.values())
+    # the pool holds the path and the star: nothing below them, and here nothing above (M = 2 on every Dyck word)
+    for r in plain["rows"]:
+        if r["extremal"]:
+            assert ex[r["n"]]["M"] == r["M"] == 2 and ex[r["n"]]["inputs"] > r["inputs"]
+    assert searched["options"]["search_trees"] is True
