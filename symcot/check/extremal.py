@@ -1,10 +1,11 @@
 """Inputs beyond the exhaustive sizes: the claim's own families, and the path and the star where they apply.
 
 Where the exhaustive families end, the float thresholds are searched at larger sizes ``n`` on a few inputs
-of each size. For any claim they come from its own families (:func:`family_probes`): of every exhaustive family
-the first and the last :data:`PER_FAMILY` inputs in its order and :data:`PER_FAMILY` seeded random ranks (where the
-family reaches a rank directly, ``inputs_range``; else its first ``3·PER_FAMILY`` inputs), and the first inputs of
-each seeded family. For a claim on trees or Dyck words whose exhaustive families contain both at ``n = 3``, two
+of each size. For any claim they come from its own families: the pool (:func:`family_probes`) of every exhaustive
+family is the first and the last :data:`PER_FAMILY` inputs in its order and :data:`PER_FAMILY` seeded random ranks
+(where the family reaches a rank directly, ``inputs_range``; else its first ``3·PER_FAMILY`` inputs), and the first
+inputs of each seeded family; :mod:`symcot.check.extremal_search` refines it towards the largest magnitudes and the
+smallest margins. For a claim on trees or Dyck words whose exhaustive families contain both at ``n = 3``, two
 trees of every size are used instead (:func:`extremal_family`): the path ``ψ(U^{n-1} D^{n-1})`` (deepest: longest
 parent chains, largest distances) and the star ``ψ((UD)^{n-1})`` (widest: the most neighbours of one vertex). A
 construction on ``(tree, root)`` inputs gets ``(ψ(w) as a labeled tree, 0)``; one on Dyck words gets ``w``.

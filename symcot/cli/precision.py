@@ -28,6 +28,10 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--softmax-formats", default="float64,float32", help="formats of the softmax runs")
     p.add_argument("--measure-up-to", type=int, default=300, metavar="N",
                    help="largest n of the float search on the path and star beyond the exhaustive sizes (default 300)")
+    p.add_argument("--search-budget", type=int, default=None, metavar="K",
+                   help="inputs the search of each larger size may evaluate per family beyond its pool (default 64)")
+    p.add_argument("--search-trees", action="store_true",
+                   help="on trees or Dyck words, search the claim's own families with the path and star (slower)")
     p.add_argument("--json", metavar="PATH", help="write the full report here")
     p.add_argument("--plot", metavar="PATH", help="plot predicted vs measured thresholds (.png/.svg/.pdf)")
     p.add_argument("--no-progress", action="store_true", help="no progress bars")
@@ -55,17 +59,15 @@ def _formats(text: str, what: str) -> tuple[str, ...]:
     return names
 
 
-def run(args: argparse.Namespace) -> int:
-    """Study every claim named, print the tables, write JSON and the plot; 0 when every study ran."""
-    from symcot.check.exhaustive import Progress
-    from symcot.registry import load_claims, select
-    from symcot.report.precision import plot_thresholds, render_claim
-    from symcot.study.precision.run import Options, candidates, study
-    from symcot.study.precision.summary import claim_json
+def _options(args: argparse.Namespace) -> Any:
+    """The study's options, every bad value one clear error."""
+    from symcot.study.precision.run import Options
 
     for opt, val in (("--max-size", args.max_size), ("--reach", args.reach)):
         if val is not None and val < 1:
             raise SymcotError(f"{opt} must be at least 1, got {val}")
+    if args.search_budget is not None and args.search_budget < 0:
+        raise SymcotError(f"--search-budget must be at least 0, got {args.search_budget}")
     if args.measure_up_to < 1:
         raise SymcotError(f"--measure-up-to must be at least 1, got {args.measure_up_to}")
     if not 0 < args.eps < 1:
@@ -73,7 +75,35 @@ def run(args: argparse.Namespace) -> int:
     opts = Options(max_size=args.max_size, reach=args.reach, eps=args.eps, betas=_floats(args.betas, "--betas"),
                    formats=_formats(args.formats, "--formats"),
                    softmax_formats=_formats(args.softmax_formats, "--softmax-formats"),
-                   measure_up_to=args.measure_up_to, variant=args.variant)
+                   measure_up_to=args.measure_up_to, variant=args.variant, search_trees=args.search_trees,
+                   **({} if args.search_budget is None else {"search_budget": args.search_budget}))
+    return opts
+
+
+def _is_encoder(claim: Any, opts: Any) -> bool:
+    """Whether ``claim`` is studied as an encoder (it has encoder checks and no decoder construction)."""
+    from symcot.study.precision.encoder import encoder_checks
+    from symcot.study.precision.run import candidates, construction_checks
+
+    if not construction_checks(claim) and encoder_checks(claim):
+        if opts.variant is not None and opts.variant not in {c.variant for c in encoder_checks(claim)}:
+            known = ", ".join(c.variant for c in encoder_checks(claim))
+            raise SymcotError(f"{claim.id} has no construction variant {opts.variant!r}; variants: {known}")
+        return True
+    candidates(claim, opts)
+    return False
+
+
+def run(args: argparse.Namespace) -> int:
+    """Study every claim named, print the tables, write JSON and the plot; 0 when every study ran."""
+    from symcot.check.exhaustive import Progress
+    from symcot.registry import load_claims, select
+    from symcot.report.precision import plot_thresholds, render_claim, render_encoder
+    from symcot.study.precision.encoder import encoder_json, study_encoder
+    from symcot.study.precision.run import study
+    from symcot.study.precision.summary import claim_json
+
+    opts = _options(args)
     if args.json:
         check_output_path(args.json, "--json")
     if args.plot:
@@ -83,14 +113,17 @@ def run(args: argparse.Namespace) -> int:
         except ImportError:
             raise SymcotError("--plot needs matplotlib: pip install 'symcot[plot]'") from None
     claims = select(load_claims(args.proofs), args.claims)
-    for claim in claims:  # every claim's problem before any long run
-        candidates(claim, opts)
+    encoders = {claim.id for claim in claims if _is_encoder(claim, opts)}  # every claim's problem before any run
     t0 = time.perf_counter()
     results = []
     for claim in claims:
-        js = claim_json(study(claim, opts, Progress(not args.no_progress)))
+        if claim.id in encoders:
+            js = encoder_json(study_encoder(claim, args.max_size, args.variant, opts.formats, args.reach))
+            print(render_encoder(js), flush=True)
+        else:
+            js = claim_json(study(claim, opts, Progress(not args.no_progress)))
+            print(render_claim(js), flush=True)
         results.append(js)
-        print(render_claim(js), flush=True)
         print()
     if args.json:
         report = {"symcot": __version__, "python": platform.python_version(),
@@ -98,7 +131,10 @@ def run(args: argparse.Namespace) -> int:
         with open(args.json, "w", encoding="utf-8") as fh:
             json.dump(report, fh, indent=1, ensure_ascii=False)
         print(f"JSON report written to {args.json}")
-    if args.plot:
-        plot_thresholds(results, args.plot)
+    plotted = [r for r in results if "thresholds" in r]
+    if args.plot and plotted:
+        plot_thresholds(plotted, args.plot)
         print(f"plot written to {args.plot}")
+    elif args.plot:
+        print("no plot: an encoder claim has no float thresholds to plot")
     return 0

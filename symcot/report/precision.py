@@ -57,6 +57,7 @@ def render_claim(js: dict[str, Any]) -> str:
     for fam, fs in js["formulas"].items():
         keys = ["gamma", "M", "S", "context", "lambda", "M(λ)", "S(λ)"]
         lines.append(f"  formulas, {_short(fam, 50)}: " + "; ".join(f"{k} = {fs[k]}" for k in keys if k in fs))
+    lines += _search_lines(js)
     trows = []
     for t in js["thresholds"]:
         p, m = t["predicted"], t["measured"]
@@ -69,6 +70,70 @@ def render_claim(js: dict[str, Any]) -> str:
             where = m.get("stopped", "")
         trows.append([t["setting"], "-" if p.get("n") is None else str(p["n"]), meas, _short(where, 90)])
     lines += ["", *_table(["setting", "predicted n", "measured n", "first failure"], trows)]
+    return "\n".join(lines)
+
+
+def _rank(r: int) -> str:
+    return f"rank {r}" if r < 10**9 else f"rank ≈ {float(r):.3e}"
+
+
+def _search_lines(js: dict[str, Any]) -> list[str]:
+    """How far the guided search of the larger sizes went, and where it found the largest M and smallest γ."""
+    sr = js.get("search")
+    if not sr:
+        return []
+    sizes = sr["sizes"]
+    shown = ", ".join(map(str, sizes)) if len(sizes) <= 8 else f"{', '.join(map(str, sizes[:6]))}, …, {sizes[-1]}"
+    lines = [f"  search of the larger sizes (seed {sr['seed']}, budget {sr['budget_per_family']} per family and "
+             f"size): n = {shown}; {sr['evaluated']} inputs evaluated ({sr['pool']} pool, {sr['refined']} refined)"]
+    rows = [r for r in js["rows"] if r.get("search")]
+    if rows:
+        last = rows[-1]["search"]
+        for what, key, fig in (("largest M", "largest_M", "M"), ("smallest γ", "smallest_gamma", "gamma")):
+            f = last.get(key)
+            if f is not None:
+                text, fam = _short(f["input"].get("text", ""), 40), _short(f["family"], 40)
+                lines.append(f"    {what} at n = {last['n']}: {f[fig]}, {text} ({_rank(f['rank'])} of {fam})")
+    return lines
+
+
+def _margin(x: dict[str, Any] | None) -> str:
+    if x is None:
+        return "-"
+    v = str(x["value"])
+    return v if "/" not in v or len(v) <= 12 else f"{x['approx']:.3g}"
+
+
+def render_encoder(js: dict[str, Any]) -> str:
+    """The margins study of one encoder claim as text."""
+    lines = [f"{js['claim']} [{js['variant']}] (encoder: exact margins over every string checked)"]
+    for r in js["rejected"]:
+        lines.append(f"  {r['variant']} departs from its reference at n = {r['size']}: not studied")
+    rows, units = [], []
+    last = {r["family"]: r["n"] for r in js["rows"]}  # the ReLU table shows each family's largest size
+    for r in js["rows"]:
+        for h in r["heads"]:
+            rows.append([_short(r["family"], 30), str(r["n"]), str(r["strings"]), f"{h['layer']}.{h['head']}",
+                         h["attention"], str(h["events"]), str(h["ties"]), _margin(h["margin"]),
+                         _margin(h["relative_margin"])])
+        for u in r["relus"] if r["n"] == last[r["family"]] else []:
+            if u["smallest"] is not None or u["zeros"] != u["evaluations"]:
+                units.append([str(r["n"]), f"{u['layer']}.{u['unit']}", str(u["evaluations"]), str(u["zeros"]),
+                              str(u["inexact"]), _margin(u["smallest"]), _margin(u["relative"])])
+        if r["departures"]:
+            d = r["first_departure"]
+            lines.append(f"  n = {r['n']}: {r['departures']} of {r['strings']} strings depart from the reference, "
+                         f"first {_short(d['input'].get('text', ''), 30)} ({d.get('kind')} at position "
+                         f"{d.get('position')})")
+    lines += _table(["family", "n", "strings", "head", "attention", "events", "ties", "margin", "relative"], rows)
+    if units:
+        lines += ["", *_table(["n", "ReLU", "evaluations", "zeros", "balls", "smallest |x|", "|x|/T"], units)]
+    else:
+        lines.append("  every ReLU pre-activation is 0 on every string (or there is no ReLU)")
+    frows = []
+    for fmt, f in js["formats"].items():
+        frows.append([fmt, "-" if f["n"] is None else str(f["n"]), str(f["kept_up_to"]), _short(f["reason"] or "", 80)])
+    lines += ["", *_table(["format", "first n broken", "kept up to n", "why (first order)"], frows)]
     return "\n".join(lines)
 
 

@@ -28,10 +28,24 @@ def test_precision_json_table_and_plot(tmp_path, capsys):
     assert img.stat().st_size > 1000
 
 
+def test_precision_on_an_encoder_claim(tmp_path, capsys):
+    out, img = tmp_path / "e.json", tmp_path / "e.png"
+    rc = main(["precision", "sec:tie-breaking", "--max-size", "4", "--json", str(out), "--plot", str(img),
+               "--no-progress"])
+    assert rc == 0
+    printed = capsys.readouterr().out
+    assert "sec:tie-breaking [as-written] (encoder" in printed and "1/12" in printed  # the margin at n = 4
+    assert "no plot" in printed and not img.exists()
+    (js,) = json.loads(out.read_text())["claims"]
+    assert js["model"] == "encoder" and [r["n"] for r in js["rows"]] == [1, 2, 3, 4]
+    assert js["formats"]["bfloat16"]["kept_up_to"] == 4
+
+
 @pytest.mark.parametrize("argv,message", [
     (["thm:cotdfs", "--max-size", "0"], "--max-size must be at least 1"),
     (["thm:cotdfs", "--reach", "0"], "--reach must be at least 1"),
     (["thm:cotdfs", "--eps", "2"], "--eps must lie strictly between 0 and 1"),
+    (["thm:cotdfs", "--search-budget", "-1"], "--search-budget must be at least 0"),
     (["thm:cotdfs", "--betas", "ten"], "--betas must be comma-separated numbers"),
     (["thm:cotdfs", "--betas", "-1"], "--betas must be positive"),
     (["thm:cotdfs", "--formats", "float8"], "unknown format 'float8'"),
@@ -42,6 +56,7 @@ def test_precision_json_table_and_plot(tmp_path, capsys):
     (["lem:addwidplus1"], "not checked through a construction"),
     (["thm:cotdfs", "thm:cottreestrahler:lambda"], "not checked through a construction"),
     (["thm:cotdfs", "--variant", "repaired"], "no construction variant"),
+    (["sec:tie-breaking", "--variant", "nope"], "no construction variant 'nope'"),
 ])
 def test_precision_errors_are_one_line(argv, message, capsys):
     assert main(["precision", *argv, "--no-progress"]) == 2

@@ -16,11 +16,13 @@ from typing import Any
 
 import numpy as np
 
+from symcot.check.extremal_search import Score
 from symcot.check.stepwise import Mismatch, StepwiseSpec, final_mismatch, step_mismatch
 from symcot.replay.floating import FloatDecoder, generate
 from symcot.replay.scaling import as_rational
 from symcot.study.precision.batches import Batch
 from symcot.study.precision.margins import CERTIFY_LIMIT, MarginRecorder, RunStats, Witness, exact_number
+from symcot.study.precision.rows import RowRecorder, Tee
 
 
 @dataclass
@@ -32,6 +34,7 @@ class BatchResult:
     denominator: int
     engine: str  # "float64 (certified integers)" or "exact"
     failure: tuple[int, Any, Mismatch] | None  # (row, input, mismatch) of the first failing row
+    rows: list[Score] | None = None  # per row, what guides the search (``run_batch(rows=True)``)
 
 
 def coordinate_namer(dec: Any) -> Any:
@@ -123,10 +126,11 @@ def _denominator(arr: np.ndarray) -> int:
 
 
 def run_batch(batch: Batch, spec: StepwiseSpec, eps: float, betas: tuple[float, ...] = (),
-              force_exact: bool = False, margins: bool = True) -> BatchResult:
+              force_exact: bool = False, margins: bool = True, rows: bool = False) -> BatchResult:
     """Replay ``batch`` exactly with the margin recorder and compare every row with ``spec``.
 
-    ``margins=False`` records magnitudes and partial sums only (see :class:`MarginRecorder`).
+    ``margins=False`` records magnitudes and partial sums only (see :class:`MarginRecorder`); ``rows=True`` also
+    each row's own :class:`~symcot.check.extremal_search.Score` (:class:`~.rows.RowRecorder`).
     """
     prompt = batch.prompt_array()
     coord = coordinate_namer(batch.decoder)
@@ -134,22 +138,23 @@ def run_batch(batch: Batch, spec: StepwiseSpec, eps: float, betas: tuple[float, 
     engine = "exact"
     stats: RunStats | None = None
     outputs: np.ndarray | None = None
-    if not force_exact and batch.integral():
-        fd = FloatDecoder(batch.decoder, "float64")
-        rec = MarginRecorder(batch.inputs, batch.labels, coord, eps, betas, margins, len(batch.decoder.layers),
-                             contrib)
-        outs = generate(fd, batch.prompt_float(), batch.steps, recorder=rec)
+    layers = len(batch.decoder.layers)
+    per_row: RowRecorder | None = None
+    for fmt in ("float64", "exact"):
+        if fmt == "float64" and (force_exact or not batch.integral()):
+            continue
+        fd = FloatDecoder(batch.decoder, fmt)
+        rec = MarginRecorder(batch.inputs, batch.labels, coord, eps, betas, margins, layers, contrib)
+        per_row = RowRecorder(batch.rows, len(batch.labels), layers) if rows else None
+        outs = generate(fd, batch.prompt_float() if fmt == "float64" else prompt, batch.steps,
+                        recorder=rec if per_row is None else Tee(rec, per_row))
         weight_magnitude(fd, rec.stats, batch.inputs[0])
         top = max(rec.stats.stored, rec.stats.sums.value or 0)
-        if np.all(np.isfinite(outs)) and top <= CERTIFY_LIMIT:
-            engine, stats, outputs = "float64 (certified integers)", rec.stats, outs
-    if stats is None or outputs is None:
-        fd = FloatDecoder(batch.decoder, "exact")
-        rec = MarginRecorder(batch.inputs, batch.labels, coord, eps, betas, margins, len(batch.decoder.layers),
-                             contrib)
-        outputs = generate(fd, prompt, batch.steps, recorder=rec)
-        weight_magnitude(fd, rec.stats, batch.inputs[0])
-        stats = rec.stats
+        if fmt == "exact" or (np.all(np.isfinite(outs)) and top <= CERTIFY_LIMIT):
+            engine = "exact" if fmt == "exact" else "float64 (certified integers)"
+            stats, outputs = rec.stats, outs
+            break
+    assert stats is not None and outputs is not None
     den = _denominator(outputs) if engine == "exact" else 1
     stats.denominator = math.lcm(stats.denominator, den)
     failure = None
@@ -158,7 +163,7 @@ def run_batch(batch: Batch, spec: StepwiseSpec, eps: float, betas: tuple[float, 
         if mm is not None:
             failure = (r, batch.inputs[r], mm)
             break
-    return BatchResult(stats, outputs, den, engine, failure)
+    return BatchResult(stats, outputs, den, engine, failure, per_row.scores() if per_row is not None else None)
 
 
 def exact_tokens(rows: np.ndarray) -> list[list[Any]]:

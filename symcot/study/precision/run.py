@@ -7,8 +7,9 @@ asked (``Family.reach`` families up to ``reach``) is replayed exactly with the m
 threshold is the smallest size at which some input departs from the spec, with that input and step.
 A variant whose exact replay departs from the claim on any of these inputs (the exhaustive ones or the
 path and star below) is not studied further. Settings that never fail on the exhaustive inputs are then
-tried at larger sizes on inputs of the claim's own families, or on the path and the star of a claim on trees
-(:mod:`symcot.check.extremal`): ``start, 2·start, 4·start, …`` up to
+tried at larger sizes on the inputs a seeded search of the claim's own families evaluates, guided by each input's
+magnitude and margin (:mod:`symcot.check.extremal_search`, :mod:`.rows`), or on the path and the star of a claim
+on trees (:mod:`symcot.check.extremal`): ``start, 2·start, 4·start, …`` up to
 ``measure_up_to``, and between the last passing and the first failing size by bisection (which takes the
 smallest failing size there to be the boundary; every size run is listed).
 """
@@ -21,7 +22,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from symcot.check.exhaustive import Progress, family_top
-from symcot.check.extremal import extremal_family, family_probes, in_domain
+from symcot.check.extremal import _covers, extremal_family, family_probes, in_domain
+from symcot.check.extremal_search import SEARCH_BUDGET, Score, SearchLog, guided_search, searched_family
 from symcot.check.stepwise import Mismatch
 from symcot.errors import SymcotError
 from symcot.inputs.family import Family
@@ -49,6 +51,8 @@ class Options:
     softmax_formats: tuple[str, ...] = ("float64", "float32")
     measure_up_to: int = 300
     variant: str | None = None
+    search_budget: int = SEARCH_BUDGET
+    search_trees: bool = False
 
     def configs(self) -> list[Config]:
         """Hard attention in every format, then softmax at every β in the softmax formats."""
@@ -68,6 +72,7 @@ class Row:
     seconds: float
     extremal: bool = False
     lambdas: set[Any] = field(default_factory=set)
+    search: SearchLog | None = None
 
 
 @dataclass
@@ -144,6 +149,9 @@ class _Study:
         self.rows: list[Row] = []
         self.cache: dict[Any, Any] = {}
         self._extremal_fam: Family | None = None
+        self._searched: Family | None = None  # the inputs the search evaluated (claims not on trees)
+        self._source: dict[str, Family] = {}
+        self._search_fams: list[Family] = []
         self._probes: dict[int, Any] = {}
 
     def _active(self) -> list[Config]:
@@ -223,14 +231,20 @@ class _Study:
     def extremal(self, start: int) -> bool:
         """Search the settings that have not failed at larger sizes; whether that was possible.
 
-        The inputs are the path and the star where they lie in the claim's domain, else a few of each of the
-        claim's own families (:func:`~symcot.check.extremal.family_probes`).
+        The inputs are the path and the star where they lie in the claim's domain, else those the guided search of
+        the claim's own families evaluates (:func:`~symcot.check.extremal_search.guided_search`); with
+        ``search_trees``, the search there too, over the path and the star and the claim's own families.
         """
         kind = getattr(self.check, "input_kind", "graph")
-        if in_domain(kind, self.check.families):
+        trees = in_domain(kind, self.check.families)
+        if trees and not self.opts.search_trees:
             self._extremal_fam = extremal_family(kind)
         else:
-            self._extremal_fam = family_probes(self.check.families)
+            fams = ([extremal_family(kind)] if trees else []) + list(self.check.families)
+            self._search_fams = fams
+            self._extremal_fam = family_probes(fams)  # the pool of each size
+            self._searched = searched_family(fams, f"{', '.join(f.name for f in fams)} (searched)",
+                                             lambda n: [], lambda inp: self._source.get(repr(inp)))
             if not self._extremal_fam.count(start):
                 for cfg in self._active():
                     self.measured[cfg.key].skipped = f"no family of this claim has inputs of size {start}"
@@ -248,8 +262,11 @@ class _Study:
             if not inputs or self._probe_bytes(size, inputs) > MEMORY_BUDGET:
                 self._probes[size] = None
             else:
-                with self.progress.bar(len(inputs), f"{self.claim.id}/{self.cons.variant} {fam.name} n={size}") as bar:
-                    self._probes[size] = self._extremal_batches(fam, size, inputs, bar)
+                total = len(inputs) if self._searched is None else len(inputs) + self.opts.search_budget * sum(
+                    1 for f in self._search_fams if _covers(f, size))
+                with self.progress.bar(total, f"{self.claim.id}/{self.cons.variant} {fam.name} n={size}") as bar:
+                    self._probes[size] = (self._extremal_batches(fam, size, inputs, bar) if self._searched is None
+                                          else self._search_batches(size, bar))
         got = self._probes[size]
         if got is None:
             return None, None
@@ -258,7 +275,7 @@ class _Study:
             f = float_failure(b, res, self.spec, cfg, self.cache)
             if f is not None:
                 runs.append((size, False))
-                return False, Failure(size, fam, b.inputs[f[0]], f[1])
+                return False, Failure(size, self._searched or fam, b.inputs[f[0]], f[1])
         runs.append((size, True))
         return True, None
 
@@ -292,6 +309,37 @@ class _Study:
             else:
                 first_fail, failure = mid, fail
         m.failure = failure
+
+    def _search_batches(self, size: int, bar: Any) -> tuple[list[Any], Row]:
+        """The guided search at ``size``: every batch it evaluated (exact run, magnitudes only) and their row."""
+        assert self._searched is not None
+        t0 = time.perf_counter()
+        stats, engines, out, lams = RunStats(), set(), [], set()
+
+        def evaluate(inputs: list[Any]) -> list[Score | None]:
+            scores: list[Score | None] = [None] * len(inputs)
+            for b in batches(self.cons, self.spec, inputs):
+                lams.update(_lambdas(b))
+                res = run_batch(b, self.spec, self.opts.eps, (), margins=False, rows=True)
+                bar.update(b.rows)
+                if res.failure is not None:
+                    r, inp, mm = res.failure
+                    desc = (self._source.get(repr(inp)) or self._searched).describe(inp)  # type: ignore[union-attr]
+                    raise _Departs({"family": self._searched.name, "size": size,  # type: ignore[union-attr]
+                                    "input": desc, **mm.as_dict()})
+                stats.merge(res.stats)
+                engines.add(res.engine)
+                out.append((b, res))
+                assert res.rows is not None
+                for i, k in enumerate(b.order):
+                    scores[k] = res.rows[i]
+            return scores
+
+        found = guided_search(self._search_fams, size, evaluate, budget=self.opts.search_budget,
+                              source=self._source)
+        row = Row(self._searched, size, stats, engines, time.perf_counter() - t0, True, lams, found.log)
+        self.rows.append(row)
+        return out, row
 
     def _extremal_batches(self, fam: Family, size: int, inputs: list[Any], bar: Any) -> tuple[list[Any], Row]:
         t0 = time.perf_counter()

@@ -10,6 +10,8 @@ import math
 from fractions import Fraction
 from typing import Any
 
+from symcot.check.extremal import PER_FAMILY, SEED
+from symcot.check.extremal_search import WALKERS, Found, SearchLog
 from symcot.check.verdict import jsonable
 from symcot.prove.lam.fit import Formula, first_exceeding, fit
 from symcot.replay.floating import FORMATS
@@ -28,7 +30,7 @@ def _num(x: Any) -> Any:
 def _ext(e: Extreme, describe: Any) -> dict[str, Any] | None:
     if e.value is None:
         return None
-    return {"value": _num(e.value), **(e.witness.as_dict(describe) if e.witness else {})}
+    return {"value": _num(e.value), **(jsonable(e.witness.as_dict(describe)) if e.witness else {})}
 
 
 def _gamma_ext(st: RunStats) -> Extreme:
@@ -61,7 +63,34 @@ def row_json(row: Row, eps: float, formats: tuple[str, ...]) -> dict[str, Any]:
         "M": jsonable(st.stored), "S": _ext(st.sums, desc),
         "beta": {k: _num(v) for k, v in beta_needed(st, eps).items()} if not row.extremal else None,
         "bits": jsonable(bits(st, formats)),
+        **({"search": search_json(row.search, desc)} if row.search is not None else {}),
     }
+
+
+def _found(f: Found | None, describe: Any) -> dict[str, Any] | None:
+    if f is None:
+        return None
+    return {"input": jsonable(describe(f.input)), "family": f.family.name, "rank": jsonable(f.rank),
+            "M": jsonable(f.score.magnitude), "S": jsonable(f.score.sums), "gamma": jsonable(f.score.margin)}
+
+
+def search_json(log: SearchLog, describe: Any) -> dict[str, Any]:
+    """How far the guided search went at one size, and the most extreme inputs it found."""
+    return {"n": log.size, "pool": log.pool, "refined": log.refined, "evaluated": log.evaluated,
+            "budget_per_family": log.budget, "rounds": log.rounds, "walkers": log.walkers,
+            "converged": log.converged, "largest_M": _found(log.largest, describe),
+            "smallest_gamma": _found(log.smallest_margin, describe)}
+
+
+def search_summary(rows: list[Row]) -> dict[str, Any] | None:
+    """The guided search over every larger size (``None``: no search ran, e.g. the path and star were used)."""
+    logs = [r.search for r in sorted(rows, key=lambda r: r.size) if r.search is not None]
+    if not logs:
+        return None
+    return {"sizes": [g.size for g in logs], "evaluated": sum(g.evaluated for g in logs),
+            "pool": sum(g.pool for g in logs), "refined": sum(g.refined for g in logs),
+            "budget_per_family": logs[0].budget, "per_family_pool": PER_FAMILY, "walkers_per_objective": WALKERS,
+            "seed": SEED}
 
 
 def _series(rows: list[Row]) -> dict[str, dict[int, Any]]:
@@ -166,7 +195,8 @@ def measured_json(m: Measured) -> dict[str, Any]:
                            "extremal_runs": [{"n": n, "passed": ok} for n, ok in m.extremal_runs]}
     if m.failure is not None:
         f = m.failure
-        out.update({"n": f.size, "family": f.family.name, "input": f.family.describe(f.input), "step": f.mismatch.step,
+        out.update({"n": f.size, "family": f.family.name, "input": jsonable(f.family.describe(f.input)),
+                    "step": f.mismatch.step,
                     "mismatch": jsonable(f.mismatch.as_dict())})
     else:
         out["n"] = None
@@ -206,12 +236,14 @@ def claim_json(cp: ClaimPrecision) -> dict[str, Any]:
         "rejected": jsonable(cp.rejected),
         "options": {"max_size": opts.max_size, "reach": opts.reach, "eps": opts.eps, "betas": list(opts.betas),
                     "formats": list(opts.formats), "softmax_formats": list(opts.softmax_formats),
-                    "measure_up_to": opts.measure_up_to},
+                    "measure_up_to": opts.measure_up_to, "search_budget": opts.search_budget,
+                    "search_trees": opts.search_trees},
         "relies_on_ties": bool(heads), "tie_heads": heads, "first_deciding_tie_n": first_tie,
         "beta_grows_with_n": grows,
         "rows": [row_json(r, opts.eps, opts.formats) for r in sorted(cp.rows, key=lambda r: (r.extremal, r.size))],
         "formulas": {fam: {k: (f.text if f else "no formula") for k, f in fs.items()} for fam, fs in fits.items()},
         "thresholds": thresholds,
         "extremal_inputs_used": cp.extremal_used,
+        "search": search_summary(cp.rows),
         "seconds": round(cp.seconds, 2),
     }

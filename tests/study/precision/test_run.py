@@ -2,11 +2,14 @@ import math
 
 import pytest
 
+from symcot.check.extremal import family_probes
 from symcot.errors import SymcotError
+from symcot.inputs.family import Family
 from symcot.registry import load_claims, select
+from symcot.report.precision import render_claim
 from symcot.study.precision.run import Options, study
 from symcot.study.precision.summary import claim_json
-from tests.fixtures.toys import ToyCheck, ToyClaim, one_winner_family
+from tests.fixtures.toys import ToyCheck, ToyClaim, ToyInput, one_winner_family
 
 
 def _threshold(js, setting):
@@ -87,3 +90,75 @@ def test_as_written_is_used_where_it_holds_and_named_otherwise():
         study(select(load_claims(None), ["thm:cotdfs"])[0], Options(variant="nope"))
     with pytest.raises(SymcotError, match="not checked through a construction"):
         study(select(load_claims(None), ["lem:addwidplus1"])[0], Options())
+
+
+# -- the guided search of the larger sizes ---------------------------------------------------------------------------
+
+TENT_RANKS = 600
+
+
+def _tent_family(value, key=lambda n, r: 1) -> Family:
+    """Size ``n``, rank ``r``: the winner ``(key(n, r), value(n, r))`` first, then ``n - 1`` losers ``(0, 0)``."""
+    def make(n, r):
+        return ToyInput(((key(n, r), value(n, r)),) + ((0, 0),) * (n - 1), 0)
+
+    return Family("tent", lambda n: (make(n, r) for r in range(TENT_RANKS)), lambda n: TENT_RANKS,
+                  lambda inp: {"text": f"winner ({inp.pairs[0][0]}, {inp.pairs[0][1]})"},
+                  inputs_range=lambda n, a, b: (make(n, r) for r in range(a, b)))
+
+
+def _middle_rank(n: int) -> int:
+    """A middle rank of the tent family that the fixed selection (first, last, seeded random ranks) does not near."""
+    ranks = Family("tent", lambda n: iter(range(TENT_RANKS)), lambda n: TENT_RANKS,
+                   inputs_range=lambda n, a, b: iter(range(a, b)))  # the same name and count: the same ranks
+    taken = family_probes([ranks]).inputs(n)
+    return next(r for r in range(TENT_RANKS // 2, TENT_RANKS) if all(abs(r - t) > 2 for t in taken))
+
+
+def test_the_search_finds_the_bfloat16_failure_at_a_middle_rank():
+    # at n = 2 the winner carries 257 - |r - r0|: 257 (not a bfloat16: it rounds to 256) only at rank r0, which
+    # the fixed ranks (first, last, seeded random) do not take; every value at n = 1 is 1
+    r0 = _middle_rank(2)
+    fam = _tent_family(lambda n, r: 1 if n == 1 else max(0, 257 - abs(r - r0)))
+    claim = ToyClaim([ToyCheck([fam])], default_max_size=1)
+    js = claim_json(study(claim, Options(formats=("bfloat16",), betas=(), measure_up_to=2)))
+    bf = _threshold(js, "bfloat16 hard")
+    assert bf["measured"]["n"] == 2 and bf["measured"]["input"]["text"] == "winner (1, 257)"
+    (row,) = [r for r in js["rows"] if r["extremal"]]
+    assert row["M"] == 257 and row["search"]["largest_M"]["rank"] == r0 and row["family"] == "tent (searched)"
+    assert row["inputs"] == row["search"]["evaluated"] > row["search"]["pool"]
+    assert js["search"]["sizes"] == [2] and js["search"]["evaluated"] == row["inputs"]
+    # the fixed selection alone: no input above 256, so bfloat16 holds
+    old = [x.pairs[0][1] for x in family_probes([fam]).inputs(2)]
+    assert max(old) < 257
+    again = claim_json(study(claim, Options(formats=("bfloat16",), betas=(), measure_up_to=2)))
+    assert [r["search"] for r in again["rows"] if r["extremal"]] == [row["search"]]  # deterministic
+
+
+def test_the_search_finds_the_smallest_margin_at_a_middle_rank():
+    # the winner's key, 1 + |r - r1|, is its margin over every other position (all score 0)
+    r1 = _middle_rank(2)
+    fam = _tent_family(lambda n, r: 1, key=lambda n, r: 5 if n == 1 else 1 + abs(r - r1))
+    claim = ToyClaim([ToyCheck([fam])], default_max_size=1)
+    assert all(x.pairs[0][0] > 1 for x in family_probes([fam]).inputs(2))  # the fixed ranks miss margin 1
+    js = claim_json(study(claim, Options(formats=("float64",), betas=(), measure_up_to=2)))
+    (row,) = [r for r in js["rows"] if r["extremal"]]
+    got = row["search"]["smallest_gamma"]
+    assert got["gamma"] == 1 and got["rank"] == r1 and got["input"]["text"] == "winner (1, 1)"
+    assert "smallest γ at n = 2: 1" in render_claim(js)
+
+
+def test_search_trees_searches_the_claims_families_with_the_path_and_star():
+    claim = select(load_claims(None), ["thm:cotpathtotree"])[0]
+    opts = dict(max_size=4, measure_up_to=6, betas=(), formats=("bfloat16",), softmax_formats=())
+    plain = claim_json(study(claim, Options(**opts)))
+    searched = claim_json(study(claim, Options(**opts, search_trees=True)))
+    assert plain["search"] is None and all("search" not in r for r in plain["rows"])
+    ex = {r["n"]: r for r in searched["rows"] if r["extremal"]}
+    assert set(ex) == {5, 6} and all(r["family"].startswith("path and star") for r in ex.values())
+    assert all(r["family"].endswith("(searched)") and r["search"]["evaluated"] > 2 for r in ex.values())
+    # the pool holds the path and the star: nothing below them, and here nothing above (M = 2 on every Dyck word)
+    for r in plain["rows"]:
+        if r["extremal"]:
+            assert ex[r["n"]]["M"] == r["M"] == 2 and ex[r["n"]]["inputs"] > r["inputs"]
+    assert searched["options"]["search_trees"] is True
