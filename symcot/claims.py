@@ -20,7 +20,7 @@ from symcot.check.stepwise import StepwiseSpec
 from symcot.check.verdict import EXPECTS, Verdict
 from symcot.constructions.base import Construction
 from symcot.constructions.readings import Reading, as_written, in_use, mutant, reading, repair
-from symcot.errors import SymcotError
+from symcot.errors import SymcotError, Undecided
 
 if TYPE_CHECKING:
     from symcot.check.shard import DaskEngine, LocalPool
@@ -115,7 +115,10 @@ class PropertyCheck:
 
     ``per_input(inp)`` returns ``None`` when the property holds, else a JSON-friendly description of the
     failure. Used for statements about reference algorithms (an observation's update rule against the
-    recursive definition, a bijection, a proposition).
+    recursive definition, a bijection, a proposition). A ``certified`` check compares certified intervals: where
+    they cannot settle a comparison ``per_input`` raises :class:`~symcot.errors.Undecided`, the input counts as
+    undecided, never as holding, and a row that no input refutes is then ``unknown``, naming the first undecided
+    input (``show`` prints it). A certified check runs in one process (its undecided inputs are collected there).
     """
 
     variant: str
@@ -124,6 +127,12 @@ class PropertyCheck:
     method: str = "exhaustive enumeration"
     #: ``"refuted"``: a property expected to fail (see :meth:`Claim.expect_of`).
     expect: str | None = None
+    #: ``per_input`` may raise :class:`~symcot.errors.Undecided` (see above).
+    certified: bool = False
+    #: Lines put before the row's own notes.
+    notes: list[str] = field(default_factory=list)
+    #: How an undecided input is named in the row.
+    show: Callable[[Any], str] = repr
 
     def schedule(self, ctx: RunContext) -> Schedule:
         """Every family up to ``ctx.max_size`` (``reach`` does not apply), without a decoder."""
@@ -131,8 +140,31 @@ class PropertyCheck:
 
     def run(self, ctx: RunContext) -> Verdict:
         """Check every family up to ``ctx.max_size`` (no decoder: ``engine`` does not apply, nor ``reach``)."""
-        return run_property_check(ctx.claim_id, self.variant, self.method, self.families, ctx.max_size,
-                                  self.per_input, ctx.progress, ctx.jobs)
+        if not self.certified:
+            row = run_property_check(ctx.claim_id, self.variant, self.method, self.families, ctx.max_size,
+                                     self.per_input, ctx.progress, ctx.jobs)
+            row.notes = [*self.notes, *row.notes]
+            return row
+        undecided: list[tuple[Any, Undecided]] = []
+
+        def each(inp: Any) -> dict[str, Any] | None:
+            try:
+                return self.per_input(inp)
+            except Undecided as e:
+                undecided.append((inp, e))
+                return None
+
+        row = run_property_check(ctx.claim_id, self.variant, self.method, self.families, ctx.max_size,
+                                 each, ctx.progress, 1)
+        row.notes = [*self.notes, *row.notes]
+        if undecided and row.verdict == "verified":
+            inp, e = undecided[0]
+            row.verdict = "unknown"
+            row.details = {**(row.details or {}), "undecided": {"input": self.show(inp), **e.as_dict()},
+                           "undecided_inputs": len(undecided)}
+            row.scope = f"undecided at {self.show(inp)}"
+            row.notes.append(f"{len(undecided)} input(s) undecided by the intervals; first: {self.show(inp)}: {e}")
+        return row
 
 
 @dataclass

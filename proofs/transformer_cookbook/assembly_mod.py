@@ -37,7 +37,7 @@ from fractions import Fraction
 from functools import cache
 from typing import Any
 
-from symcot.claims import Claim, PropertyCheck, RunContext, as_written, mutant, reading, repair
+from symcot.claims import Claim, PropertyCheck, as_written, mutant, reading, repair
 from symcot.errors import Undecided
 from symcot.inputs.family import Family
 from symcot.model.attention import select
@@ -253,38 +253,20 @@ STRINGS = Family("every $ w, w ∈ {a, b}^{n-1}", _strings, lambda size: 2 ** (s
                  describe=lambda s: {"string": "".join(s), "length": len(s), "text": f"w = {''.join(s)}"})
 
 
-@dataclass
-class CertifiedCheck:
-    """A :class:`PropertyCheck` whose comparisons may be undecided: then ``unknown``, naming the first such input."""
-
-    variant: str
-    families: list[Family]
-    per_input: Callable[[Any], dict[str, Any] | None]
-    method: str = "exhaustive enumeration; LN exact (ε = 0) or certified balls (ε = 10^-5)"
-
-    def run(self, ctx: RunContext) -> Any:
-        undecided: list[tuple[Any, Undecided]] = []
-
-        def each(inp: Any) -> dict[str, Any] | None:
-            try:
-                return self.per_input(inp)
-            except Undecided as e:
-                undecided.append((inp, e))
-                return None
-
-        row = PropertyCheck(self.variant, self.families, each, self.method).run(ctx)
-        row.notes = [SUBJECT_NOTE] + list(row.notes)
-        if undecided and row.verdict == "verified":
-            inp, e = undecided[0]
-            row.verdict = "unknown"
-            row.details = {**(row.details or {}), "undecided": {"input": "".join(inp), **e.as_dict()},
-                           "undecided_inputs": len(undecided)}
-            row.scope = f"undecided at w = {''.join(inp)}"
-            row.notes.append(f"{len(undecided)} input(s) undecided by the intervals; first: {''.join(inp)}: {e}")
-        return row
+def _show(inp: Any) -> str:
+    return "".join(inp) if isinstance(inp, tuple) else repr(inp)
 
 
-def _sized(chk: CertifiedCheck, size: int) -> CertifiedCheck:
+def CertifiedCheck(variant: str, families: list[Family],  # noqa: N802 - reads as the check it makes
+                   per_input: Callable[[Any], dict[str, Any] | None],
+                   method: str = "exhaustive enumeration; LN exact (ε = 0) or certified balls (ε = 10^-5)",
+                   ) -> PropertyCheck:
+    """A :class:`PropertyCheck` whose comparisons may be undecided (certified balls): then ``unknown``."""
+    return PropertyCheck(variant, families, per_input, method, certified=True,
+                         notes=[SUBJECT_NOTE], show=_show)
+
+
+def _sized(chk: PropertyCheck, size: int) -> PropertyCheck:
     chk.default_max_size = size  # type: ignore[attr-defined]
     return chk
 

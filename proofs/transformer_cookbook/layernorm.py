@@ -22,12 +22,10 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from symcot.claims import Claim, PropertyCheck, RunContext, as_written, mutant, reading, repair
-from symcot.errors import Undecided
+from symcot.claims import Claim, PropertyCheck, as_written, mutant, reading, repair
 from symcot.inputs.family import Family
 from symcot.model.described import layer_norm
 from symcot.model.description import Norm
@@ -43,35 +41,12 @@ def _where(section: str, label: str) -> str:
     return f"draft 582e0e1 (4 Feb 2025) of The Transformer Cookbook, ch. 6, § \"{section}\" ({label})"
 
 
-@dataclass
-class CertifiedCheck:
-    """A :class:`PropertyCheck` whose comparisons may be undecided: then ``unknown``, naming the first such input."""
-
-    variant: str
-    families: list[Family]
-    per_input: Callable[[Any], dict[str, Any] | None]
-    method: str = "exhaustive enumeration, LN values exact or certified balls"
-
-    def run(self, ctx: RunContext) -> Any:
-        undecided: list[tuple[Any, Undecided]] = []
-
-        def each(inp: Any) -> dict[str, Any] | None:
-            try:
-                return self.per_input(inp)
-            except Undecided as e:
-                undecided.append((inp, e))
-                return None
-
-        row = PropertyCheck(self.variant, self.families, each, self.method).run(ctx)
-        row.notes = [SUBJECT_NOTE, f"LayerNorm: standard, ε = {EPS}"] + list(row.notes)
-        if undecided and row.verdict == "verified":
-            inp, e = undecided[0]
-            row.verdict = "unknown"
-            row.details = {**(row.details or {}), "undecided": {"input": repr(inp), **e.as_dict()},
-                           "undecided_inputs": len(undecided)}
-            row.scope = f"undecided at {inp!r}"
-            row.notes.append(f"{len(undecided)} input(s) undecided by the intervals; first: {inp!r}: {e}")
-        return row
+def CertifiedCheck(variant: str, families: list[Family],  # noqa: N802 - reads as the check it makes
+                   per_input: Callable[[Any], dict[str, Any] | None],
+                   method: str = "exhaustive enumeration, LN values exact or certified balls") -> PropertyCheck:
+    """A :class:`PropertyCheck` whose comparisons may be undecided (certified balls): then ``unknown``."""
+    return PropertyCheck(variant, families, per_input, method, certified=True,
+                         notes=[SUBJECT_NOTE, f"LayerNorm: standard, ε = {EPS}"])
 
 
 def _family(name: str, inputs: Callable[[int], list[Any]]) -> Family:
