@@ -71,8 +71,8 @@ class DescribedFloatDecoder:
                 FloatHead(h.name, ArrayMap(h.query, f, f"Q_{h.name}", k), ArrayMap(h.key, f, f"K_{h.name}", k),
                           ArrayMap(h.value, f, f"V_{h.name}", k)) for h in lay.attention.heads]
             out = None if lay.attention is None else ArrayMap(lay.attention.out, f, "W_O", k)
-            self.layers.append(LayerMaps(heads, out, ArrayMap(lay.ffn.w1, f, "W_1", k), ArrayMap(lay.ffn.w2, f, "W_2", k),
-                                         _am(lay.norm_map, f, "W_N", k)))
+            self.layers.append(LayerMaps(heads, out, ArrayMap(lay.ffn.w1, f, "W_1", k),
+                                         ArrayMap(lay.ffn.w2, f, "W_2", k), _am(lay.norm_map, f, "W_N", k)))
 
 
 class FloatDescribedAlgebra:
