@@ -27,6 +27,7 @@ from symcot.model.attention import Selection, select
 from symcot.model.decoder import ConcreteDecoder
 from symcot.model.described import layer_norm, positions_in
 from symcot.model.layer_loop import LayerMaps, described_loop, encode_layers
+from symcot.model.numbers import Numbers
 from symcot.replay.floating.formats import Format, get_format
 from symcot.replay.floating.maps import ArrayMap
 from symcot.replay.floating.numbers import FloatNumbers
@@ -55,14 +56,17 @@ def _am(m: ConcreteMap | None, fmt: Format, label: str, k: int) -> ArrayMap | No
     return None if m is None else ArrayMap(m, fmt, label, k)
 
 
-class DescribedFloatDecoder:
-    """A :class:`ConcreteDecoder` under its description, compiled for one float format."""
+class ArrayDescribedDecoder:
+    """A :class:`ConcreteDecoder` under its description, its maps compiled for one format of ``(B, ·)`` arrays.
 
-    def __init__(self, dec: ConcreteDecoder, fmt: str | Format = "float64"):
-        self.fmt = get_format(fmt)
-        if self.fmt.exact:
-            raise SymcotError("the float replay of a description takes a floating format; the exact engine "
-                              "(symcot.model.described) runs it exactly")
+    ``num`` is the rules' number type: :class:`FloatNumbers` of a float format, or exact numbers for the
+    ``exact`` format (:class:`symcot.replay.batched.described.DescribedBatchedDecoder`).
+    """
+
+    num: Numbers
+
+    def __init__(self, dec: ConcreteDecoder, fmt: str | Format, num: Numbers):
+        self.fmt, self.num = get_format(fmt), num
         self.dec, self.name, self.description, self.d = dec, dec.name, dec.description, dec.layout.dim
         f = self.fmt
         self.layers: list[LayerMaps[ArrayMap, FloatHead]] = []
@@ -75,12 +79,23 @@ class DescribedFloatDecoder:
                                          ArrayMap(lay.ffn.w2, f, "W_2", k), _am(lay.norm_map, f, "W_N", k)))
 
 
-class FloatDescribedAlgebra:
-    """The general loop's operations on ``(B, ·)`` arrays of a float format (module docstring)."""
+class DescribedFloatDecoder(ArrayDescribedDecoder):
+    """A :class:`ConcreteDecoder` under its description, compiled for one float format."""
 
-    def __init__(self, fd: DescribedFloatDecoder, n: int, batch: int):
+    def __init__(self, dec: ConcreteDecoder, fmt: str | Format = "float64"):
+        f = get_format(fmt)
+        if f.exact:
+            raise SymcotError("the float replay of a description takes a floating format; the exact engine "
+                              "(symcot.model.described) runs it exactly")
+        super().__init__(dec, f, FloatNumbers(f))
+
+
+class FloatDescribedAlgebra:
+    """The general loop's operations on ``(B, ·)`` arrays of one format (module docstring)."""
+
+    def __init__(self, fd: ArrayDescribedDecoder, n: int, batch: int):
         desc = fd.description
-        self.fd, self.fmt, self.batch, self.num = fd, fd.fmt, batch, FloatNumbers(fd.fmt)
+        self.fd, self.fmt, self.batch, self.num = fd, fd.fmt, batch, fd.num
         self.norm_rule = desc.norm
         heads = [lay.heads or [] for lay in fd.layers]
         self.rules = [[desc.rule(k + 1, h.name) for h in hs] for k, hs in enumerate(heads)]
@@ -136,16 +151,15 @@ class FloatDescribedAlgebra:
         with np.errstate(over="ignore", invalid="ignore"):
             return self.fmt.round(attn + z)
 
-    @staticmethod
-    def relu(k: int, v: np.ndarray) -> np.ndarray:
-        return np.maximum(v, 0)
+    def relu(self, k: int, v: np.ndarray) -> np.ndarray:
+        return np.where(v > 0, v, 0) if self.fmt.exact else np.maximum(v, 0)
 
     def layer_done(self, k: int, choices: list[list[Selection]], attn: np.ndarray | None, ffn_in: np.ndarray,
                    hidden: np.ndarray, out: np.ndarray) -> None:
         self.records.append(FloatRecord(k + 1, list(choices), out))
 
 
-def _token(fd: DescribedFloatDecoder, alg: FloatDescribedAlgebra, tok: np.ndarray, i: int, n: int) -> np.ndarray:
+def _token(fd: ArrayDescribedDecoder, alg: FloatDescribedAlgebra, tok: np.ndarray, i: int, n: int) -> np.ndarray:
     """The stored token batch ``tok`` ``(B, d_tok)`` at position ``i``, the positional encoding applied."""
     coords = positions_in(fd.description, [list(tok.T)], i, n, fd.d, alg.num)[0]
     cols = np.broadcast_arrays(*[np.asarray(c, dtype=fd.fmt.accum) for c in coords], np.zeros(alg.batch))
@@ -153,7 +167,7 @@ def _token(fd: DescribedFloatDecoder, alg: FloatDescribedAlgebra, tok: np.ndarra
         return fd.fmt.round(np.stack(cols[:-1], axis=1).astype(fd.fmt.accum))
 
 
-def _stored(fd: DescribedFloatDecoder, tokens: Any) -> np.ndarray:
+def _stored(fd: ArrayDescribedDecoder, tokens: Any) -> np.ndarray:
     arr = tokens if isinstance(tokens, np.ndarray) and tokens.dtype != object else fd.fmt.array(tokens)
     if arr.ndim != 3 or arr.shape[0] < 1 or arr.shape[1] < 1:
         raise DimensionError(f"tokens of shape {arr.shape}: expected (positions ≥ 1, batch ≥ 1, d)")
@@ -168,7 +182,7 @@ class FloatEncoding:
     records: list[list[FloatRecord]] = field(default_factory=list)
 
 
-def encode(fd: DescribedFloatDecoder, tokens: Any) -> FloatEncoding:
+def encode(fd: ArrayDescribedDecoder, tokens: Any) -> FloatEncoding:
     """Run an encoder or recogniser on a batch: ``tokens`` ``(N, B, d_tok)`` (exact values or stored floats)."""
     if fd.description.direction == "decoder":
         raise DescriptionError(f"{fd.name} is a decoder: run it with symcot.replay.floating.described.generate")
@@ -192,7 +206,7 @@ class FloatGeneration:
     records: list[list[FloatRecord]] = field(default_factory=list)
 
 
-def generate(fd: DescribedFloatDecoder, prompt: Any, steps: int) -> FloatGeneration:
+def generate(fd: ArrayDescribedDecoder, prompt: Any, steps: int) -> FloatGeneration:
     """Run ``steps`` CoT steps on a batch: ``prompt`` ``(P, B, d_tok)``; ``n`` (sizes, temperature) is ``P``."""
     desc = fd.description
     if desc.direction != "decoder":
@@ -219,7 +233,7 @@ def generate(fd: DescribedFloatDecoder, prompt: Any, steps: int) -> FloatGenerat
     return FloatGeneration(np.stack(outs[:steps]) if steps > 0 else fd.fmt.zeros((0, batch, fd.d)), records)
 
 
-def run_rows(fd: DescribedFloatDecoder, tokens: Sequence[Sequence[Sequence[Any]]]) -> np.ndarray:
+def run_rows(fd: ArrayDescribedDecoder, tokens: Sequence[Sequence[Sequence[Any]]]) -> np.ndarray:
     """An encoder on inputs of one length given row by row (``B`` lists of ``N`` tokens): outputs ``(B, N, d)``."""
     arr = fd.fmt.array([[list(t) for t in row] for row in tokens])  # (B, N, d_tok)
     return np.transpose(encode(fd, np.transpose(arr, (1, 0, 2))).outputs, (1, 0, 2))
