@@ -53,8 +53,7 @@ def _greater(a: Any, b: Any) -> bool:
 class ExactNumbers:
     """``int``/``Fraction``, and certified balls where a value is not rational (module docstring)."""
 
-    @staticmethod
-    def const(q: Any) -> Any:
+    def const(self, q: Any) -> Any:
         return q
 
     @staticmethod
