@@ -27,8 +27,8 @@ from symcot.model.interval import Ball
 from symcot.model.numbers import ExactNumbers
 from symcot.replay.floating.described import (
     ArrayDescribedDecoder,
-    FloatEncoding,
-    FloatGeneration,
+    BatchEncoding,
+    BatchGeneration,
     encode,
     generate,
 )
@@ -68,11 +68,11 @@ class DescribedBatchedDecoder(ArrayDescribedDecoder):
         require_rational(dec.description, dec.name)
         super().__init__(dec, "exact", RationalNumbers(dec.name))
 
-    def encode(self, inputs: Sequence[Sequence[Sequence[Any]]]) -> FloatEncoding:
+    def encode(self, inputs: Sequence[Sequence[Sequence[Any]]]) -> BatchEncoding:
         """An encoder or recogniser on ``B`` inputs of ``N`` tokens each: outputs ``(N, B, d)`` (exact)."""
         return encode(self, _positions_first(self, inputs))
 
-    def generate(self, prompts: Sequence[Sequence[Sequence[Any]]], steps: int) -> FloatGeneration:
+    def generate(self, prompts: Sequence[Sequence[Sequence[Any]]], steps: int) -> BatchGeneration:
         """A decoder's chain of thought on ``B`` prompts of ``P`` tokens each: outputs ``(steps, B, d)`` (exact)."""
         return generate(self, _positions_first(self, prompts), steps)
 

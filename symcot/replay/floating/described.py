@@ -10,7 +10,9 @@ the arithmetic differs: values are ``(B, ·)`` arrays of the format (one row per
 sum and normalised vector rounded to storage once, and every decision (the maximal set, a tie) taken as the
 rounded floats compare, row by row.
 
-Section 3's rules keep their own fast engine (:mod:`symcot.replay.floating.engine`), unchanged.
+The same code runs on the ``exact`` format (object arrays of ``int``/``Fraction``) with exact numbers: that is
+the batched engine of rational descriptions (:mod:`symcot.replay.batched.described`). Section 3's rules keep
+their own fast engines (:mod:`symcot.replay.floating.engine`, :mod:`symcot.replay.batched`), unchanged.
 """
 
 from __future__ import annotations
@@ -44,7 +46,7 @@ class FloatHead:
 
 
 @dataclass
-class FloatRecord:
+class BatchRecord:
     """One layer at one position: per head, one :class:`~symcot.model.attention.Selection` per row."""
 
     layer: int
@@ -90,7 +92,7 @@ class DescribedFloatDecoder(ArrayDescribedDecoder):
         super().__init__(dec, f, FloatNumbers(f))
 
 
-class FloatDescribedAlgebra:
+class ArrayDescribedAlgebra:
     """The general loop's operations on ``(B, ·)`` arrays of one format (module docstring)."""
 
     def __init__(self, fd: ArrayDescribedDecoder, n: int, batch: int):
@@ -104,7 +106,7 @@ class FloatDescribedAlgebra:
         self.ains: list[list[np.ndarray]] = [[] for _ in fd.layers]
         self.keys: list[list[list[np.ndarray]]] = [[[] for _ in hs] for hs in heads]
         self.vals: list[list[dict[int, np.ndarray]]] = [[{} for _ in hs] for hs in heads]
-        self.records: list[FloatRecord] = []
+        self.records: list[BatchRecord] = []
 
     @staticmethod
     def apply(m: ArrayMap, x: np.ndarray) -> np.ndarray:
@@ -156,10 +158,10 @@ class FloatDescribedAlgebra:
 
     def layer_done(self, k: int, choices: list[list[Selection]], attn: np.ndarray | None, ffn_in: np.ndarray,
                    hidden: np.ndarray, out: np.ndarray) -> None:
-        self.records.append(FloatRecord(k + 1, list(choices), out))
+        self.records.append(BatchRecord(k + 1, list(choices), out))
 
 
-def _token(fd: ArrayDescribedDecoder, alg: FloatDescribedAlgebra, tok: np.ndarray, i: int, n: int) -> np.ndarray:
+def _token(fd: ArrayDescribedDecoder, alg: ArrayDescribedAlgebra, tok: np.ndarray, i: int, n: int) -> np.ndarray:
     """The stored token batch ``tok`` ``(B, d_tok)`` at position ``i``, the positional encoding applied."""
     coords = positions_in(fd.description, [list(tok.T)], i, n, fd.d, alg.num)[0]
     cols = np.broadcast_arrays(*[np.asarray(c, dtype=fd.fmt.accum) for c in coords], np.zeros(alg.batch))
@@ -175,47 +177,47 @@ def _stored(fd: ArrayDescribedDecoder, tokens: Any) -> np.ndarray:
 
 
 @dataclass
-class FloatEncoding:
-    """An encoder's float run: outputs ``(N, B, d)``; per position, one :class:`FloatRecord` per layer."""
+class BatchEncoding:
+    """An encoder's float run: outputs ``(N, B, d)``; per position, one :class:`BatchRecord` per layer."""
 
     outputs: np.ndarray
-    records: list[list[FloatRecord]] = field(default_factory=list)
+    records: list[list[BatchRecord]] = field(default_factory=list)
 
 
-def encode(fd: ArrayDescribedDecoder, tokens: Any) -> FloatEncoding:
+def encode(fd: ArrayDescribedDecoder, tokens: Any) -> BatchEncoding:
     """Run an encoder or recogniser on a batch: ``tokens`` ``(N, B, d_tok)`` (exact values or stored floats)."""
     if fd.description.direction == "decoder":
         raise DescriptionError(f"{fd.name} is a decoder: run it with symcot.replay.floating.described.generate")
     toks = _stored(fd, tokens)
     n, batch = toks.shape[0], toks.shape[1]
-    alg = FloatDescribedAlgebra(fd, n, batch)
+    alg = ArrayDescribedAlgebra(fd, n, batch)
     zs = [_token(fd, alg, toks[i], i, n) for i in range(n)]
     desc = fd.description
     outs = encode_layers(alg, desc.norm.placement, desc.residual == "both", fd.layers, zs)
-    per: list[list[FloatRecord]] = [[] for _ in range(n)]
+    per: list[list[BatchRecord]] = [[] for _ in range(n)]
     for r, rec in enumerate(alg.records):  # layer by layer, position by position
         per[r % n].append(rec)
-    return FloatEncoding(np.stack(outs), per)
+    return BatchEncoding(np.stack(outs), per)
 
 
 @dataclass
-class FloatGeneration:
+class BatchGeneration:
     """A decoder's float chain of thought: ``outputs`` ``(steps, B, d)``; per pushed position, its records."""
 
     outputs: np.ndarray
-    records: list[list[FloatRecord]] = field(default_factory=list)
+    records: list[list[BatchRecord]] = field(default_factory=list)
 
 
-def generate(fd: ArrayDescribedDecoder, prompt: Any, steps: int) -> FloatGeneration:
+def generate(fd: ArrayDescribedDecoder, prompt: Any, steps: int) -> BatchGeneration:
     """Run ``steps`` CoT steps on a batch: ``prompt`` ``(P, B, d_tok)``; ``n`` (sizes, temperature) is ``P``."""
     desc = fd.description
     if desc.direction != "decoder":
         raise DescriptionError(f"{fd.name} is an {desc.direction}: run it with symcot.replay.floating.described.encode")
     toks = _stored(fd, prompt)
     n, batch = toks.shape[0], toks.shape[1]
-    alg = FloatDescribedAlgebra(fd, n, batch)
+    alg = ArrayDescribedAlgebra(fd, n, batch)
     loop = described_loop(alg, desc.norm.placement, desc.residual == "both")
-    records: list[list[FloatRecord]] = []
+    records: list[list[BatchRecord]] = []
 
     def push(tok: np.ndarray, i: int) -> np.ndarray:
         alg.records = []
@@ -230,7 +232,7 @@ def generate(fd: ArrayDescribedDecoder, prompt: Any, steps: int) -> FloatGenerat
     for t in range(1, steps):
         y = push(y, n + t - 1)
         outs.append(y)
-    return FloatGeneration(np.stack(outs[:steps]) if steps > 0 else fd.fmt.zeros((0, batch, fd.d)), records)
+    return BatchGeneration(np.stack(outs[:steps]) if steps > 0 else fd.fmt.zeros((0, batch, fd.d)), records)
 
 
 def run_rows(fd: ArrayDescribedDecoder, tokens: Sequence[Sequence[Sequence[Any]]]) -> np.ndarray:
