@@ -99,7 +99,8 @@ def run(args: argparse.Namespace) -> int:
     from symcot.check.exhaustive import Progress
     from symcot.registry import load_claims, select
     from symcot.report.precision import plot_thresholds, render_claim, render_encoder
-    from symcot.study.precision.encoder import encoder_json, study_encoder
+    from symcot.study.precision.encoder import study_encoder
+    from symcot.study.precision.encoder_replay import with_float_replay
     from symcot.study.precision.run import study
     from symcot.study.precision.summary import claim_json
 
@@ -118,7 +119,7 @@ def run(args: argparse.Namespace) -> int:
     results = []
     for claim in claims:
         if claim.id in encoders:
-            js = encoder_json(study_encoder(claim, args.max_size, args.variant, opts.formats, args.reach))
+            js = with_float_replay(claim, study_encoder(claim, args.max_size, args.variant, opts.formats, args.reach))
             print(render_encoder(js), flush=True)
         else:
             js = claim_json(study(claim, opts, Progress(not args.no_progress)))

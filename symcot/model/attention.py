@@ -12,8 +12,11 @@ positions it attends to with their weights. The rules (docs/model.md):
   score when the scores are exact, else 0); the weights are exactly ``1/|allowed|`` when every score is the
   same exact number, certified balls otherwise.
 
-``M`` is decided with :func:`symcot.model.interval.compare`: exactly for exact scores, and for balls only
-when every position is certainly below one maximal position (else :class:`~symcot.errors.Undecided`).
+The rules are written once over a number type (:mod:`symcot.model.numbers`): in the exact engine's
+(the default), ``M`` is decided with :func:`symcot.model.interval.compare`: exactly for exact scores, and for
+balls only when every position is certainly below one maximal position (else
+:class:`~symcot.errors.Undecided`); a float format decides it as its rounded scores compare and rounds every
+weight.
 """
 
 from __future__ import annotations
@@ -23,9 +26,9 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from symcot.errors import Undecided
 from symcot.model.description import HeadRule
-from symcot.model.interval import Ball, compare, exp, is_exact, show
+from symcot.model.interval import Ball
+from symcot.model.numbers import EXACT, Numbers
 from symcot.model.records import HeadChoice
 
 
@@ -58,24 +61,13 @@ class Selection(HeadChoice):
     weights: list[tuple[int, Any]] = field(default_factory=list)
 
 
-def maximal(scores: Sequence[Any], positions: Sequence[int]) -> list[int]:
-    """``M``: the positions (among ``positions``) whose score is maximal, ascending; decided or raised."""
-    if not any(isinstance(scores[j], Ball) for j in positions):
-        best = max(scores[j] for j in positions)
-        return [j for j in positions if scores[j] == best]
-    below = {j for j in positions if any(m != j and _greater(scores[m], scores[j]) for m in positions)}
-    cands = [j for j in positions if j not in below]
-    if len(cands) == 1 or all(is_exact(scores[j]) for j in cands):  # exact and none below another: equal
-        return cands
-    raise Undecided("the maximal scores", "; ".join(f"s_{j} ∈ {show(scores[j])}" for j in cands))
+#: ``M`` in exact numbers (see :meth:`symcot.model.numbers.ExactNumbers.maximal`).
+maximal = EXACT.maximal
 
 
-def _greater(a: Any, b: Any) -> bool:
-    """Whether ``a > b`` certainly (never raises)."""
-    try:
-        return compare(a, b) > 0
-    except Undecided:
-        return False
+def tie_pick(tie: str | None, top: Sequence[int]) -> int:
+    """The position unique hard attention chooses in ``M`` (ascending): ``min M`` (leftmost) or ``max M``."""
+    return top[0] if tie == "leftmost" else top[-1]
 
 
 def _runner_up(scores: Sequence[Any], positions: Sequence[int], j0: int) -> Any:
@@ -85,38 +77,41 @@ def _runner_up(scores: Sequence[Any], positions: Sequence[int], j0: int) -> Any:
     return max(others)
 
 
-def select(rule: HeadRule, head: str, scores: Sequence[Any], i: int, tau: Fraction | None = None) -> Selection:
+def select(rule: HeadRule, head: str, scores: Sequence[Any], i: int, tau: Fraction | None = None,
+           num: Numbers = EXACT) -> Selection:
     """The positions and weights head ``head`` (rule ``rule``) attends to from position ``i``.
 
-    ``scores[j]`` is the score of cached position ``j``; ``tau`` the softmax temperature at this size.
+    ``scores[j]`` is the score of cached position ``j``; ``tau`` the softmax temperature at this size; ``num``
+    the number type the weights are computed in and ``M`` is decided in (:mod:`symcot.model.numbers`).
     """
     positions = allowed(rule.mask, i, len(scores))
     kind = rule.attention.kind
     if not positions:
         return Selection(head, -1, None, None, None, False, [], kind, [])
     if kind == "softmax":
-        return _softmax(head, scores, positions, tau if tau is not None else Fraction(1))
-    top = maximal(scores, positions)
+        return _softmax(head, scores, positions, tau if tau is not None else Fraction(1), num)
+    top = num.maximal(scores, positions)
     if kind == "unique":
-        j0 = top[0] if rule.attention.tie == "leftmost" else top[-1]
+        j0 = tie_pick(rule.attention.tie, top)
         weights: list[tuple[int, Any]] = [(j0, 1)]
     else:
         j0 = top[0]
-        w = 1 if len(top) == 1 else Fraction(1, len(top))
+        w = 1 if len(top) == 1 else num.const(Fraction(1, len(top)))
         weights = [(j, w) for j in top]
     runner = _runner_up(scores, positions, j0)
     margin = None if runner is None else scores[j0] - runner
     return Selection(head, j0, scores[j0], runner, margin, len(top) > 1, top, kind, weights)
 
 
-def _softmax(head: str, scores: Sequence[Any], positions: range, tau: Fraction) -> Selection:
+def _softmax(head: str, scores: Sequence[Any], positions: range, tau: Fraction, num: Numbers) -> Selection:
     exact = not any(isinstance(scores[j], Ball) for j in positions)
     ref = max(scores[j] for j in positions) if exact else 0
     if exact and all(scores[j] == ref for j in positions):
-        w = 1 if len(positions) == 1 else Fraction(1, len(positions))
+        w = 1 if len(positions) == 1 else num.const(Fraction(1, len(positions)))
         return Selection(head, -1, None, None, None, False, [], "softmax", [(j, w) for j in positions])
-    e = {j: exp((scores[j] - ref) / tau) for j in positions}
+    e = {j: num.exp(num.div(scores[j] - ref, num.const(tau))) for j in positions}
     total: Any = 0
     for j in positions:
         total = total + e[j]
-    return Selection(head, -1, None, None, None, False, [], "softmax", [(j, e[j] / total) for j in positions])
+    return Selection(head, -1, None, None, None, False, [], "softmax",
+                     [(j, num.div(e[j], total)) for j in positions])

@@ -24,27 +24,30 @@ from symcot.ir.maps import ConcreteMap
 from symcot.model.attention import Selection, select
 from symcot.model.decoder import ConcreteDecoder, ConcreteHead
 from symcot.model.description import ModelDescription, Norm
-from symcot.model.interval import relu, sqrt
+from symcot.model.interval import relu
 from symcot.model.layer_loop import LayerMaps, encode_layers
+from symcot.model.numbers import EXACT, Numbers
 from symcot.model.records import LayerRecord
 
 Vec = list[Any]
 
 
-def layer_norm(norm: Norm, x: Sequence[Any]) -> Vec:
-    """``LN(x)`` of the draft's chapter 6.
+def layer_norm(norm: Norm, x: Sequence[Any], num: Numbers = EXACT) -> Vec:
+    """``LN(x)`` of the draft's chapter 6, in the number type ``num`` (:mod:`symcot.model.numbers`).
 
     standard: ``(x - μ) / √(σ² + ε)`` with ``μ = Σ x_i / d``, ``σ² = Σ (x_i - μ)² / d``;
-    rms: ``x / (√(Σ x_i² / d) + ε)``. Exact where the root is rational, a ball otherwise.
+    rms: ``x / (√(Σ x_i² / d) + ε)``. Exact numbers: exact where the root is rational, a ball otherwise.
+    A coordinate may be one number or a column of numbers (a batch).
     """
     d = len(x)
+    inv_d, eps = num.const(Fraction(1, d)), num.const(norm.eps)
     if norm.kind == "standard":
-        mu = _sum(x) * Fraction(1, d)
+        mu = _sum(x) * inv_d
         cen = [v - mu for v in x]
-        denom = sqrt(_sum(c * c for c in cen) * Fraction(1, d) + norm.eps)
-        return [c / denom for c in cen]
-    denom = sqrt(_sum(v * v for v in x) * Fraction(1, d)) + norm.eps
-    return [v / denom for v in x]
+        denom = num.sqrt(_sum(c * c for c in cen) * inv_d + eps)
+        return [num.div(c, denom) for c in cen]
+    denom = num.sqrt(_sum(v * v for v in x) * inv_d) + eps
+    return [num.div(v, denom) for v in x]
 
 
 def _sum(xs: Any) -> Any:
@@ -63,8 +66,13 @@ def _dot(key: Vec, q: Vec) -> Any:
     return total
 
 
-def positions_in(desc: ModelDescription, tokens: Sequence[Sequence[Any]], start: int, n: int, d: int) -> list[Vec]:
-    """The tokens at positions ``start, start+1, …`` with the positional encoding at size ``n`` applied."""
+def positions_in(desc: ModelDescription, tokens: Sequence[Sequence[Any]], start: int, n: int, d: int,
+                 num: Numbers = EXACT) -> list[Vec]:
+    """The tokens at positions ``start, start+1, …`` with the positional encoding at size ``n`` applied.
+
+    The encoding's values enter as ``num.const`` of them (exact numbers and balls as they are, for the exact
+    engine); a token's coordinate may be one number or a column of numbers (a batch).
+    """
     pe = desc.positional
     out: list[Vec] = []
     for off, tok in enumerate(tokens):
@@ -72,12 +80,12 @@ def positions_in(desc: ModelDescription, tokens: Sequence[Sequence[Any]], start:
         if pe is None:
             z = list(tok)
         elif pe.combine == "add":
-            p = pe.at(i, n)
+            p = [num.const(v) for v in pe.at(i, n)]
             if len(p) != len(tok):
                 raise DimensionError(f"positional encoding {pe.name} has {len(p)} values, the token {len(tok)}")
             z = [a + b for a, b in zip(tok, p)]
         else:
-            z = list(tok) + pe.at(i, n)
+            z = list(tok) + [num.const(v) for v in pe.at(i, n)]
         if len(z) != d:
             raise DimensionError(f"token {i} gives {len(z)} coordinates to a model with d = {d}")
         out.append(z)

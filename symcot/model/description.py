@@ -272,12 +272,37 @@ class ModelDescription:
 SECTION3 = ModelDescription("section3")
 
 
+def first_departure(desc: ModelDescription) -> str | None:
+    """The first rule of ``desc`` that is not Section 3's, in words (``None`` for Section 3's rules)."""
+    if desc.direction != "decoder":
+        return f"the {desc.direction} direction"
+    for rule in desc.rules():
+        att = rule.attention
+        if att.kind == "softmax":
+            return "softmax attention (weights that are not rational)"
+        if att.kind == "average":
+            return "average hard attention"
+        if att.tie != "leftmost":
+            return f"the {att.tie} tie rule"
+        if rule.mask != "future":
+            return f"the {rule.mask} mask"
+    if desc.norm.placement != "none":
+        return f"{desc.norm.placement}-norm (layer norm: roots that are not rational)"
+    if desc.residual != "attention":
+        return "the residual around both sublayers"
+    if desc.positional is not None:
+        return f"the positional encoding {desc.positional.name}"
+    return None
+
+
 def require_section3(desc: ModelDescription, name: str, engine: str) -> None:
     """Raise :class:`~symcot.errors.UnsupportedDescription` unless ``desc`` states Section 3's rules.
 
-    The integer-scaled and float engines (numpy, native, float, symbolic) implement those rules only; the
-    exact engine (:mod:`symcot.model.described`) runs every description.
+    The integer-scaled engines (numpy, native, symbolic), Section 3's float engine and export implement those
+    rules only; the exact engine (:mod:`symcot.model.described`) and the described float replay
+    (:mod:`symcot.replay.floating.described`) run every description. The line names the first rule the
+    engine cannot run.
     """
     if not desc.section3:
-        raise UnsupportedDescription(f"{engine} runs Section 3's rules only; {name} is stated for "
-                                     f"{desc.summary()} (the exact engine runs it)")
+        raise UnsupportedDescription(f"{engine} runs Section 3's rules only, not {first_departure(desc)}; {name} "
+                                     f"is stated for {desc.summary()} (the exact engine runs it)")

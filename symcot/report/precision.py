@@ -134,7 +134,23 @@ def render_encoder(js: dict[str, Any]) -> str:
     for fmt, f in js["formats"].items():
         frows.append([fmt, "-" if f["n"] is None else str(f["n"]), str(f["kept_up_to"]), _short(f["reason"] or "", 80)])
     lines += ["", *_table(["format", "first n broken", "kept up to n", "why (first order)"], frows)]
+    if js.get("float_replay"):
+        lines += ["", *_table(["format", "strings", "first n changed", "decisions changed there", "first string",
+                               "largest readout error"], _replay_rows(js["float_replay"]))]
     return "\n".join(lines)
+
+
+def _replay_rows(replay: list[dict[str, Any]]) -> list[list[str]]:
+    """Per format: the measured float replay (the first size where a decision changes, the largest error)."""
+    out = []
+    for fmt in dict.fromkeys(r["format"] for r in replay):
+        rs = [r for r in replay if r["format"] == fmt]
+        first = next((r for r in sorted(rs, key=lambda r: r["n"]) if r["changed"]), None)
+        text = "-" if first is None else _short(first["first_changed"]["input"].get("text", ""), 30)
+        out.append([fmt, str(sum(r["strings"] for r in rs)), "-" if first is None else str(first["n"]),
+                    "-" if first is None else f"{first['changed']} of {first['strings']}", text,
+                    f"{max(r['max_readout_error'] for r in rs):.3g}"])
+    return out
 
 
 def render_precision(results: list[dict[str, Any]]) -> str:

@@ -39,6 +39,9 @@ def test_precision_on_an_encoder_claim(tmp_path, capsys):
     (js,) = json.loads(out.read_text())["claims"]
     assert js["model"] == "encoder" and [r["n"] for r in js["rows"]] == [1, 2, 3, 4]
     assert js["formats"]["bfloat16"]["kept_up_to"] == 4
+    assert "first n changed" in printed  # the measured float replay, beside the first-order estimate
+    assert {(r["format"], r["n"]) for r in js["float_replay"]} == {(f, n) for f in ("float64", "float32", "float16",
+                                                                                   "bfloat16") for n in range(1, 5)}
 
 
 @pytest.mark.parametrize("argv,message", [

@@ -34,6 +34,20 @@ def test_section3_is_the_default_and_its_rules_are_recognised_under_any_name():
     require_section3(SECTION3, "toy", "the batched engine")
 
 
+@pytest.mark.parametrize("desc, named", [
+    (ModelDescription(head=HeadRule("future", UHAT("rightmost"))), "the rightmost tie rule"),
+    (ModelDescription(heads={"T": HeadRule("strict-future")}), "the strict-future mask"),
+    (ModelDescription(heads={(2, "T"): HeadRule("future", SMAT(2))}), "softmax attention"),
+    (ModelDescription(head=HeadRule("future", AHAT())), "average hard attention"),
+    (ModelDescription(norm=Norm("post", "rms")), "post-norm"),
+    (ModelDescription(residual="both"), "the residual around both sublayers"),
+    (ModelDescription(direction="recogniser"), "the recogniser direction"),
+])
+def test_a_refusal_names_the_first_rule_the_engine_cannot_run(desc, named):
+    with pytest.raises(UnsupportedDescription, match=f"runs Section 3's rules only, not {named}"):
+        require_section3(desc, "toy", "the batched engine")
+
+
 def test_per_head_rules_by_name_and_by_layer():
     d = ModelDescription(direction="encoder", head=HeadRule("none", AHAT()),
                          heads={"T": HeadRule("past", UHAT("rightmost")), (2, "T"): HeadRule("strict-past", SMAT(2))})

@@ -1,7 +1,9 @@
-"""Float and softmax replay: the Section-3 decoder in float64/float32/float16/bfloat16 (or exactly) on batches.
+"""Float and softmax replay in float64/float32/float16/bfloat16 (or exactly) on batches.
 
 :mod:`.formats` (where values are stored and sums formed), :mod:`.maps` (one polynomial map on a batch),
-:mod:`.engine` (hard or softmax attention, the layer structure, the chain of thought).
+:mod:`.engine` (Section 3's decoder: hard or softmax attention, the layer structure, the chain of thought),
+:mod:`.numbers` (a format as the number type of the description's rules) and :mod:`.described` (any model
+description, through the exact engine's loop and rules).
 """
 
 from symcot.replay.floating.engine import HARD, FloatContext, FloatDecoder, Hard, Recorder, Softmax, generate
