@@ -141,8 +141,6 @@ class GridCheck:
     def pick(self, text: str) -> tuple[Point, tuple[str, ...]]:
         """The smallest point whose inputs include ``text``, and the check's input (one error line if none)."""
         typed = self.split(text)
-        if not typed:
-            raise InvalidInputError(f"{text!r} is the empty string: type at least one symbol")
         problems = []
         for point in sorted(self.points):
             why = self.problem(point, typed)
@@ -154,7 +152,7 @@ class GridCheck:
     def read(self, text: str, point: Point) -> tuple[str, ...]:
         """The check's input for ``text`` at ``point`` (one error line if it is not one)."""
         typed = self.split(text)
-        why = self.problem(point, typed) if typed else "the empty string"
+        why = self.problem(point, typed)
         if why is not None:
             raise InvalidInputError(f"{text!r} at {self.label(point)}: {why}")
         return self.wrap(typed)
