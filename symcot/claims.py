@@ -124,6 +124,12 @@ class PropertyCheck:
     method: str = "exhaustive enumeration"
     #: ``"refuted"``: a property expected to fail (see :meth:`Claim.expect_of`).
     expect: str | None = None
+    #: The transformer the property runs, when there is one (an encoder or grid check of the same variant, whose
+    #: reference is what the property compares with): what ``symcot replay`` and ``symcot latex`` show. It does
+    #: not take part in the verdict.
+    runs_as: Any = None
+    #: Which part is checked as formulas rather than run as a construction, and why (``symcot replay`` says so).
+    as_formulas: str | None = None
 
     def schedule(self, ctx: RunContext) -> Schedule:
         """Every family up to ``ctx.max_size`` (``reach`` does not apply), without a decoder."""

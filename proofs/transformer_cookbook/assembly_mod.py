@@ -253,6 +253,13 @@ STRINGS = Family("every $ w, w ∈ {a, b}^{n-1}", _strings, lambda size: 2 ** (s
                  describe=lambda s: {"string": "".join(s), "length": len(s), "text": f"w = {''.join(s)}"})
 
 
+AS_FORMULAS = ("layer 1's uniform averages a_i/i, 1/i are taken as computed (ch5:one-over-i runs that recipe), and "
+               "layer 2's hash head and the last FFN are formulas over the model's layer norm and AHAT selection, "
+               "not a symcot decoder: each of the query φ(a_i/i, 1/i) and the key φ(2j) is hashed by its own layer "
+               "norm, a selective pre-norm the model description does not state (one pre-norm normalises them "
+               "together: variant joint-norm-eps0), and the keys φ(2j) need a completion without positions")
+
+
 @dataclass
 class CertifiedCheck:
     """A :class:`PropertyCheck` whose comparisons may be undecided: then ``unknown``, naming the first such input."""
@@ -261,6 +268,8 @@ class CertifiedCheck:
     families: list[Family]
     per_input: Callable[[Any], dict[str, Any] | None]
     method: str = "exhaustive enumeration; LN exact (ε = 0) or certified balls (ε = 10^-5)"
+    #: What ``symcot replay`` says: the recipe is checked as formulas (:data:`AS_FORMULAS`).
+    as_formulas: str = AS_FORMULAS
 
     def run(self, ctx: RunContext) -> Any:
         undecided: list[tuple[Any, Undecided]] = []

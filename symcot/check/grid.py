@@ -49,6 +49,8 @@ class GridCheck:
     method: str = "exhaustive exact replay of every position, each point of the grid"
     symbols: Callable[[Point], Sequence[str]] | None = None
     wrap: Callable[[tuple[str, ...]], tuple[str, ...]] = field(default=_same)
+    #: What ``symcot replay`` says beside the trace (a part of the claim applied as a formula after the network).
+    note: str = ""
 
     def __post_init__(self) -> None:
         if not self.params or len(set(self.params)) != len(self.params):

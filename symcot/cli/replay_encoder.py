@@ -95,6 +95,8 @@ def replay_grid(args: argparse.Namespace, claim_id: str, grid: Any) -> int:
     except InvalidInputError as e:
         raise SymcotError(f"--input {e} ({title})") from None
     print(picked)
+    if grid.note:
+        print(grid.note)
     return show_trace(args, f"{title} at {grid.label(point)}", grid.make(point, len(s)), s)
 
 
