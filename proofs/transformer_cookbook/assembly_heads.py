@@ -310,7 +310,7 @@ HEAD_COUNTS = Family("H (the number of heads) = n", lambda size: iter([size]), l
 
 
 def _layered_check(variant: str, point: Point, length: int) -> EncoderCheck:
-    """The single-head layers at ``H`` as an encoder: slot 0 read at every position, the original layer the reference."""
+    """The single-head layers at ``H`` as an encoder: slot 0 read at every position against the original layer."""
     h_count = point[0]
 
     def construction() -> EncoderConstruction:

@@ -17,9 +17,9 @@ around the FFN and ReLU units that cancel the heads' copies (sec:ffnn_cancel_res
 head ``Q x = 1``, ``K x = e + 1 - m``, ``V x = (e, m)`` and the FFN ``(a, b) ↦ ReLU(b - a)`` (¬a ∧ b); the accept
 bit (> 0) is read at the last position (EOS).
 
-Every string ``w`` over the ``2k`` brackets, for ``k = 1, 2, 3`` and ``D = 1, 2, 3`` (one row covers the grid:
-:class:`~symcot.check.grid.GridCheck`), against membership in Dyck-(k, D) by a stack. As written the recipe fails: the draft's
-update has no guard ``¬m_i``, so a matched bracket whose nearest unmatched neighbour later is a wrong-type
+Every string ``w`` over the ``2k`` brackets, for ``k = 1, 2, 3`` and ``D = 1, 2, 3`` (one row covers the grid, a
+:class:`~symcot.check.grid.GridCheck`), against membership in Dyck-(k, D) by a stack. As written the recipe fails: the
+draft's update has no guard ``¬m_i``, so a matched bracket whose nearest unmatched neighbour later is a wrong-type
 close (EOS, or ``]`` in ``[()]``) takes an error; and BOS and EOS, which wrap the string, are matched one round
 after the deepest pair, so a member of depth ``D`` leaves them unmatched. Repaired: the guard, and the final
 head blind to the sentinels (``K x = e + 1 - m - z``, ``V x = (e, m + z)``, ``z = 1`` at BOS and EOS).

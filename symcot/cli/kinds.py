@@ -25,7 +25,8 @@ KINDS = (
 
 def is_encoder(chk: Any) -> bool:
     """Whether ``chk`` checks an encoder or recogniser construction (:class:`~symcot.check.encoder.EncoderCheck`,
-    a grid of them, or a check that ``runs_as`` one)."""
+    a grid of them, or a check that ``runs_as`` one).
+    """
     from symcot.check.encoder import EncoderCheck
     from symcot.check.grid import GridCheck
 
