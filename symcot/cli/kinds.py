@@ -24,8 +24,9 @@ KINDS = (
 
 
 def is_encoder(chk: Any) -> bool:
-    """Whether ``chk`` checks an encoder or recogniser construction (:class:`~symcot.check.encoder.EncoderCheck`,
-    a grid of them, or a check that ``runs_as`` one).
+    """Whether ``chk`` checks an encoder or recogniser construction.
+
+    An :class:`~symcot.check.encoder.EncoderCheck`, a grid of them, or a check that ``runs_as`` one.
     """
     from symcot.check.encoder import EncoderCheck
     from symcot.check.grid import GridCheck

@@ -2,9 +2,10 @@
 
 A grid check (:class:`~symcot.check.grid.GridCheck`) is replayed at one point: ``--at k=2,D=3``, or else the
 smallest point whose inputs include the string (the first line says which). The string comes with ``--input``
-(or ``--string``): one symbol per character (``0110``), or symbols separated by spaces or commas. It must be an input of the check's families (a symbol outside the alphabet,
-or a length the claim does not read, is one error line naming them). The table is
-:func:`symcot.report.encoder_text.render_encoder`'s, fitted to the terminal's width.
+(or ``--string``): one symbol per character (``0110``), or symbols separated by spaces or commas. It must be
+an input of the check's families (a symbol outside the alphabet, or a length the claim does not read, is one
+error line naming them). The table is :func:`symcot.report.encoder_text.render_encoder`'s, fitted to the
+terminal's width.
 """
 
 from __future__ import annotations
