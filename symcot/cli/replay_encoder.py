@@ -94,7 +94,9 @@ def replay_grid(args: argparse.Namespace, claim_id: str, grid: Any) -> int:
             s = grid.read(args.input, point)
             picked = f"at {grid.label(point)} (--at)"
     except InvalidInputError as e:
-        raise SymcotError(f"--input {e} ({title})") from None
+        shape = "".join(grid.wrap(("w",)))
+        typed = f"; type w alone, the input is {shape}" if shape != "w" else ""
+        raise SymcotError(f"--input {e} ({title}{typed})") from None
     print(picked)
     if grid.note:
         print(grid.note)

@@ -75,6 +75,8 @@ def test_a_string_outside_every_alphabet_or_outside_the_point(capsys):
     assert status == 2 and "symbol '(' is not in the alphabet {[, ]}" in _one_line_error(err)
     status, _, err = _replay(capsys, "ch8:dyck-ahat", "--input", "[[", "--at", "k=1,D=1")
     assert status == 2 and "not one of every ^ w, w a prefix of a Dyck-(1, 1) string" in _one_line_error(err)
+    status, _, err = _replay(capsys, "ch8:dyck-uhat", "--input", "^[]$")
+    assert status == 2 and "type w alone, the input is ^w$" in _one_line_error(err)
     status, _, err = _replay(capsys, "ch8:dyck-uhat")
     assert status == 2 and "give one with --input, e.g. --input []" in _one_line_error(err)
 
