@@ -238,6 +238,10 @@ def find_construction(claim_id: str, variant: str | None, proofs: str | None,
         raise nothing_to(claim, action)
     if variant:
         named = [c for c in checks if c.variant == variant]
+        formulas = [f for c in claim.checks if c.variant == variant and (f := getattr(c, "as_formulas", None))]
+        if not named and formulas:
+            raise SymcotError(f"{claim.id} [{variant}] is checked as formulas, not run as a transformer: "
+                              f"{formulas[0]}; nothing to {action}")
         if not named:
             import difflib
 

@@ -124,9 +124,10 @@ def test_formula_claims_say_which_part_and_why(capsys, claim, part):
         assert "no construction" not in line
 
 
-def test_block_algebra_is_not_a_construction_variant(capsys):
+def test_the_block_algebra_variant_says_it_is_symbolic(capsys):
     status, _, err = _replay(capsys, "sec:multihead", "--variant", "block-algebra", "--input", "ab")
-    assert status == 2 and "variants: as-written" in _one_line_error(err)
+    line = _one_line_error(err)
+    assert status == 2 and "[block-algebra] is checked as formulas" in line and "symbolically (SymPy)" in line
 
 
 @pytest.mark.parametrize(("claim", "argv", "title"), [
