@@ -21,11 +21,9 @@ from typing import Any
 
 from symcot.check.context import RunContext
 from symcot.errors import InvalidInputError, SymcotError
+from symcot.inputs.strings import MEMBERSHIP_CAP
 
 Point = tuple[Any, ...]
-
-#: Most inputs of one size searched to decide whether a string is an input of a point's check.
-MEMBERSHIP_CAP = 200_000
 
 
 def _same(value: Any) -> Any:
