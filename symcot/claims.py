@@ -133,6 +133,12 @@ class PropertyCheck:
     notes: list[str] = field(default_factory=list)
     #: How an undecided input is named in the row.
     show: Callable[[Any], str] = repr
+    #: The transformer the property runs, when there is one (an encoder or grid check of the same variant, whose
+    #: reference is what the property compares with): what ``symcot replay`` and ``symcot latex`` show. It does
+    #: not take part in the verdict.
+    runs_as: Any = None
+    #: Which part is checked as formulas rather than run as a construction, and why (``symcot replay`` says so).
+    as_formulas: str | None = None
 
     def schedule(self, ctx: RunContext) -> Schedule:
         """Every family up to ``ctx.max_size`` (``reach`` does not apply), without a decoder."""

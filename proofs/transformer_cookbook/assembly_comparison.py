@@ -115,6 +115,11 @@ class _Noted(PropertyCheck):
         return row
 
 
+AS_FORMULAS = ("gtz and the one FFN (W_1 completed by us, W_2 as printed) are evaluated in exact rationals on every "
+               "(i, C_1, C_2): the FFN reads the residual stream ±1/(i+1), ±C_k/(i+1), which the draft leaves to "
+               "earlier layers, so there is no string to run and no attention; its weights are "
+               "in ffn of proofs/transformer_cookbook/assembly_comparison.py")
+
 VARIANTS = ("as-written", "network-is-gtz", "network-leq", "shift-one", "shift-one-network", "boolean-pair",
             "one-min")
 
@@ -124,7 +129,7 @@ COMPARISON = Claim(
               "min(0.5/(i+1), X/(i+1) - 0.5/(i+1)) - min(0, X/(i+1)); an FFN computes it from ±1/(i+1), ±C_k/(i+1).",
     where="draft 582e0e1 (4 Feb 2025) of The Transformer Cookbook, ch. 8, § \"Comparison\" (sec:assembly_comparison)",
     checks=[_Noted(v, [TRIPLES], (lambda v_: lambda t: comparison_failure(v_, t))(v),
-                   method="exhaustive enumeration, exact rationals") for v in VARIANTS],
+                   method="exhaustive enumeration, exact rationals", as_formulas=AS_FORMULAS) for v in VARIANTS],
     default_max_size=6,
     readings={
         "as-written": as_written("gtz as defined, at X = C_2 - C_1 + 0.5, against ±0.5/(i+1) by C_1 ≤ C_2; every "

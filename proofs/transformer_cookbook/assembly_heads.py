@@ -42,8 +42,11 @@ from typing import Any
 
 import sympy as sp
 
+from symcot.check.encoder import EncoderCheck, EncoderConstruction, Readout
+from symcot.check.grid import GridCheck, Point
 from symcot.claims import Claim, PropertyCheck, as_written, mutant, reading
 from symcot.inputs.family import Family
+from symcot.inputs.strings import strings_family
 from symcot.ir import Layout, Map
 from symcot.model import FFN, Attention, ConcreteDecoder, Decoder, Head, Layer, value_space
 from symcot.model.described import encode
@@ -306,9 +309,30 @@ HEAD_COUNTS = Family("H (the number of heads) = n", lambda size: iter([size]), l
                      describe=lambda h: {"text": f"H = {h}"})
 
 
+def _layered_check(variant: str, point: Point, length: int) -> EncoderCheck:
+    """The single-head layers at ``H`` as an encoder: slot 0 read at every position against the original layer."""
+    h_count = point[0]
+
+    def construction() -> EncoderConstruction:
+        width = (h_count + 1) * D
+        return EncoderConstruction(variant, layered_decoder(h_count, variant),
+                                   lambda a, i, n: _embed((a,), width)[0], Readout(tuple(X)), notes=[SUBJECT_NOTE])
+
+    return EncoderCheck(construction, lambda s: original_output(h_count, s),
+                        [strings_family(tuple(SYMBOLS), max_size=length)])
+
+
+def layered_grid(variant: str) -> GridCheck:
+    """What ``symcot replay`` and ``symcot latex`` show of ``variant``: the layered network at each ``H``."""
+    return GridCheck(variant, ("H",), [(h,) for h in range(1, len(RULES) + 1)],
+                     lambda p, n: _layered_check(variant, p, n),
+                     method="the H single-head layers, slot 0 against the original H-head layer")
+
+
 def _check(variant: str) -> PropertyCheck:
     return PropertyCheck(variant, [INPUTS], lambda p: heads_failure(variant, p),
-                         method="exhaustive exact replay of both networks, slot 0 at every position")
+                         method="exhaustive exact replay of both networks, slot 0 at every position",
+                         runs_as=layered_grid(variant))
 
 
 class _Noted(PropertyCheck):
@@ -321,7 +345,8 @@ class _Noted(PropertyCheck):
 
 
 def _noted(chk: PropertyCheck, default_max_size: int | None = None) -> PropertyCheck:
-    out = _Noted(chk.variant, chk.families, chk.per_input, chk.method)
+    out = _Noted(chk.variant, chk.families, chk.per_input, chk.method, runs_as=chk.runs_as,
+                 as_formulas=chk.as_formulas)
     if default_max_size is not None:
         out.default_max_size = default_max_size  # type: ignore[attr-defined]
     return out
@@ -336,7 +361,9 @@ HEADS_FOR_LAYERS = Claim(
           "(sec:multihead)",
     checks=[_noted(_check(v)) for v in VARIANTS]
     + [_noted(PropertyCheck("block-algebra", [HEAD_COUNTS], lambda h: block_algebra_failure(h),
-                            method="SymPy: the block matrices with symbolic weights, inputs and attention outputs"),
+                            method="SymPy: the block matrices with symbolic weights, inputs and attention outputs",
+                            as_formulas="the block-algebra variant decides the block matrices symbolically (SymPy), "
+                                        "with no weights to run; the other variants run the layers"),
               default_max_size=3)],
     default_max_size=4,
     readings={

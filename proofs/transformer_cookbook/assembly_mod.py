@@ -253,6 +253,13 @@ STRINGS = Family("every $ w, w ∈ {a, b}^{n-1}", _strings, lambda size: 2 ** (s
                  describe=lambda s: {"string": "".join(s), "length": len(s), "text": f"w = {''.join(s)}"})
 
 
+AS_FORMULAS = ("layer 1's uniform averages a_i/i, 1/i are taken as computed (ch5:one-over-i runs that recipe), and "
+               "layer 2's hash head and the last FFN are formulas over the model's layer norm and AHAT selection, "
+               "not a symcot decoder: each of the query φ(a_i/i, 1/i) and the key φ(2j) is hashed by its own layer "
+               "norm, a selective pre-norm the model description does not state (one pre-norm normalises them "
+               "together: variant joint-norm-eps0), and the keys φ(2j) need a completion without positions")
+
+
 def _show(inp: Any) -> str:
     return "".join(inp) if isinstance(inp, tuple) else repr(inp)
 
@@ -263,7 +270,7 @@ def CertifiedCheck(variant: str, families: list[Family],  # noqa: N802 - reads a
                    ) -> PropertyCheck:
     """A :class:`PropertyCheck` whose comparisons may be undecided (certified balls): then ``unknown``."""
     return PropertyCheck(variant, families, per_input, method, certified=True,
-                         notes=[SUBJECT_NOTE], show=_show)
+                         notes=[SUBJECT_NOTE], show=_show, as_formulas=AS_FORMULAS)
 
 
 def _sized(chk: PropertyCheck, size: int) -> PropertyCheck:

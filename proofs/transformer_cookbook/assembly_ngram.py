@@ -34,6 +34,8 @@ from fractions import Fraction
 from functools import cache
 from typing import Any
 
+from symcot.check.encoder import EncoderCheck, EncoderConstruction, Readout
+from symcot.check.grid import GridCheck, Point
 from symcot.claims import Claim, PropertyCheck, as_written, mutant, reading
 from symcot.inputs.family import Family
 from symcot.ir import Layout, Map
@@ -156,6 +158,44 @@ def transformer_law(order: int, variant: str, s: tuple[str, ...]) -> list[dict[s
             for out in encode(dec, tokens).outputs]
 
 
+def one_hot_history(order: int, s: tuple[str, ...]) -> list[list[int]]:
+    """What the network's ``u`` must hold at every position: the one-hot index of the history."""
+    hists = list(itertools.product(range(len(SYMBOLS)), repeat=order - 1))
+    out = []
+    for p in range(len(s)):
+        r = hists.index(tuple(SYMBOLS.index(a) for a in history(order, s, p)))
+        out.append([int(c == r) for c in range(len(hists))])
+    return out
+
+
+def _network_check(variant: str, point: Point, length: int) -> EncoderCheck:
+    """The one-layer network at order ``n``: ``u`` read at every position against the history's one-hot index."""
+    order = point[0]
+
+    def construction() -> EncoderConstruction:
+        dec = ngram_decoder(order, variant)
+        width = len(dec.layout.names) - 2
+
+        def embed(a: str, i: int, n: int) -> list[int]:
+            return [int(c == SYMBOLS.index(a)) for c in range(len(SYMBOLS))] + [0] * (width - len(SYMBOLS))
+
+        u = tuple(f"u{r}" for r in range(len(SYMBOLS) ** (order - 1)))
+        return EncoderConstruction(variant, dec, embed, Readout(u), notes=[SUBJECT_NOTE])
+
+    fam = Family("every ^ w, w over {a, b}", lambda size: ((BOS, *w) for w in itertools.product(SIGMA, repeat=size)),
+                 lambda size: 2 ** size, min_size=0, max_size=length)
+    return EncoderCheck(construction, lambda s: one_hot_history(order, s), [fam])
+
+
+def network_grid(variant: str) -> GridCheck:
+    """What ``symcot replay`` and ``symcot latex`` show of ``variant``: the network at each order ``n``."""
+    return GridCheck(variant, ("n",), [(n,) for n in ORDERS], lambda p, size: _network_check(variant, p, size),
+                     method="the n - 1 heads and the AND MLP, u against the history's one-hot index",
+                     symbols=lambda p: SIGMA, wrap=lambda w: (BOS, *w),
+                     note="the LM head softmax(E u), E = log p, is applied as a formula after the network (exactly, "
+                          "on a one-hot u: exp(log p) = p); the trace's readout is u, the history's one-hot index")
+
+
 def _inputs(size: int) -> Iterator[tuple[int, tuple[str, ...]]]:
     for order in ORDERS:
         for w in itertools.product(SIGMA, repeat=size - 1):
@@ -195,7 +235,8 @@ NGRAM = Claim(
               "encoding (t - h, 1), score -|⟨q, k⟩|, an AND MLP and E = log p gives the n-gram LM's next-symbol law.",
     where="draft 582e0e1 (4 Feb 2025) of The Transformer Cookbook, ch. 8, § \"n-grams\" (no label; id ours)",
     checks=[_Noted(v, [INPUTS], (lambda v_: lambda p: ngram_failure(v_, p))(v),
-                   method="exhaustive exact replay, the LM head exact on the one-hot history") for v in VARIANTS],
+                   method="exhaustive exact replay, the LM head exact on the one-hot history", runs_as=network_grid(v))
+            for v in VARIANTS],
     default_max_size=8,
     readings={
         "as-written": as_written("n = 2, 3; head h's query at position p = t - 1 attends to p - h (the draft's Q_h at "
@@ -237,12 +278,16 @@ def score_failure(variant: str, p: tuple[int, int]) -> dict[str, Any] | None:
     return None if top == want else {"t": t, "h": h, "maximal": top, "expected": want}
 
 
+SCORES_AS_FORMULAS = ("the equation's scores -|⟨q, k⟩| are enumerated as integers for every t, h and key j; the "
+                      "heads that use them run in ch8:n-gram (symcot replay ch8:n-gram --input ab)")
+
 HARD_ATTENTION_SCORES = Claim(
     id="eq:hard-attention-scores", kind="equation",
     statement="score(q_t, k_j) = ⟨(t - h, -1), (1, j)⟩ under -|·| = -|j - t + h|, which is maximised by j = t - h.",
     where="draft 582e0e1 (4 Feb 2025) of The Transformer Cookbook, ch. 8, § \"n-grams\" (eq:hard-attention-scores)",
     checks=[_Noted(v, [SCORE_INPUTS], (lambda v_: lambda p: score_failure(v_, p))(v),
-                   method="exhaustive enumeration, exact integers") for v in ("as-written", "squared", "positive")],
+                   method="exhaustive enumeration, exact integers", as_formulas=SCORES_AS_FORMULAS)
+            for v in ("as-written", "squared", "positive")],
     default_max_size=12,
     readings={
         "as-written": as_written("every t, h with t - h ≥ 0 and every key j = 0..t: the equation and the unique "

@@ -32,13 +32,14 @@ from fractions import Fraction
 from typing import Any
 
 from symcot.check.encoder import EncoderCheck, EncoderConstruction, Readout
+from symcot.check.grid import GridCheck, Point
 from symcot.claims import Claim, as_written, mutant, reading
 from symcot.inputs.family import Family
 from symcot.ir import Layout, Map
 from symcot.model import FFN, Attention, Decoder, Head, Layer, value_space
 from symcot.model.description import AHAT, HeadRule, ModelDescription, Positional
 
-from .dyck_uhat import BOS, SUBJECT_NOTE, WHERE, GridCheck, alphabet, kind_of, stack_run
+from .dyck_uhat import BOS, SUBJECT_NOTE, WHERE, alphabet, kind_of, stack_run
 
 OFFSET = Fraction(1, 2)
 
@@ -190,9 +191,10 @@ def reference_for(k: int, depth: int) -> Callable[[tuple[str, ...]], list[list[i
     return lambda s: [indicator(k, next_tokens(k, depth, s[1:i + 1])) for i in range(len(s))]
 
 
-def check_of(variant: str, opt: Options) -> Callable[[int, int, int], EncoderCheck]:
+def check_of(variant: str, opt: Options) -> Callable[[Point, int], EncoderCheck]:
     """The check of ``variant`` at one ``(k, D)``, prefixes up to a length."""
-    def make(k: int, depth: int, length: int) -> EncoderCheck:
+    def make(point: Point, length: int) -> EncoderCheck:
+        k, depth = point
         def construction() -> EncoderConstruction:
             return EncoderConstruction(variant, dyck_ahat_decoder(k, depth, opt), embed_for(k),
                                        Readout(output_blocks(k)),
@@ -205,6 +207,16 @@ def check_of(variant: str, opt: Options) -> Callable[[int, int, int], EncoderChe
 
 
 GRID = tuple((k, d) for k in (1, 2, 3) for d in (1, 2, 3))
+SHORTER = {1: 0, 2: 1, 3: 2}
+
+
+def grid_check(variant: str, opt: Options) -> GridCheck:
+    """``variant`` at every ``(k, D)`` of :data:`GRID`; ``--input`` types the prefix ``w`` (the BOS is added)."""
+    return GridCheck(variant, ("k", "D"), GRID, check_of(variant, opt), lambda p: SHORTER[p[0]],
+                     "exhaustive exact replay of every position, each (k, D) of the grid",
+                     symbols=lambda p: alphabet(p[0]), wrap=lambda w: (BOS, *w))
+
+
 #: variant -> options, reading.
 VARIANTS: dict[str, tuple[Options, Any]] = {
     "as-written": (Options(), as_written(
@@ -230,7 +242,7 @@ DYCK_AHAT = Claim(
               "generates Dyck-(k, D): on a prefix of a Dyck-(k, D) string it gives the next-token set at every "
               "position (Yao et al. 2021, § 5.2).",
     where=WHERE.format("AHAT Dyck-k-D"),
-    checks=[GridCheck(v, check_of(v, opt), GRID, shorter={1: 0, 2: 1, 3: 2}) for v, (opt, _) in VARIANTS.items()],
+    checks=[grid_check(v, opt) for v, (opt, _) in VARIANTS.items()],
     default_max_size=7,
     readings={v: r for v, (_, r) in VARIANTS.items()},
 )

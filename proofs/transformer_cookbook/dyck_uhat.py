@@ -17,9 +17,9 @@ around the FFN and ReLU units that cancel the heads' copies (sec:ffnn_cancel_res
 head ``Q x = 1``, ``K x = e + 1 - m``, ``V x = (e, m)`` and the FFN ``(a, b) ↦ ReLU(b - a)`` (¬a ∧ b); the accept
 bit (> 0) is read at the last position (EOS).
 
-Every string ``w`` over the ``2k`` brackets, for ``k = 1, 2, 3`` and ``D = 1, 2, 3`` (one row covers the grid:
-:class:`GridCheck`), against membership in Dyck-(k, D) by a stack. As written the recipe fails: the draft's
-update has no guard ``¬m_i``, so a matched bracket whose nearest unmatched neighbour later is a wrong-type
+Every string ``w`` over the ``2k`` brackets, for ``k = 1, 2, 3`` and ``D = 1, 2, 3`` (one row covers the grid, a
+:class:`~symcot.check.grid.GridCheck`), against membership in Dyck-(k, D) by a stack. As written the recipe fails: the
+draft's update has no guard ``¬m_i``, so a matched bracket whose nearest unmatched neighbour later is a wrong-type
 close (EOS, or ``]`` in ``[()]``) takes an error; and BOS and EOS, which wrap the string, are matched one round
 after the deepest pair, so a member of depth ``D`` leaves them unmatched. Repaired: the guard, and the final
 head blind to the sentinels (``K x = e + 1 - m - z``, ``V x = (e, m + z)``, ``z = 1`` at BOS and EOS).
@@ -28,14 +28,14 @@ head blind to the sentinels (``K x = e + 1 - m - z``, ``V x = (e, m + z)``, ``z 
 from __future__ import annotations
 
 import itertools
-import time
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
 from symcot.check.encoder import EncoderCheck, EncoderConstruction, Readout
-from symcot.claims import Claim, RunContext, as_written, mutant, reading, repair
+from symcot.check.grid import GridCheck, Point
+from symcot.claims import Claim, as_written, mutant, reading, repair
 from symcot.inputs.family import Family
 from symcot.ir import Layout, Map
 from symcot.model import FFN, Attention, Decoder, Head, Layer, value_space
@@ -81,50 +81,6 @@ def stack_run(w: Sequence[str], depth: int | None = None) -> list[int] | None:
 def member(w: Sequence[str], depth: int | None = None) -> bool:
     """``w ∈ Dyck-(k, D)`` (``D = depth``; ``None``: unbounded), by a stack."""
     return stack_run(w, depth) == []
-
-
-# -- one row over a grid of (k, D) ------------------------------------------------------------------------------
-@dataclass
-class GridCheck:
-    """One variant checked at every ``(k, D)`` of a grid: the first failing ``(k, D)`` refutes the row.
-
-    ``make(k, D, length)`` is the check of one ``(k, D)`` with strings up to ``length``; the length is the run's
-    size less ``shorter[k]`` (the alphabet has ``2k`` symbols), so a larger ``--max-size`` reaches every ``k``.
-    """
-
-    variant: str
-    make: Callable[[int, int, int], EncoderCheck]
-    grid: Sequence[tuple[int, int]]
-    shorter: dict[int, int] = field(default_factory=lambda: {1: 0, 2: 2, 3: 3})
-    method: str = "exhaustive exact replay of every position, each (k, D) of the grid"
-
-    def run(self, ctx: RunContext) -> Any:
-        start = time.perf_counter()
-        rows, lengths = [], []
-        for k, depth in self.grid:
-            length = max(ctx.max_size - self.shorter[k], 0)
-            sub = RunContext(ctx.claim_id, length, ctx.progress)
-            row = self.make(k, depth, length).run(sub)
-            row.method = self.method
-            lengths.append(f"k = {k}, D = {depth}: |w| ≤ {length}")
-            rows.append(row)
-            if row.verdict != "verified":
-                row.notes.insert(0, f"k = {k}, D = {depth}")
-                row.details = {**(row.details or {}), "k": k, "D": depth}
-                if row.counterexample is not None:
-                    row.counterexample = {"k": k, "D": depth, **row.counterexample}
-                row.scope = f"k = {k}, D = {depth}: {row.scope}" if row.scope else f"k = {k}, D = {depth}"
-                row.inputs_checked = sum(r.inputs_checked for r in rows)
-                row.seconds = time.perf_counter() - start
-                return row
-        out = rows[0]
-        out.inputs_checked = sum(r.inputs_checked for r in rows)
-        out.families = [f for r in rows for f in r.families]
-        out.max_size = ctx.max_size
-        out.scope = "every string w, " + "; ".join(lengths)
-        out.notes = [n for n in out.notes if not n.startswith("every")] + [f"grid: {'; '.join(lengths)}"]
-        out.seconds = time.perf_counter() - start
-        return out
 
 
 def wrapped_family(k: int, length: int) -> Family:
@@ -270,9 +226,10 @@ def _reference(depth: int, sentinels: bool) -> Callable[[tuple[str, ...]], bool]
     return lambda s: member(s[1:-1] if sentinels else s, depth)
 
 
-def check_of(variant: str, opt: Options) -> Callable[[int, int, int], EncoderCheck]:
+def check_of(variant: str, opt: Options) -> Callable[[Point, int], EncoderCheck]:
     """The check of ``variant`` at one ``(k, D)``, strings up to a length."""
-    def make(k: int, depth: int, length: int) -> EncoderCheck:
+    def make(point: Point, length: int) -> EncoderCheck:
+        k, depth = point
         def construction() -> EncoderConstruction:
             return EncoderConstruction(variant, dyck_uhat_decoder(k, depth, opt), embed_for(k),
                                        Readout("acc", "sign"), notes=[SUBJECT_NOTE])
@@ -284,6 +241,17 @@ def check_of(variant: str, opt: Options) -> Callable[[int, int, int], EncoderChe
 
 
 GRID = tuple((k, d) for k in (1, 2, 3) for d in (1, 2, 3))
+SHORTER = {1: 0, 2: 2, 3: 3}  # the alphabet has 2k symbols: a larger --max-size reaches every k
+
+
+def grid_check(variant: str, opt: Options) -> GridCheck:
+    """``variant`` at every ``(k, D)`` of :data:`GRID`; ``--input`` types ``w`` (the sentinels are added)."""
+    wrap = (lambda w: (BOS, *w, EOS)) if opt.sentinels else (lambda w: w)
+    return GridCheck(variant, ("k", "D"), GRID, check_of(variant, opt), lambda p: SHORTER[p[0]],
+                     "exhaustive exact replay of every position, each (k, D) of the grid",
+                     symbols=lambda p: alphabet(p[0]), wrap=wrap)
+
+
 REPAIRED = Options(guard=True, blind=True)
 #: variant -> options, reading.
 VARIANTS: dict[str, tuple[Options, Any]] = {
@@ -309,7 +277,7 @@ DYCK_UHAT = Claim(
     statement="A (D+1)-layer UHAT with future-positional masking, the i/n positional encoding and ReLU FFNs "
               "recognises Dyck-(k, D) (Yao et al. 2021, § 5.1).",
     where=WHERE.format("UHAT for Dyck-k-D"),
-    checks=[GridCheck(v, check_of(v, opt), GRID) for v, (opt, _) in VARIANTS.items()],
+    checks=[grid_check(v, opt) for v, (opt, _) in VARIANTS.items()],
     default_max_size=6,
     readings={v: r for v, (_, r) in VARIANTS.items()},
 )

@@ -24,10 +24,23 @@ KINDS = (
 
 
 def is_encoder(chk: Any) -> bool:
-    """Whether ``chk`` checks an encoder or recogniser construction (:class:`~symcot.check.encoder.EncoderCheck`)."""
-    from symcot.check.encoder import EncoderCheck
+    """Whether ``chk`` checks an encoder or recogniser construction.
 
-    return isinstance(chk, EncoderCheck)
+    An :class:`~symcot.check.encoder.EncoderCheck`, a grid of them, or a check that ``runs_as`` one.
+    """
+    from symcot.check.encoder import EncoderCheck
+    from symcot.check.grid import GridCheck
+
+    return isinstance(chk, (EncoderCheck, GridCheck)) or getattr(chk, "runs_as", None) is not None
+
+
+def as_formulas(claim: Any) -> str | None:
+    """What ``claim``'s checks say they check as formulas rather than as a construction (``None``: nothing).
+
+    A check states it in its ``as_formulas`` attribute: which part, and why it is not a construction.
+    """
+    reasons = [r for r in (getattr(c, "as_formulas", None) for c in claim.checks) if r]
+    return "; ".join(dict.fromkeys(reasons)) or None
 
 
 def what_it_is(claim: Any) -> str:
@@ -43,7 +56,14 @@ def what_it_is(claim: Any) -> str:
 
 
 def nothing_to(claim: Any, action: str) -> SymcotError:
-    """``sec:ffnn_minmax is a lemma about a network gadget, with no construction: nothing to replay``."""
+    """``sec:ffnn_minmax is a lemma about a network gadget, with no construction: nothing to replay``.
+
+    A claim whose checks state what they check as formulas says so instead of "no construction".
+    """
+    formulas = as_formulas(claim)
+    if formulas:
+        return SymcotError(f"{claim.id} is checked as formulas, not run as a transformer: {formulas}; nothing to "
+                           f"{action}")
     return SymcotError(f"{claim.id} is {what_it_is(claim)}, with no construction: nothing to {action}")
 
 

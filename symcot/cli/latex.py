@@ -18,6 +18,8 @@ def add_parser(sub: Any) -> None:
     t.add_argument("--variant", help="construction variant (default: as-written)")
     t.add_argument("--n", type=int, metavar="N",
                    help=f"explicit matrices at this value of {N_HELP} (default: symbolic block matrices)")
+    t.add_argument("--at", metavar="NAME=VALUE,…",
+                   help="a parametrised check's point, e.g. k=2,D=3 (default: the smallest point)")
     t.add_argument("--symbolic", action="store_true", help="symbolic block matrices (the default without --n)")
     t.add_argument("--lam", help="value of λ for explicit matrices (default: keep λ symbolic)")
     t.add_argument("--fragment", action="store_true",
@@ -89,6 +91,7 @@ def run(args: argparse.Namespace) -> int:
     """Print (or write) the LaTeX of a construction's weights, symbolic or at ``--n``."""
     import sympy as sp
 
+    from symcot.check.grid import is_grid, parse_at
     from symcot.cli.common import check_output_path, not_applicable
     from symcot.ir.symbols import lam
     from symcot.latex import Page, decoder_explicit, decoder_symbolic
@@ -102,9 +105,15 @@ def run(args: argparse.Namespace) -> int:
         check_output_path(args.output, "-o")
     page = Page(landscape=args.landscape)
     claim, chk, _ = find_construction(args.claim, args.variant, args.proofs, "print")
+    title = f"{claim.id} [{chk.variant}]"
+    if is_grid(chk):
+        point = chk.smallest() if args.at is None else parse_at(args.at, chk)
+        title = f"{title} at {chk.label(point)}"
+        chk = chk.make(point, args.n or 0)
+    elif args.at is not None:
+        raise SymcotError(f"--at names a point of a parametrised check; {title} has no parameters")
     cons = chk.construction()
     dec = cons.decoder
-    title = f"{claim.id} [{cons.variant}]"
     if is_encoder(chk):
         text = _encoder_latex(args, title, chk, cons, page)
     elif args.n is None:

@@ -29,6 +29,9 @@ def add_parser(sub: Any) -> None:
     r.add_argument("--variant", help="construction variant (default: as-written)")
     r.add_argument("--lam", help="the value of λ (default: the construction's rule for the input), e.g. 9 or 15/2")
     r.add_argument("--all-blocks", action="store_true", help="print every block, not only the changed ones")
+    r.add_argument("--at", metavar="NAME=VALUE,…",
+                   help="a parametrised check's point, e.g. k=2,D=3 (default: the smallest point whose inputs include "
+                        "the string)")
     r.add_argument("--width", type=int, metavar="COLUMNS",
                    help="an encoder's table: fit this many columns (default: the terminal's, or COLUMNS)")
     r.add_argument("--proofs", metavar="DIR")
@@ -140,16 +143,23 @@ def run(args: argparse.Namespace) -> int:
     """Replay one input and print its trace; 0 if every step matches the reference, else 1."""
     from fractions import Fraction
 
+    from symcot.check.grid import is_grid
     from symcot.check.trace import render_text, replay
     from symcot.cli.kinds import is_encoder
     from symcot.errors import locate
     from symcot.ir.symbols import lam
 
     claim, chk, reader = find_construction(args.claim, args.variant, args.proofs, "replay")
+    if is_grid(chk):
+        from symcot.cli.replay_encoder import replay_grid
+
+        return replay_grid(args, claim.id, chk)
     if is_encoder(chk):
         from symcot.cli.replay_encoder import replay_encoder
 
         return replay_encoder(args, claim.id, chk)
+    if args.at is not None:
+        raise SymcotError(f"--at names a point of a parametrised check; {claim.id} [{chk.variant}] has no parameters")
     _check_options(args)
     value: int | Fraction | None = None
     if args.lam is not None:
@@ -206,9 +216,12 @@ def find_construction(claim_id: str, variant: str | None, proofs: str | None,
     """The claim, its construction check of ``variant`` (else the first one) and the check that reads its inputs.
 
     A variant checked only for every n (an all-n check) has the construction but no input parser of its
-    own; its claim's inputs are read as the claim's replayed checks read them. A claim with no construction
-    is one line saying what it is and that there is nothing to ``action``.
+    own; its claim's inputs are read as the claim's replayed checks read them. A check whose verdict is its own
+    comparison may name the transformer it runs (``runs_as``: an encoder or grid check, the same variant): that
+    is the construction. A claim with no construction is one line saying what it is and that there is nothing
+    to ``action``.
     """
+    from symcot.check.grid import is_grid
     from symcot.cli.kinds import nothing_to
     from symcot.registry import load_claims, select
 
@@ -218,12 +231,17 @@ def find_construction(claim_id: str, variant: str | None, proofs: str | None,
                           "this command takes one")
     claim = found[0]
     # a replayed check first: an all-n or symbolic check of the same variant holds the construction too
-    checks: list[Any] = sorted((c for c in claim.checks if hasattr(c, "construction")),
+    shown = [getattr(c, "runs_as", None) or c for c in claim.checks]
+    checks: list[Any] = sorted((c for c in shown if hasattr(c, "construction") or is_grid(c)),
                                key=lambda c: bool(getattr(c, "all_n", False) or getattr(c, "symbolic", False)))
     if not checks:
         raise nothing_to(claim, action)
     if variant:
         named = [c for c in checks if c.variant == variant]
+        formulas = [f for c in claim.checks if c.variant == variant and (f := getattr(c, "as_formulas", None))]
+        if not named and formulas:
+            raise SymcotError(f"{claim.id} [{variant}] is checked as formulas, not run as a transformer: "
+                              f"{formulas[0]}; nothing to {action}")
         if not named:
             import difflib
 

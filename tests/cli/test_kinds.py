@@ -8,7 +8,7 @@ from symcot.cli.kinds import what_it_is
 #: One claim of each kind: a first-paper decoder, a Cookbook lemma, an encoder, a fidelity statement, a λ scan,
 #: a symbolic identity, a property of inputs.
 CLAIMS = ["thm:cotdfs", "sec:ffnn_minmax", "sec:tie-breaking", "thm:cotdfs:fact1", "thm:cottreestrahler:lambda",
-          "fact:affine", "ch6:zero-mean"]
+          "fact:affine", "ch6:zero-mean", "ch8:dyck-uhat", "sec:multihead", "ch8:mod"]
 COMMANDS = [["replay", "{}", "--dyck", "UD"], ["replay", "{}", "--input", "01"], ["latex", "{}"],
             ["latex", "{}", "--n", "2"], ["export", "{}", "--n", "2", "--format", "numpy", "-o", "{tmp}/x.npz"],
             ["coverage", "{}", "--max-size", "1", "--no-progress"]]
@@ -23,6 +23,20 @@ def test_what_a_claim_is():
     assert what_it_is(claims["sec:tie-breaking"]) == "checked through an encoder construction"
     assert what_it_is(claims["fact:affine"]) == "a symbolic identity"
     assert what_it_is(claims["thm:cottreestrahler:lambda"]) == "a scan of a construction's constant λ"
+
+
+def test_grids_and_checks_that_run_a_transformer_are_encoders_and_formulas_say_so():
+    from symcot.claims import PropertyCheck
+    from symcot.cli.kinds import as_formulas, is_encoder
+    from symcot.registry import load_claims, select
+
+    claims = {c.id: c for c in select(load_claims(None), ["ch8:dyck-uhat", "sec:multihead", "ch8:mod"])}
+    assert what_it_is(claims["ch8:dyck-uhat"]) == "checked through an encoder construction"
+    assert what_it_is(claims["sec:multihead"]) == "checked through an encoder construction"
+    assert is_encoder(claims["sec:multihead"].checks[0]) and not is_encoder(claims["sec:multihead"].checks[-1])
+    assert as_formulas(claims["ch8:mod"]).startswith("layer 1's uniform averages")
+    assert as_formulas(claims["ch8:dyck-uhat"]) is None
+    assert not is_encoder(PropertyCheck("p", [], lambda x: None))  # a plain property runs no transformer
 
 
 @pytest.mark.parametrize("claim", CLAIMS)

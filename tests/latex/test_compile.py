@@ -148,6 +148,22 @@ def test_encoder_latex_with_its_rules_compiles_without_overfull_boxes(tmp_path, 
         assert "Output written on" in log
 
 
+#: (claim, variant, point) of chapter 8's grid checks and the networks its custom checks run.
+GRID_ENCODERS = [("ch8:dyck-uhat", "repaired", "k=2,D=2"), ("ch8:dyck-ahat", "as-written", "k=2,D=2"),
+                 ("sec:multihead", "as-written", "H=3"), ("ch8:n-gram", "attend-t-minus-h", "n=3")]
+
+
+@needs_tex
+@pytest.mark.parametrize(("claim", "variant", "point"), GRID_ENCODERS)
+def test_latex_at_a_grid_point_compiles_without_overfull_boxes(tmp_path, capsys, claim, variant, point):
+    for extra in (("--at", point), ("--at", point, "--n", "3"), ()):
+        path = _latex(tmp_path, claim, variant, *extra)
+        assert r"\paragraph{Model.}" in path.read_text()
+        log = compile_tex(path)
+        assert overfull(log) == [], (claim, variant, extra, overfull(log))
+        assert "Output written on" in log
+
+
 @needs_tex
 def test_the_rules_of_every_norm_placement_and_attention_kind_compile(tmp_path):
     from fractions import Fraction

@@ -103,6 +103,6 @@ def test_the_offset_is_below_the_depth_gap():
 @pytest.mark.slow
 def test_as_written_at_larger_sizes():
     for k, depth, length in ((1, 3, 12), (2, 3, 9), (3, 3, 7)):
-        row = check_of("as-written", Options())(k, depth, length).run(RunContext("x", length, Progress(False)))
+        row = check_of("as-written", Options())((k, depth), length).run(RunContext("x", length, Progress(False)))
         assert row.verdict == "verified", (k, depth)
     assert VARIANTS["as-written"][0] == Options()

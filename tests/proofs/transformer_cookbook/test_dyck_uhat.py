@@ -11,9 +11,9 @@ from proofs.transformer_cookbook.dyck_uhat import (
     GRID,
     REPAIRED,
     VARIANTS,
-    GridCheck,
     alphabet,
     check_of,
+    grid_check,
     member,
     plain_family,
     wrapped_family,
@@ -77,15 +77,16 @@ def test_verdicts_of_every_variant_at_the_default_size():
 
 def test_the_as_written_failure_is_the_sentinels_and_the_guard_is_its_second():
     opt_guard = VARIANTS["guard"][0]
-    row = check_of("guard", opt_guard)(1, 2, 4).run(RunContext("x", 4, Progress(False)))
+    row = check_of("guard", opt_guard)((1, 2), 4).run(RunContext("x", 4, Progress(False)))
     assert row.verdict == "refuted" and row.counterexample["input"]["string"] == "^[[]]$"
     # with the blind final head alone, the unguarded update errs a matched [ against EOS at D = 2
-    row = check_of("blind", VARIANTS["blind"][0])(1, 2, 4).run(RunContext("x", 4, Progress(False)))
+    row = check_of("blind", VARIANTS["blind"][0])((1, 2), 4).run(RunContext("x", 4, Progress(False)))
     assert row.counterexample["input"]["string"] == "^[]$" and row.counterexample["layer"] == 3
 
 
 def test_the_grid_reports_the_first_failing_cell():
-    grid = GridCheck("g", check_of("as-written", VARIANTS["as-written"][0]), [(2, 1)])
+    grid = grid_check("g", VARIANTS["as-written"][0])
+    grid.points = [(2, 1)]
     row = grid.run(RunContext("x", 4, Progress(False)))
     assert row.verdict == "refuted" and (row.counterexample["k"], row.counterexample["D"]) == (2, 1)
     assert row.notes[0] == "k = 2, D = 1"
@@ -99,22 +100,22 @@ def test_families():
 
 def test_the_empty_word_is_accepted_by_the_repair_and_rejected_without_sentinels_matched():
     for k, depth in GRID:
-        check = check_of("repaired", REPAIRED)(k, depth, 1)
+        check = check_of("repaired", REPAIRED)((k, depth), 1)
         cons = check.construction()
         assert check.per_input(cons, ("^", "$")) is None  # accepted, and ε ∈ Dyck-(k, D)
-    cons = check_of("as-written", VARIANTS["as-written"][0])(1, 1, 1).construction()
+    cons = check_of("as-written", VARIANTS["as-written"][0])((1, 1), 1).construction()
     assert cons.read(cons.concrete(("^", "$")), cons.run(("^", "$")).outputs[-1]) is True  # BOS, EOS match
 
 
 @pytest.mark.slow
 def test_the_repair_at_larger_sizes():
     for k, depth, length in ((1, 3, 10), (2, 2, 6), (2, 3, 6), (3, 2, 4)):
-        row = check_of("repaired", REPAIRED)(k, depth, length).run(RunContext("x", length, Progress(False)))
+        row = check_of("repaired", REPAIRED)((k, depth), length).run(RunContext("x", length, Progress(False)))
         assert row.verdict == "verified", (k, depth)
 
 
 def _bits(variant, k, depth, w, block):
-    cons = check_of(variant, VARIANTS[variant][0])(k, depth, len(w)).construction()
+    cons = check_of(variant, VARIANTS[variant][0])((k, depth), len(w)).construction()
     s = ("^", *w, "$")
     enc, dec = cons.run(s), cons.concrete(s)
     return [[dec.layout.pi(block, enc.records[i][layer].out)[0] for i in range(len(s))] for layer in range(depth)]

@@ -23,7 +23,7 @@ EMPTY8 = {"ch8:induction-heads", "ch8:eliza"}
 OURS5 = {"ch5:sinusoidal", "ch5:rope", "ch5:alibi", "ch5:powers-of-i", "ch5:learned"}
 OURS8 = {"ch8:n-gram", "ch8:mod", "ch8:dyck-smat", "ch8:dyck-uhat", "ch8:dyck-ahat"} | EMPTY8
 ALLOWED = ("symcot.claims", "symcot.ir", "symcot.lemmas", "symcot.gadgets.base", "symcot.errors", "symcot.model",
-           "symcot.check.encoder", "symcot.inputs.strings", "symcot.inputs.family",
+           "symcot.check.encoder", "symcot.check.grid", "symcot.inputs.strings", "symcot.inputs.family",
            "symcot.study.temperature")
 
 
