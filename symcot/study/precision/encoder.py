@@ -38,6 +38,7 @@ from fractions import Fraction
 from typing import Any
 
 from symcot.check.exhaustive import family_top
+from symcot.check.grid import GridCheck
 from symcot.check.verdict import jsonable
 from symcot.errors import SymcotError, Undecided
 from symcot.inputs.family import Family
@@ -50,10 +51,38 @@ from symcot.replay.floating import FLOAT_FORMATS, FORMATS
 from symcot.study.precision.margins import Extreme, Witness
 
 
+def _is_encoder_check(c: Any) -> bool:
+    return hasattr(c, "construction") and hasattr(c, "reference") and hasattr(c, "per_input") and hasattr(c, "families")
+
+
 def encoder_checks(claim: Any) -> list[Any]:
-    """The claim's encoder checks (a ``construction`` returning an encoder, a ``reference`` and ``per_input``)."""
-    return [c for c in claim.checks if hasattr(c, "construction") and hasattr(c, "reference")
-            and hasattr(c, "per_input") and hasattr(c, "families")]
+    """The claim's encoder checks (a ``construction`` returning an encoder, a ``reference`` and ``per_input``).
+
+    A :class:`~symcot.check.grid.GridCheck` gives one check per point, at the claim's default length less the
+    point's ``shorter``, named ``variant [k=1,D=2]`` (``symcot precision --variant 'repaired [k=1,D=2]'``).
+    """
+    out = []
+    for c in claim.checks:
+        if _is_encoder_check(c):
+            out.append(c)
+        elif isinstance(c, GridCheck):
+            for point in c.points:
+                chk = c.make(point, max(claim.default_max_size - c.shorter(point), 0))
+                if _is_encoder_check(chk):
+                    at = ",".join(f"{n}={v}" for n, v in zip(c.params, point))
+                    out.append(_AtPoint(chk, f"{c.variant} [{at}]"))
+    return out
+
+
+class _AtPoint:
+    """A grid point's encoder check under the name ``variant [k=1,D=2]``; everything else is the check's."""
+
+    def __init__(self, check: Any, variant: str) -> None:
+        self._check = check
+        self.variant = variant
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._check, name)
 
 
 @dataclass

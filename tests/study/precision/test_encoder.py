@@ -149,3 +149,17 @@ def test_ball_scores_give_certified_lower_bounds_close_to_the_real_margin():
     assert h["balls"] > 0 and "certified lower bound" in h["margin"]["where"]
     assert 0 < lower <= Fraction(real) * (1 + Fraction(1, 10**9)) and abs(float(lower) - real) < 1e-12
     assert js["formats"]["float16"]["n"] == 4 and js["formats"]["float32"]["n"] is None
+
+
+def test_a_grid_check_is_studied_point_by_point():
+    import importlib
+
+    from symcot.study.precision.encoder import encoder_checks, study_encoder
+
+    claim = importlib.import_module("proofs.transformer_cookbook.dyck_uhat").CLAIMS[0]
+    names = [c.variant for c in encoder_checks(claim)]
+    assert "as-written [k=1,D=1]" in names and "repaired [k=3,D=3]" in names
+    with pytest.raises(SymcotError, match="no construction variant 'repaired'"):
+        study_encoder(claim, 2, "repaired")  # a grid's variant is named at a point
+    ep = study_encoder(claim, 2, "repaired [k=1,D=1]")
+    assert ep.variant == "repaired [k=1,D=1]" and ep.rows and not any(r.departures for r in ep.rows)
