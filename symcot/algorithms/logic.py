@@ -320,18 +320,27 @@ def normalise(v: Any) -> Any:
     return v
 
 
+def _finite(v: Any, lam: Any) -> Any:
+    """``v`` with a reference's ``∞`` (an object whose ``is_infinite`` is true) written as ``lam``, as encodings do."""
+    if isinstance(v, (list, tuple)):
+        return type(v)(_finite(x, lam) for x in v)
+    return lam if getattr(v, "is_infinite", False) is True else v
+
+
 def check_views(vocab: Vocabulary, c: Concrete, states: Sequence[Any], fields: Sequence[str],
-                views: dict[str, View] | None = None) -> str | None:
+                views: dict[str, View] | None = None, lam: Any = None) -> str | None:
     """Compare the views named ``fields`` with the reference states' attributes; the first difference, or None.
 
-    ``views`` defaults to the vocabulary's (a statement passes all of its views: the ones the prover reads).
+    ``views`` defaults to the vocabulary's (a statement passes all of its views: the ones the prover reads). With
+    the run's ``lam`` (bound in ``c``), a reference's ``∞`` is compared as ``λ``, the value a statement's view and
+    the encodings write for it.
     """
     views = vocab.views if views is None else views
     for t, st in enumerate(states):
         for f in fields:
             if f not in views:
                 return f"no view {f!r}: the encoding reads a field that the statement does not define"
-            want = getattr(st, f)
+            want = getattr(st, f) if lam is None else _finite(getattr(st, f), lam)
             got = views[f](c, t)
             if isinstance(want, bool):
                 same = bool(got) == want

@@ -100,7 +100,8 @@ class PromptStatement:
     :mod:`symcot.constructions.prompt_batch`. ``token(cl, key, λ)`` assembles the segment's encoding from those values
     (read at ``i``, as the prover reads a prompt token: :meth:`~symcot.constructions.encoding.StateEncoding.expected`);
     blocks the encoding does not list are 0. A view is a function of the input and the index only: λ enters a
-    token through its encoding (a ``vector`` term's ``∞ ↦ λ``), and tokens are kept per λ.
+    token through its encoding (a ``vector`` term's ``∞ ↦ λ``), and tokens are kept per λ; a view traced into a
+    term that mentions λ (``∞`` written as the prover's ``λ``: :attr:`reads_lam`) is read with the run's λ bound.
 
     ``views`` are the views beyond the vocabulary's that an encoding may read (the statement's); a segment's own
     views come first.
@@ -122,16 +123,23 @@ class PromptStatement:
                 return s
         raise KeyError(cls)
 
-    def interpretation(self, inp: Any) -> Elementwise:
-        """The input symbols of ``inp`` (or of a batch's stand-in), from the vocabulary's ``inputs``."""
+    def interpretation(self, inp: Any, lam: Any = None) -> Elementwise:
+        """The input symbols of ``inp`` (or of a batch's stand-in), from the vocabulary's ``inputs``; ``λ`` if given."""
         if self.vocabulary.inputs is None:
             raise ValueError(f"vocabulary {self.vocabulary.name} has no input interpretation (Vocabulary.inputs): "
                              "a prompt stated by segments is read from the input symbols")
-        return Elementwise(self.vocabulary.inputs(inp))
+        values = self.vocabulary.inputs(inp)
+        return Elementwise(values if lam is None else {**values, "lam": lam})
 
-    def keys(self, inp: Any) -> list[tuple[str, Hashable]]:
-        """``(label, key)`` per prompt position of ``inp`` (see the class docstring)."""
-        return self.keys_of(self.interpretation(inp))
+    @property
+    def reads_lam(self) -> bool:
+        """Whether a view a segment's encoding reads mentions λ (a traced view of ``∞`` written as ``λ``)."""
+        return any(getattr(v, "reads_lam", False) for seg in self.all_segments()
+                   for v in {**self.vocabulary.views, **self.views, **seg.views}.values())
+
+    def keys(self, inp: Any, lam: Any = None) -> list[tuple[str, Hashable]]:
+        """``(label, key)`` per prompt position of ``inp`` (see the class docstring), ``λ`` bound where given."""
+        return self.keys_of(self.interpretation(inp, lam))
 
     def keys_of(self, c: Interp) -> list[tuple[str, Hashable]]:
         """The keys read through the interpretation ``c`` (the input's, or a whole run's)."""
@@ -283,7 +291,8 @@ class AllNStatement:
         label, source)`` for each head's choice: the per-step claims read once, from the cuts and choices the
         prover proves, by the exact replay's diagnosis of a failure.
         """
-        c = Concrete(self.vocabulary.interpret(inp, states))
+        values = self.vocabulary.interpret(inp, states)
+        c = Concrete(values if lam is None else {**values, "lam": lam})
         views = self.all_views()
         out: list[tuple[int, str, str, Any, str]] = []
         for layer, enc in sorted(self.cuts.items()):

@@ -150,14 +150,16 @@ class Construction:
         to :data:`TOKEN_CACHE_LIMIT` inputs: a mutant reads its base's, so a mutation study reads each input's keys
         once); a construction without segments writes it.
         """
+        stated = self._segments()
+        lam = self.lam_value(inp) if stated.reads_lam else None  # the keys then hold the run's λ: kept per λ
         try:
-            hit = self._keys.get(inp)
+            hit = self._keys.get((inp, lam))
         except TypeError:  # an unhashable input: read it each time
-            return self._segments().keys(inp)
+            return stated.keys(inp, lam)
         if hit is None:
             if len(self._keys) >= TOKEN_CACHE_LIMIT:
                 self._keys.clear()
-            hit = self._keys[inp] = self._segments().keys(inp)
+            hit = self._keys[(inp, lam)] = stated.keys(inp, lam)
         return list(hit)
 
     def token(self, cl: ConcreteLayout, key: Any, lam_value: Any) -> list[Any]:

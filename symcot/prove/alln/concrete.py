@@ -75,9 +75,10 @@ class ConcreteReport:
 
 
 def _prompt_tokens(stmt: AllNStatement, c: Concrete, cl: Any, lam: Any) -> tuple[list[list[Any]], list[str]]:
-    """The statement's prompt read through the run's interpretation ``c``."""
-    keys = stmt.prompt.keys_of(c)
-    return [stmt.prompt.token(cl, key, lam) for _, key in keys], [label for label, _ in keys]
+    """The statement's prompt read through the run's interpretation ``c`` (the run's λ bound in it)."""
+    prompt = stmt.prompt
+    keys = prompt.keys_of(c)
+    return [prompt.token(cl, key, lam) for _, key in keys], [label for label, _ in keys]
 
 
 def _position(stmt: AllNStatement, c: Concrete, cls: str, p: int) -> int:
@@ -205,17 +206,18 @@ def check_run(cons: Construction, stmt: AllNStatement, inp: Any, states: Sequenc
     """Check the statement on one input (see the module docstring); ``z3_reading`` defaults to ``facts``."""
     vocab = stmt.vocabulary
     values = vocab.interpret(inp, states)
-    c = Concrete(values)
+    lam = cons.lam_value(inp)
+    # the run's λ is bound: a traced term reads ∞ as the statement writes it, λ (the prover's reading)
+    c = Concrete(values if lam is None else {**values, "lam": lam})
     desc = describe(inp)
     if facts:
         bad = check_facts(vocab, c, counts)
         if bad is not None:
             return ConcreteFailure("fact", desc, None, f"{bad.fact} is false at {bad.values}")
-    msg = check_views(vocab, c, states, sorted(cons.encoding.fields()), stmt.all_views())
+    msg = check_views(vocab, c, states, sorted(cons.encoding.fields()), stmt.all_views(), lam)
     if msg:
         return ConcreteFailure("view", desc, None, msg)
     T = stmt.steps(c)
-    lam = cons.lam_value(inp)
     fail = _check_steps(T, states, desc) or _check_sizes_and_lambda(cons, stmt, c, inp, lam, desc)
     if fail is not None:
         return fail

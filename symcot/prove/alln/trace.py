@@ -125,6 +125,23 @@ def _z3(x: Any) -> Any:
     return x
 
 
+def _mentions(out: Any, name: str) -> bool:
+    """Whether the traced output ``out`` (a term, a tuple, a :class:`Shaped`) has the constant ``name``."""
+    todo, seen = [out], set()
+    while todo:
+        x = todo.pop()
+        if isinstance(x, tuple):
+            todo += list(x)
+        elif isinstance(x, Shaped):
+            todo += [x.body, *getattr(x, "sizes", ())]
+        elif isinstance(x, z3.ExprRef) and x.get_id() not in seen:
+            seen.add(x.get_id())
+            if z3.is_const(x) and x.decl().name() == name:
+                return True
+            todo += list(x.children())
+    return False
+
+
 class TermFn:
     """A traced statement function: called as the original was, it reads its term (see the module docstring)."""
 
@@ -134,6 +151,13 @@ class TermFn:
 
     def __repr__(self) -> str:
         return f"TermFn({self.label})"
+
+    @property
+    def reads_lam(self) -> bool:
+        """Whether the term mentions λ (a prompt view that does is read with the run's λ bound)."""
+        if not hasattr(self, "_reads_lam"):
+            self._reads_lam = _mentions(self.out, LAMBDA)
+        return self._reads_lam
 
     def __call__(self, c: Any, *args: Any) -> Any:
         if len(args) != len(self.params):

@@ -101,3 +101,20 @@ def test_a_statement_whose_prompt_is_not_the_constructions_is_caught_at_the_prom
     wrong = _with_x_token(X_TOKEN.extended(nbr=const(0)))  # handed to a construction that reads its own statement
     f = check_statement(DfsConstruction(), wrong, m.SPEC.reference, [m.DIGRAPHS], 3, 1).failure
     assert f is not None and (f.kind, f.what, f.step) == ("prompt", "token 1", None)
+
+
+def test_a_traced_statement_reads_infinity_as_the_runs_lambda_in_views_prompt_and_tokens():
+    """Dijkstra's ∞ is the prover's λ once traced: the concrete phase binds the run's λ, never a second reading."""
+    from proofs.cot_path_to_tree.constructions.cotdijkstra import STATEMENT as DKST
+    from proofs.cot_path_to_tree.constructions.cotdijkstra import DijkstraConstruction
+    from symcot.prove.alln.kernel import traced
+
+    m = importlib.import_module("proofs.cot_path_to_tree.thm_cotdijkstra")
+    cons = DijkstraConstruction("repaired")
+    kcons, own, _ = traced(cons, None)
+    assert own.prompt.reads_lam and not DKST.prompt.reads_lam  # the view of ∞ is λ in the term
+    inputs = list(m.WEIGHTED.inputs(2))[:4]
+    for inp in inputs:
+        assert kcons.prompt(inp).tokens == cons.prompt(inp).tokens
+    rep = check_statement(kcons, own, m.SPEC.reference, [m.WEIGHTED], 2, 2, reading_size=1)
+    assert rep.failure is None and rep.inputs > 0
