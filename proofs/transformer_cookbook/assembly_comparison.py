@@ -106,13 +106,9 @@ def comparison_failure(variant: str, t: tuple[int, int, int]) -> dict[str, Any] 
     return None
 
 
-class _Noted(PropertyCheck):
+def _Noted(*args: Any, **kw: Any) -> PropertyCheck:  # noqa: N802 - reads as the check it makes
     """A :class:`PropertyCheck` whose rows name the draft as their subject."""
-
-    def run(self, ctx: Any) -> Any:
-        row = super().run(ctx)
-        row.notes = [SUBJECT_NOTE] + list(row.notes)
-        return row
+    return PropertyCheck(*args, notes=[SUBJECT_NOTE], **kw)
 
 
 AS_FORMULAS = ("gtz and the one FFN (W_1 completed by us, W_2 as printed) are evaluated in exact rationals on every "

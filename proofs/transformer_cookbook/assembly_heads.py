@@ -335,13 +335,9 @@ def _check(variant: str) -> PropertyCheck:
                          runs_as=layered_grid(variant))
 
 
-class _Noted(PropertyCheck):
+def _Noted(*args: Any, **kw: Any) -> PropertyCheck:  # noqa: N802 - reads as the check it makes
     """A :class:`PropertyCheck` whose rows name the draft as their subject."""
-
-    def run(self, ctx: Any) -> Any:
-        row = super().run(ctx)
-        row.notes = [SUBJECT_NOTE] + list(row.notes)
-        return row
+    return PropertyCheck(*args, notes=[SUBJECT_NOTE], **kw)
 
 
 def _noted(chk: PropertyCheck, default_max_size: int | None = None) -> PropertyCheck:

@@ -220,13 +220,9 @@ def ngram_failure(variant: str, p: tuple[int, tuple[str, ...]]) -> dict[str, Any
     return None
 
 
-class _Noted(PropertyCheck):
+def _Noted(*args: Any, **kw: Any) -> PropertyCheck:  # noqa: N802 - reads as the check it makes
     """A :class:`PropertyCheck` whose rows name the draft as their subject."""
-
-    def run(self, ctx: Any) -> Any:
-        row = super().run(ctx)
-        row.notes = [SUBJECT_NOTE] + list(row.notes)
-        return row
+    return PropertyCheck(*args, notes=[SUBJECT_NOTE], **kw)
 
 
 NGRAM = Claim(

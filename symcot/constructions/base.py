@@ -155,11 +155,11 @@ class Construction:
         try:
             hit = self._keys.get((inp, lam))
         except TypeError:  # an unhashable input: read it each time
-            return stated.keys(inp, lam)
+            return stated.keys(inp) if lam is None else stated.keys(inp, lam)
         if hit is None:
             if len(self._keys) >= TOKEN_CACHE_LIMIT:
                 self._keys.clear()
-            hit = self._keys[(inp, lam)] = stated.keys(inp, lam)
+            hit = self._keys[(inp, lam)] = stated.keys(inp) if lam is None else stated.keys(inp, lam)
         return list(hit)
 
     def token(self, cl: ConcreteLayout, key: Any, lam_value: Any) -> list[Any]:

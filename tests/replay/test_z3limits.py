@@ -15,9 +15,11 @@ def test_a_solver_stops_on_its_resource_count_the_clock_only_a_backstop():
     x, y, z = z3.Ints("x y z")
     s = z3.Solver()
     budget(s, 200)  # about 0.4 s of an idle core on this query (it counts resources fast); the backstop 2 s
+    assert s.check() == z3.sat
+    before = s.statistics().get_key_value("rlimit count")  # the context's count: earlier queries' included
     s.add(x > 0, y > 0, z > 0, x * x * x + y * y * y == z * z * z)  # Fermat at 3: Z3 searches, never decides
-    assert s.check() == z3.unknown
-    used = s.statistics().get_key_value("rlimit count")
+    assert s.check() == z3.unknown and s.reason_unknown() == "canceled"  # the clock's backstop says "timeout"
+    used = s.statistics().get_key_value("rlimit count") - before
     assert 200 * RLIMIT_PER_MS <= used <= 3 * 200 * RLIMIT_PER_MS  # the resource limit stopped it, not the clock
     assert BACKSTOP > 1
 
