@@ -25,11 +25,11 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
-from symcot.claims import Claim, PropertyCheck, as_written, mutant, reading, repair
+from symcot.claims import Claim, as_written, mutant, reading, repair
 from symcot.inputs.family import Family
 
-SUBJECT_NOTE = ("subject: a draft of The Transformer Cookbook, 582e0e1 (4 February 2025), chapter 8 (recipes); a "
-                "finding is about this draft only")
+from .assembly_heads import noted
+
 HALF = Fraction(1, 2)
 
 
@@ -106,11 +106,6 @@ def comparison_failure(variant: str, t: tuple[int, int, int]) -> dict[str, Any] 
     return None
 
 
-def _Noted(*args: Any, **kw: Any) -> PropertyCheck:  # noqa: N802 - reads as the check it makes
-    """A :class:`PropertyCheck` whose rows name the draft as their subject."""
-    return PropertyCheck(*args, notes=[SUBJECT_NOTE], **kw)
-
-
 AS_FORMULAS = ("gtz and the one FFN (W_1 completed by us, W_2 as printed) are evaluated in exact rationals on every "
                "(i, C_1, C_2): the FFN reads the residual stream ±1/(i+1), ±C_k/(i+1), which the draft leaves to "
                "earlier layers, so there is no string to run and no attention; its weights are "
@@ -124,7 +119,7 @@ COMPARISON = Claim(
     statement="gtz(C_2(i) - C_1(i) + 0.5) = 0.5/(i+1) if C_1(i) ≤ C_2(i), else -0.5/(i+1), where gtz(X) = "
               "min(0.5/(i+1), X/(i+1) - 0.5/(i+1)) - min(0, X/(i+1)); an FFN computes it from ±1/(i+1), ±C_k/(i+1).",
     where="draft 582e0e1 (4 Feb 2025) of The Transformer Cookbook, ch. 8, § \"Comparison\" (sec:assembly_comparison)",
-    checks=[_Noted(v, [TRIPLES], (lambda v_: lambda t: comparison_failure(v_, t))(v),
+    checks=[noted(v, [TRIPLES], (lambda v_: lambda t: comparison_failure(v_, t))(v),
                    method="exhaustive enumeration, exact rationals", as_formulas=AS_FORMULAS) for v in VARIANTS],
     default_max_size=6,
     readings={

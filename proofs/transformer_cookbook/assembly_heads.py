@@ -54,6 +54,13 @@ from symcot.model.description import AHAT, UHAT, HeadRule, ModelDescription
 
 SUBJECT_NOTE = ("subject: a draft of The Transformer Cookbook, 582e0e1 (4 February 2025), chapter 8 (recipes); a "
                 "finding is about this draft only")
+
+
+def noted(*args: Any, **kw: Any) -> PropertyCheck:
+    """A :class:`PropertyCheck` whose rows name the draft as their subject (every chapter-8 recipe's but Dyck's)."""
+    return PropertyCheck(*args, notes=[SUBJECT_NOTE, *kw.pop("notes", [])], **kw)
+
+
 D, DK, M = 2, 1, 2  # d, d' (key dimension), the width of the original layer's F
 SYMBOLS: dict[str, list[Fraction]] = {"a": [Fraction(1), Fraction(0)], "b": [Fraction(0), Fraction(1)],
                                       "c": [Fraction(1), Fraction(-1)]}
@@ -335,13 +342,8 @@ def _check(variant: str) -> PropertyCheck:
                          runs_as=layered_grid(variant))
 
 
-def _Noted(*args: Any, **kw: Any) -> PropertyCheck:  # noqa: N802 - reads as the check it makes
-    """A :class:`PropertyCheck` whose rows name the draft as their subject."""
-    return PropertyCheck(*args, notes=[SUBJECT_NOTE], **kw)
-
-
 def _noted(chk: PropertyCheck, default_max_size: int | None = None) -> PropertyCheck:
-    out = _Noted(chk.variant, chk.families, chk.per_input, chk.method, runs_as=chk.runs_as,
+    out = noted(chk.variant, chk.families, chk.per_input, chk.method, runs_as=chk.runs_as,
                  as_formulas=chk.as_formulas)
     if default_max_size is not None:
         out.default_max_size = default_max_size  # type: ignore[attr-defined]

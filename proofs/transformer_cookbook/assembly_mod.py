@@ -45,8 +45,8 @@ from symcot.model.described import layer_norm
 from symcot.model.description import AHAT, HeadRule, Norm
 from symcot.model.interval import compare, show, sqrt
 
-SUBJECT_NOTE = ("subject: a draft of The Transformer Cookbook, 582e0e1 (4 February 2025), chapter 8 (recipes); a "
-                "finding is about this draft only")
+from .assembly_heads import SUBJECT_NOTE
+
 EPS = Fraction(1, 10**5)
 LN = Norm("pre", "standard", EPS)
 

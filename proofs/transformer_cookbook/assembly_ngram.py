@@ -36,15 +36,15 @@ from typing import Any
 
 from symcot.check.encoder import EncoderCheck, EncoderConstruction, Readout
 from symcot.check.grid import GridCheck, Point
-from symcot.claims import Claim, PropertyCheck, as_written, mutant, reading
+from symcot.claims import Claim, as_written, mutant, reading
 from symcot.inputs.family import Family
 from symcot.ir import Layout, Map
 from symcot.model import FFN, Attention, ConcreteDecoder, Decoder, Head, Layer, value_space
 from symcot.model.described import encode
 from symcot.model.description import AHAT, UHAT, HeadRule, ModelDescription, Positional
 
-SUBJECT_NOTE = ("subject: a draft of The Transformer Cookbook, 582e0e1 (4 February 2025), chapter 8 (recipes); a "
-                "finding is about this draft only")
+from .assembly_heads import SUBJECT_NOTE, noted
+
 BOS, EOS = "^", "$"
 SIGMA = ("a", "b")
 SYMBOLS = (BOS, *SIGMA)  # what a position holds (one-hot)
@@ -220,17 +220,12 @@ def ngram_failure(variant: str, p: tuple[int, tuple[str, ...]]) -> dict[str, Any
     return None
 
 
-def _Noted(*args: Any, **kw: Any) -> PropertyCheck:  # noqa: N802 - reads as the check it makes
-    """A :class:`PropertyCheck` whose rows name the draft as their subject."""
-    return PropertyCheck(*args, notes=[SUBJECT_NOTE], **kw)
-
-
 NGRAM = Claim(
     id="ch8:n-gram", kind="section",
     statement="A transformer LM with n - 1 hard-attention heads (head h attending to position t - h), positional "
               "encoding (t - h, 1), score -|⟨q, k⟩|, an AND MLP and E = log p gives the n-gram LM's next-symbol law.",
     where="draft 582e0e1 (4 Feb 2025) of The Transformer Cookbook, ch. 8, § \"n-grams\" (no label; id ours)",
-    checks=[_Noted(v, [INPUTS], (lambda v_: lambda p: ngram_failure(v_, p))(v),
+    checks=[noted(v, [INPUTS], (lambda v_: lambda p: ngram_failure(v_, p))(v),
                    method="exhaustive exact replay, the LM head exact on the one-hot history", runs_as=network_grid(v))
             for v in VARIANTS],
     default_max_size=8,
@@ -281,7 +276,7 @@ HARD_ATTENTION_SCORES = Claim(
     id="eq:hard-attention-scores", kind="equation",
     statement="score(q_t, k_j) = ⟨(t - h, -1), (1, j)⟩ under -|·| = -|j - t + h|, which is maximised by j = t - h.",
     where="draft 582e0e1 (4 Feb 2025) of The Transformer Cookbook, ch. 8, § \"n-grams\" (eq:hard-attention-scores)",
-    checks=[_Noted(v, [SCORE_INPUTS], (lambda v_: lambda p: score_failure(v_, p))(v),
+    checks=[noted(v, [SCORE_INPUTS], (lambda v_: lambda p: score_failure(v_, p))(v),
                    method="exhaustive enumeration, exact integers", as_formulas=SCORES_AS_FORMULAS)
             for v in ("as-written", "squared", "positive")],
     default_max_size=12,
